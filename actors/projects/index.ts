@@ -1,0 +1,2 @@
+export { createProjectsService } from './projects.service.ts';
+export { createProjectStore, type ProjectStore } from './projects.store.ts';

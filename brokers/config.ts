@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/**
+ * Every `SERVICE_*` variable the service reads, its default and meaning. README's configuration table is this list.
+ * Parsed once at start; a wrong value stops the launcher with the variable's name.
+ */
+export const ConfigSchema = z.object({
+  SERVICE_HOST: z.string().default('127.0.0.1'),
+  SERVICE_PORT: z.coerce.number().int().min(0).max(65535).default(8765),
+  SERVICE_TRANSPORTER: z.string().url().optional(),
+  SERVICE_DATABASE_URL: z.string().optional(),
+  SERVICE_DATA_DIR: z.string().default('.data'),
+  SERVICE_REDIS_URL: z.string().optional(),
+  SERVICE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  SERVICE_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  SERVICE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  SERVICE_ALLOWED_HOSTS: z.string().default(''),
+  SERVICE_NODE_ID: z.string().optional(),
+  SERVICE_NAMESPACE: z.string().regex(/^[a-z0-9-]+$/).default('svc'),
+  SERVICE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  SERVICE_NATS_HEARTBEAT_S: z.coerce.number().min(0.5).default(2),
+  SERVICE_NATS_HEARTBEAT_TIMEOUT_S: z.coerce.number().min(1).default(6),
+  SERVICE_MCP_API_KEY: z.string().optional(),
+  SERVICE_PROFILE: z.string().optional(),
+  SERVICE_ALLOW_TWIN_MUTATIONS: bool.default(false),
+});
+export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string };
+
+/** One line per variable, for README and `service --help`. */
+export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
+  SERVICE_HOST: 'address the gateway listens on (127.0.0.1; 0.0.0.0 in a container)',
+  SERVICE_PORT: 'gateway HTTP port (8765; 0 picks a free port)',
+  SERVICE_TRANSPORTER: 'NATS URL such as nats://127.0.0.1:4222; unset = one process, no transporter',
+  SERVICE_DATABASE_URL: 'PostgreSQL URL; unset = embedded PGlite in SERVICE_DATA_DIR',
+  SERVICE_DATA_DIR: 'folder for the embedded database and workspace (.data); memory:// keeps the database in memory',
+  SERVICE_REDIS_URL: 'Redis URL for the Moleculer cacher and shared session state; unset = memory',
+  SERVICE_LOG_LEVEL: 'pino level (info)',
+  SERVICE_BODY_LIMIT_BYTES: 'largest JSON body accepted by the gateway (10 MB); larger is 413',
+  SERVICE_REQUEST_TIMEOUT_MS: 'default timeout of one actor call (10000)',
+  SERVICE_ALLOWED_HOSTS: 'extra Host/Origin names accepted besides localhost, 127.0.0.1 and [::1] (comma separated)',
+  SERVICE_NODE_ID: 'Moleculer node id (hostname-pid)',
+  SERVICE_NAMESPACE: 'bus namespace; nodes only see nodes of the same namespace (svc)',
+  SERVICE_DB_POOL_MAX: 'PostgreSQL pool size per process (10)',
+  SERVICE_NATS_HEARTBEAT_S: 'bus heartbeat interval in seconds (2)',
+  SERVICE_NATS_HEARTBEAT_TIMEOUT_S: 'a node silent this long is declared dead (6)',
+  SERVICE_MCP_API_KEY: 'shared key required as Bearer on /mcp and /mcp/sse; unset = open',
+  SERVICE_PROFILE: 'tool profile served by default (all 97 tools when unset)',
+  SERVICE_ALLOW_TWIN_MUTATIONS: 'permit writes through twin.query_cypher (false)',
+};
+
+/** Reads the configuration from an environment map; throws a readable error naming the bad variables. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const parsed = ConfigSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('SERVICE_') && v !== '')),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const dir = parsed.data.SERVICE_DATA_DIR;
+  return { ...parsed.data, dataDir: dir.startsWith('memory://') ? dir : path.resolve(dir) };
+}
+
+/** A local (never serialised) start-up error: bad flags, bad variables, unknown roles. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

@@ -1,0 +1,5 @@
+export * from './db.ts';
+export * from './pg.ts';
+export * from './pglite.ts';
+export * from './migrate.ts';
+export * from './open.ts';

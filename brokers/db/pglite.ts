@@ -1,0 +1,36 @@
+import fs from 'node:fs/promises';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { PgDb } from './pg.ts';
+
+/**
+ * The embedded default: PGlite (PostgreSQL in WASM) in a local folder, driven through pg's own client
+ * (a one-connection pool), so stores see exactly the types and errors of a real server.
+ * `listen` goes to PGlite directly: a pooled LISTEN would hold the single connection (notes/runtime.md).
+ */
+export class PgliteDb extends PgDb {
+  readonly pglite: PGlite;
+
+  constructor(pglite: PGlite) {
+    super(new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig), 'pglite');
+    this.pglite = pglite;
+  }
+
+  override async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    const unsub = await this.pglite.listen(channel, onPayload);
+    return async () => unsub();
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await this.pglite.close();
+  }
+}
+
+/** Opens (creating if needed) the embedded database in `dataDir`; `memory://` keeps it in memory. */
+export async function createPgliteDb(dataDir: string): Promise<PgliteDb> {
+  if (!dataDir.startsWith('memory://')) await fs.mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir);
+  return new PgliteDb(pglite);
+}

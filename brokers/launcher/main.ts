@@ -1,0 +1,67 @@
+import { ConfigError, loadConfig } from '../config.ts';
+import { createRootLogger } from '../logger.ts';
+import { parseLaunchArgs, USAGE } from './cli.ts';
+import { startNode } from './node.ts';
+
+/**
+ * The `service` command. Flags override their SERVICE_* variables. Exits 2 on a bad flag, role or variable
+ * (saying what is accepted), drains on SIGTERM/SIGINT.
+ */
+export async function main(argv: string[]): Promise<void> {
+  let opts;
+  let config;
+  try {
+    opts = parseLaunchArgs(argv);
+    if (opts.help) {
+      process.stdout.write(USAGE);
+      return;
+    }
+    const env = { ...process.env };
+    if (opts.host !== undefined) env.SERVICE_HOST = opts.host;
+    if (opts.port !== undefined) env.SERVICE_PORT = String(opts.port);
+    if (opts.profile !== undefined) env.SERVICE_PROFILE = opts.profile;
+    if (opts.allowTwinMutations) env.SERVICE_ALLOW_TWIN_MUTATIONS = 'true';
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`service: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const log = createRootLogger({ level: config.SERVICE_LOG_LEVEL, toStderr: opts.transport === 'stdio' });
+  let node;
+  try {
+    node = await startNode({ roles: opts.roles, config, log });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`service: ${err.message}\n`);
+      process.exit(2);
+    }
+    log.fatal({ err }, 'start failed');
+    log.flush();
+    process.exit(1);
+  }
+  if (node.gateway.address) {
+    log.info(
+      { host: node.gateway.address.host, port: node.gateway.address.port, auth_enforced: Boolean(config.SERVICE_MCP_API_KEY), transport: opts.transport, roles: opts.roles },
+      'mcp_http_ready',
+    );
+  } else {
+    log.info({ roles: opts.roles, node: node.broker.nodeID }, 'node_ready');
+  }
+
+  const shutdown = (signal: string) => {
+    log.info({ signal }, 'draining');
+    node
+      .stop()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log.error({ err }, 'drain failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

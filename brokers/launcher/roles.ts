@@ -1,0 +1,30 @@
+import { createProjectsService } from '../../actors/projects/index.ts';
+import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
+import { ConfigError } from '../config.ts';
+import type { RoleDefinition } from '../infra.ts';
+
+/**
+ * The role table: what each `--roles` name hosts. `all` (the default) hosts every role in one process.
+ * The gateway's runtime object receives its listening address.
+ */
+export function roleTable(runtime: GatewayRuntime): RoleDefinition[] {
+  return [
+    { name: 'gateway', doc: 'HTTP /v1, /health, /metrics', services: [(infra) => createGatewayService(infra, runtime)] },
+    { name: 'projects', doc: 'the projects actor (table projects)', services: [createProjectsService] },
+  ];
+}
+
+/** Expands a `--roles` value (`all`, or a comma list) into role definitions; an unknown name is a ConfigError listing the valid ones. */
+export function resolveRoles(value: string, table: RoleDefinition[]): RoleDefinition[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0 || names.includes('all')) return table;
+  const byName = new Map(table.map((r) => [r.name, r]));
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length) {
+    throw new ConfigError(`unknown role ${unknown.join(', ')}; accepted: all, ${table.map((r) => r.name).join(', ')}`);
+  }
+  return [...new Set(names)].map((n) => byName.get(n)!);
+}

@@ -1,0 +1,48 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import client from 'prom-client';
+import { getOrCreate } from '../brokers/metrics.ts';
+import type { GatewayDeps } from './deps.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { createHostCheck } from './plugins/host-check.ts';
+import { opsRoutes } from './routes/ops.routes.ts';
+import { projectsRoutes } from './routes/projects.routes.ts';
+
+/**
+ * Builds the gateway (STYLE R10): a Fastify instance that never listens by itself. Tests use `inject` or listen on a
+ * port of their own; `gateway.service.ts` listens in production.
+ */
+export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: deps.config.SERVICE_BODY_LIMIT_BYTES,
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app, deps.log);
+
+  const requests = getOrCreate(
+    deps.registry,
+    'service_http_requests_total',
+    () =>
+      new client.Counter({
+        name: 'service_http_requests_total',
+        help: 'HTTP requests answered by the gateway',
+        labelNames: ['method', 'route', 'status'] as const,
+        registers: [deps.registry],
+      }),
+  );
+  app.addHook('onResponse', async (req, reply) => {
+    requests.inc({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
+  });
+  app.addHook(
+    'onRequest',
+    createHostCheck({ boundHost: deps.config.SERVICE_HOST, extraHosts: deps.config.SERVICE_ALLOWED_HOSTS.split(',') }),
+  );
+
+  await app.register(opsRoutes(deps));
+  await app.register(projectsRoutes(deps), { prefix: '/v1/projects' });
+  return app;
+}

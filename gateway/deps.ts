@@ -1,0 +1,16 @@
+import type { Registry } from 'prom-client';
+import type { Caller } from '../brokers/actions.ts';
+import type { Logger } from '../brokers/logger.ts';
+import type { ServiceConfig } from '../brokers/config.ts';
+import type { HealthRollup } from '../contracts/health.ts';
+
+/** Everything the gateway needs, injected (STYLE R5, R10): the app is built from these and never reaches for globals. */
+export interface GatewayDeps {
+  /** Calls actors through the broker (the root of every request's context chain). */
+  caller: Caller;
+  config: ServiceConfig;
+  log: Logger;
+  registry: Registry;
+  /** Builds the health roll-up (probes actors and adapters). */
+  health(): Promise<HealthRollup>;
+}

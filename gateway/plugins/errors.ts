@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ErrorCatalogue, type ErrorBody, type ErrorCode, type ValidationIssue } from '../../contracts/index.ts';
+import { toActorErrorShape } from '../../brokers/errors.ts';
+import type { Logger } from '../../brokers/logger.ts';
+
+/** Answers with the one gateway error body `{error: {code, message, details}}` and the catalogue's status. */
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: Record<string, unknown>) {
+  const body: ErrorBody = { error: details ? { code, message, details } : { code, message } };
+  return reply.code(ErrorCatalogue[code].http).type('application/json').send(body);
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+};
+
+/**
+ * Maps every failure to the error body: malformed JSON 400, wrong or missing field 422 naming it, body over the
+ * limit 413, actor errors by the catalogue, an unreachable actor 503; anything unexpected is a logged 500.
+ */
+export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
+  app.setNotFoundHandler((req, reply) => sendError(reply, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`));
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const where = err.validationContext ?? 'body';
+      const issues: ValidationIssue[] = err.validation.map((v) => {
+        const p = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        return { path: p ? `${where}.${p}` : where, message: v.message ?? 'invalid' };
+      });
+      return sendError(reply, 'VALIDATION_FAILED', `invalid ${issues.map((i) => i.path).join(', ')}`, { issues });
+    }
+    const fastifyCode = err.code && FASTIFY_CODES[err.code];
+    if (fastifyCode) return sendError(reply, fastifyCode, err.message);
+    if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+      return sendError(reply, 'INVALID_JSON', `body is not valid JSON: ${err.message}`);
+    }
+    if (isResponseSerializationError(err)) {
+      log.error({ url: req.url, issues: err.cause.issues }, 'response does not match its contract');
+      return sendError(reply, 'INTERNAL', 'response does not match its contract');
+    }
+    const shape = toActorErrorShape(err);
+    if (shape.code === 'INTERNAL') log.error({ err, url: req.url }, 'unhandled gateway error');
+    return sendError(reply, shape.code, shape.message, shape.data);
+  });
+}
