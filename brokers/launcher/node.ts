@@ -19,9 +19,20 @@ export async function startNode(opts: { roles: string; config: ServiceConfig; lo
   const handle = createBroker({ roles, transporter: opts.config.SERVICE_TRANSPORTER, config: opts.config, log: opts.log, now: opts.now });
   try {
     await handle.broker.start();
+    await cacherReady(handle.broker.cacher as { connected?: boolean } | undefined);
   } catch (err) {
     await handle.stop().catch(() => undefined);
     throw err;
   }
   return { ...handle, gateway };
+}
+
+/**
+ * `broker.start()` resolves before the Redis cacher connects (notes/runtime.md); until then identical calls run twice
+ * and nothing is cached. Wait for it, up to 5 s, then go on uncached rather than refuse to start.
+ */
+async function cacherReady(cacher: { connected?: boolean } | undefined): Promise<void> {
+  if (!cacher || cacher.connected !== false) return;
+  const until = Date.now() + 5000;
+  while (!cacher.connected && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
 }
