@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * The 97-tool catalogue of `../shared/spec/TOOLS.md`: canonical ids, annotation classes and minimum phase.
+ * Classes: R read-only, R* read-only unless twin mutations are permitted, A additive, P produces, D may overwrite or
+ * delete, S CAD-session scratch edit, O open-world, I idempotent. This table is the one place they are written;
+ * adapters take their annotations from it and the hold policy reads the same classes.
+ */
+export const ToolClassSchema = z.enum(['R', 'R*', 'A', 'P', 'D', 'S']);
+export type ToolClass = z.infer<typeof ToolClassSchema>;
+
+export interface CatalogueEntry {
+  id: string;
+  adapter: string;
+  cls: ToolClass;
+  openWorld: boolean;
+  idempotent: boolean;
+  phase: number;
+  /** Needs a person: attempt_promotion, approve_design_loop, approve_engineering_change. */
+  humanAuthority: boolean;
+}
+
+type Row = [name: string, cls: string];
+const row = (spec: string): Row => {
+  const [name, cls] = spec.split(' ');
+  return [name, cls ?? ''];
+};
+
+/** Per adapter: `name CLASS[+O][+I][+2][+H]` (+2 = phase 2 authoring tool, +H = human authority). */
+const RAW: Record<string, string[]> = {
+  solver: [
+    'run_fea P', 'run_thermal P', 'validate_mesh R', 'extract_results R', 'check_mesh_convergence R',
+    'cross_check_cantilever_beam R', 'cross_check_cantilever_frequency R', 'cross_check_thermal_steady_state R',
+    'compute_joint_loads R',
+  ],
+  circuit: ['run_simulation P'],
+  cadscript: [
+    'create_parametric P', 'boolean_operation D', 'get_properties R', 'export_geometry D', 'execute_script D',
+    'create_assembly P+2', 'generate_enclosure P+2',
+  ],
+  cadkernel: [
+    // 6 stateless file tools
+    'create_parametric P', 'boolean_operation D', 'get_properties R', 'export_geometry D', 'describe_step_file R',
+    'generate_mesh P',
+    // 27 session tools (phase 2)
+    'open_session S+2', 'close_session S+2', 'describe_session R+2', 'create_primitive S+2', 'create_body S+2',
+    'create_sketch S+2', 'pad_sketch S+2', 'pocket_sketch S+2', 'revolve_sketch S+2', 'loft_sketches S+2',
+    'sweep_sketch S+2', 'fillet_edges S+2', 'chamfer_edges S+2', 'shell_solid S+2', 'linear_pattern S+2',
+    'polar_pattern S+2', 'mirror_feature S+2', 'boolean S+2', 'transform_object S+2', 'measure R+2',
+    'describe_model R+2', 'execute_code D+2', 'import_step S+2', 'export_model P+2', 'create_assembly S+2',
+    'add_assembly_joint S+2', 'list_joints R+2',
+  ],
+  eda: [
+    'run_erc R', 'run_drc R', 'export_bom R', 'export_gerber R', 'export_netlist R', 'get_pin_mapping R',
+    'generate_schematic P+2', 'auto_route D+2',
+  ],
+  twin: [
+    'get_node R', 'item_history R', 'query_cypher R*', 'record_document A', 'commit_geometry A+2',
+    'stage_work_product_file A', 'record_decision A', 'record_constraint_set A', 'record_engineering_entity A',
+    'record_component_selection A', 'propose_change A', 'attempt_promotion D+H', 'approve_design_loop D+H',
+    'approve_engineering_change D+H',
+  ],
+  flow: [
+    'list R', 'status R', 'compile_intent R', 'capabilities R', 'lifecycle R', 'verify_completion R', 'propose A',
+    'start_run A', 'patch A', 'await_gate A',
+  ],
+  project: ['create A', 'get R', 'list R', 'update D', 'delete D+I'],
+  tools: ['search R'],
+  session: ['start A', 'log_event A', 'complete A'],
+  knowledge: ['search R', 'ingest A'],
+  memory: ['retrieve_similar_experience R', 'list_insights R'],
+  web: ['search R+O', 'fetch R+O'],
+};
+
+function parseEntry(adapter: string, spec: string): CatalogueEntry {
+  const [name, flags] = row(spec);
+  const [cls, ...mods] = flags.split('+');
+  const readOnly = cls === 'R';
+  return {
+    id: `${adapter}.${name}`,
+    adapter,
+    cls: ToolClassSchema.parse(cls),
+    openWorld: mods.includes('O'),
+    // Every read-only tool is also idempotent (TOOLS.md).
+    idempotent: readOnly || mods.includes('I'),
+    phase: mods.includes('2') ? 2 : 1,
+    humanAuthority: mods.includes('H'),
+  };
+}
+
+/** All 97 catalogue entries, keyed by canonical id. */
+export const TOOL_CATALOGUE: ReadonlyMap<string, CatalogueEntry> = new Map(
+  Object.entries(RAW).flatMap(([adapter, specs]) => specs.map((s) => parseEntry(adapter, s))).map((e) => [e.id, e]),
+);
+
+/** MCP annotations of a catalogue entry (TOOLS.md classes); `twinMutations` turns R* into a write. */
+export function annotationsOf(e: CatalogueEntry, twinMutations = false) {
+  const readOnly = e.cls === 'R' || (e.cls === 'R*' && !twinMutations);
+  return {
+    readOnlyHint: readOnly,
+    destructiveHint: readOnly ? false : e.cls === 'D' || (e.cls === 'R*' && twinMutations),
+    idempotentHint: readOnly || e.idempotent,
+    openWorldHint: e.openWorld,
+  };
+}
+
+/** Annotations of a tool nobody classified (SPEC "Tool annotations"). */
+export const UNCLASSIFIED_ANNOTATIONS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
