@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PROFILE_NAMES } from '../contracts/profiles.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -26,8 +27,12 @@ export const ConfigSchema = z.object({
   SERVICE_NATS_HEARTBEAT_S: z.coerce.number().min(0.5).default(2),
   SERVICE_NATS_HEARTBEAT_TIMEOUT_S: z.coerce.number().min(1).default(6),
   SERVICE_MCP_API_KEY: z.string().optional(),
-  SERVICE_PROFILE: z.string().optional(),
+  SERVICE_PROFILE: z
+    .string()
+    .refine((p) => PROFILE_NAMES.includes(p), { message: `unknown profile; valid profiles: ${PROFILE_NAMES.join(', ')}` })
+    .optional(),
   SERVICE_ALLOW_TWIN_MUTATIONS: bool.default(false),
+  SERVICE_EXEMPT_LOCAL_WRITES: bool.default(true),
 });
 export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string };
 
@@ -51,6 +56,7 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_MCP_API_KEY: 'shared key required as Bearer on /mcp and /mcp/sse; unset = open',
   SERVICE_PROFILE: 'tool profile served by default (all 97 tools when unset)',
   SERVICE_ALLOW_TWIN_MUTATIONS: 'permit writes through twin.query_cypher (false)',
+  SERVICE_EXEMPT_LOCAL_WRITES: 'stdio callers run writing tools without a hold (true); false holds them like remote callers',
 };
 
 /** Reads the configuration from an environment map; throws a readable error naming the bad variables. */

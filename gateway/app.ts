@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import client from 'prom-client';
 import { getOrCreate } from '../brokers/metrics.ts';
 import type { GatewayDeps } from './deps.ts';
+import { mcpPlugin } from './mcp/plugin.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { createHostCheck } from './plugins/host-check.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
@@ -44,5 +45,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
 
   await app.register(opsRoutes(deps));
   await app.register(projectsRoutes(deps), { prefix: '/v1/projects' });
+  if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   return app;
 }

@@ -3,6 +3,7 @@ import type { Caller } from '../brokers/actions.ts';
 import type { Logger } from '../brokers/logger.ts';
 import type { ServiceConfig } from '../brokers/config.ts';
 import type { HealthRollup } from '../contracts/health.ts';
+import type { McpHttpDeps } from './mcp/http.routes.ts';
 
 /** Everything the gateway needs, injected (STYLE R5, R10): the app is built from these and never reaches for globals. */
 export interface GatewayDeps {
@@ -13,4 +14,6 @@ export interface GatewayDeps {
   registry: Registry;
   /** Builds the health roll-up (probes actors and adapters). */
   health(): Promise<HealthRollup>;
+  /** The tool server's state and core; absent in tests of the plain gateway. */
+  mcp?: McpHttpDeps & { apiKey?: string };
 }

@@ -1,33 +1,95 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceSchema } from 'moleculer';
+import { action } from '../brokers/actions.ts';
 import type { Infra } from '../brokers/infra.ts';
+import { TOOLCALL_CANCEL_EVENT } from '../contracts/actions/adapters.actions.ts';
+import { GatewayActions } from '../contracts/actions/gateway.actions.ts';
+import type { HealthRollup } from '../contracts/health.ts';
 import { buildGateway } from './app.ts';
 import { createHealth } from './health.ts';
+import type { McpDeps } from './mcp/context.ts';
+import { InflightCalls } from './mcp/inflight.ts';
+import { PendingRequests } from './mcp/outbound.ts';
+import { createMcpServer } from './mcp/server.ts';
+import { MemorySessionStore, RedisSessionStore, type McpSession } from './mcp/session-store.ts';
+import { runStdio } from './mcp/stdio.ts';
+import { StandaloneStreams } from './mcp/streams.ts';
 
-/** Where the gateway ended up listening; filled once it listens (port 0 picks a free one). */
+/** How the launcher runs the gateway, and where it ended up listening (port 0 picks a free one). */
 export interface GatewayRuntime {
+  transport?: 'http' | 'sse' | 'stdio';
   address?: { host: string; port: number };
+  /** Called when the stdio client closes stdin: the process should drain and exit. */
+  onStdioClosed?: () => void;
 }
 
+const clientOf = (s: McpSession): HealthRollup['client'] => ({
+  can_elicit: s.can_elicit,
+  ...s.client_info,
+  ...(s.protocol_skew ? { protocol_skew: s.protocol_skew } : {}),
+});
+
 /**
- * The `gateway` actor: owns the HTTP server. Thin: parse with contracts, call actors through the broker, map errors
- * to statuses. Starts listening in `started()` and drains in-flight requests in `stopped()`.
+ * The `gateway` actor: owns the HTTP server (`/v1`, `/health`, `/metrics`, `/mcp`, `/mcp/sse`) or the stdio loop, and
+ * the MCP sessions and streams. Thin: parse, call actors through the broker, map answers to the wire.
  */
 export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {}): ServiceSchema {
   let app: FastifyInstance | undefined;
+  let keepAlive: NodeJS.Timeout | undefined;
+  const inflight = new InflightCalls();
+  const pending = new PendingRequests();
+  const streams = new StandaloneStreams();
+
   return {
     name: 'gateway',
 
+    actions: {
+      toolProgress: action(GatewayActions.toolProgress, (p) => ({ delivered: inflight.progress(p.call_id, p.progress, p.message) })),
+    },
+
     async started() {
       const broker = this.broker;
-      const health = createHealth({ caller: broker, broker, version: '0.1.0', auth: () => (infra.config.SERVICE_MCP_API_KEY ? 'api_key' : 'open') });
-      app = await buildGateway({ caller: broker, config: infra.config, log: infra.log, registry: infra.metrics.registry, health });
-      await app.listen({ host: infra.config.SERVICE_HOST, port: infra.config.SERVICE_PORT });
+      const { config, log } = infra;
+      const health = createHealth({ caller: broker, broker, version: '0.1.0', auth: () => (config.SERVICE_MCP_API_KEY ? 'api_key' : 'open') });
+      let lastClient: HealthRollup['client'] = { can_elicit: false };
+      const redis = infra.redis();
+      const deps: McpDeps = {
+        bus: broker,
+        sessions: redis ? new RedisSessionStore(redis, config.SERVICE_NAMESPACE) : new MemorySessionStore(),
+        inflight,
+        pending,
+        log,
+        nodeID: broker.nodeID,
+        defaultProfile: config.SERVICE_PROFILE,
+        health: (client) => health(client),
+        cancelCall: (callId, reason) => void broker.broadcast(TOOLCALL_CANCEL_EVENT, { call_id: callId, reason }),
+        noteClient: (s) => {
+          lastClient = clientOf(s);
+        },
+      };
+      const server = createMcpServer(deps);
+
+      if (runtime.transport === 'stdio') {
+        void runStdio({ server, deps, input: process.stdin, output: process.stdout }).then(() => runtime.onStdioClosed?.());
+        return;
+      }
+      app = await buildGateway({
+        caller: broker,
+        config,
+        log,
+        registry: infra.metrics.registry,
+        health: () => health(lastClient),
+        mcp: { ...deps, server, streams, apiKey: config.SERVICE_MCP_API_KEY },
+      });
+      await app.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
       const addr = app.server.address();
-      if (addr && typeof addr === 'object') runtime.address = { host: infra.config.SERVICE_HOST, port: addr.port };
+      if (addr && typeof addr === 'object') runtime.address = { host: config.SERVICE_HOST, port: addr.port };
+      keepAlive = setInterval(() => streams.keepAlive(), 15_000);
+      keepAlive.unref();
     },
 
     async stopped() {
+      clearInterval(keepAlive);
       await app?.close();
     },
   };

@@ -1,10 +1,11 @@
 import type { ServiceBroker } from 'moleculer';
 import { call, type Caller } from '../brokers/actions.ts';
 import { ProjectsActions } from '../contracts/actions/projects.actions.ts';
+import { ToolsActions } from '../contracts/actions/tools.actions.ts';
 import type { ActionDef } from '../contracts/define.ts';
 import type { ComponentHealth, HealthRollup } from '../contracts/health.ts';
 
-/** Health actions of the actors known so far; an actor that does not answer within the probe limit is unreachable. */
+/** Health actions of the actors known so far; an actor that does not answer within the probe limit is unhealthy. */
 export const COMPONENT_HEALTH_ACTIONS: ActionDef<any, any>[] = [ProjectsActions.health];
 
 /** Per-probe limit (SPEC Limits: adapter roll-up health probe 3 s). */
@@ -28,30 +29,46 @@ async function probe(caller: Caller, def: ActionDef<any, any>): Promise<Componen
   }
 }
 
+async function adapterRollup(caller: Caller) {
+  try {
+    return { ...(await call(caller, ToolsActions.adapters, {}, { timeout: HEALTH_PROBE_MS + 1000, retries: 0 })), registry: true };
+  } catch (err) {
+    return { adapters: [], tool_count: 0, registry: false, error: (err as Error).message };
+  }
+}
+
 /**
- * The unified roll-up of `GET /health` and `health/check`: `healthy` only when every component and adapter answered,
- * else `degraded` (both answer 200). `unreachable_adapters` and `detail` appear only when something is wrong.
+ * The unified roll-up of `GET /health` and `health/check`: `healthy` only when every adapter (and actor) answered, else
+ * `degraded` (both answer 200). `tools_registered` keeps the last known count of an adapter that is down; `reachable`
+ * says whether calls can work; `unreachable_adapters` and `detail` appear only when something is wrong.
  */
-export function createHealth(opts: HealthOptions): () => Promise<HealthRollup> {
+export function createHealth(opts: HealthOptions): (client?: HealthRollup['client']) => Promise<HealthRollup> {
   const startedAt = opts.startedAt ?? Date.now();
-  return async () => {
-    const components = await Promise.all(COMPONENT_HEALTH_ACTIONS.map((def) => probe(opts.caller, def)));
+  return async (client = { can_elicit: false }) => {
+    const [components, tools] = await Promise.all([
+      Promise.all(COMPONENT_HEALTH_ACTIONS.map((def) => probe(opts.caller, def))),
+      adapterRollup(opts.caller),
+    ]);
+    if (!tools.registry) components.push({ name: 'tools', status: 'unhealthy', latency_ms: null, message: tools.error ?? 'registry not reachable' });
     const down = components.filter((c) => c.status !== 'healthy');
+    const unreachable = tools.adapters.filter((a) => !a.reachable);
     const rollup: HealthRollup = {
       service: 'service',
-      status: down.length ? 'degraded' : 'healthy',
+      status: down.length || unreachable.length ? 'degraded' : 'healthy',
       version: opts.version,
       uptime_seconds: (Date.now() - startedAt) / 1000,
-      adapter_count: 0,
-      tool_count: 0,
-      adapters: [],
+      adapter_count: tools.adapters.length,
+      tool_count: tools.tool_count,
+      adapters: tools.adapters,
       auth: opts.auth(),
-      client: { can_elicit: false },
+      client,
       llm_usage_24h: { available: false, reason: 'the agent harness is not part of this deployment' },
       model_routing: { status: 'unconfigured', problems: [] },
       components,
     };
-    if (down.length) rollup.detail = down.map((c) => `${c.name}: ${c.message || c.status}`).join('; ');
+    if (unreachable.length) rollup.unreachable_adapters = unreachable.map((a) => a.adapter_id);
+    const problems = [...down.map((c) => `${c.name}: ${c.message || c.status}`), ...unreachable.map((a) => `adapter ${a.adapter_id}: ${a.error ?? 'unreachable'}`)];
+    if (problems.length) rollup.detail = problems.join('; ');
     return rollup;
   };
 }

@@ -31,9 +31,9 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const log = createRootLogger({ level: config.SERVICE_LOG_LEVEL, toStderr: opts.transport === 'stdio' });
-  let node;
+  let node: Awaited<ReturnType<typeof startNode>> | undefined;
   try {
-    node = await startNode({ roles: opts.roles, config, log });
+    node = await startNode({ roles: opts.roles, config, log, transport: opts.transport, onStdioClosed: () => shutdown('stdin closed') });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`service: ${err.message}\n`);
@@ -43,7 +43,9 @@ export async function main(argv: string[]): Promise<void> {
     log.flush();
     process.exit(1);
   }
-  if (node.gateway.address) {
+  if (opts.transport === 'stdio') {
+    log.info({ roles: opts.roles, auth_enforced: false, transport: 'stdio' }, 'mcp_stdio_ready');
+  } else if (node.gateway.address) {
     log.info(
       { host: node.gateway.address.host, port: node.gateway.address.port, auth_enforced: Boolean(config.SERVICE_MCP_API_KEY), transport: opts.transport, roles: opts.roles },
       'mcp_http_ready',
@@ -52,16 +54,16 @@ export async function main(argv: string[]): Promise<void> {
     log.info({ roles: opts.roles, node: node.broker.nodeID }, 'node_ready');
   }
 
-  const shutdown = (signal: string) => {
+  function shutdown(signal: string) {
     log.info({ signal }, 'draining');
-    node
+    void node!
       .stop()
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err }, 'drain failed');
         process.exit(1);
       });
-  };
+  }
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 }

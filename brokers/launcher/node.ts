@@ -13,8 +13,15 @@ export interface StartedNode extends BrokerHandle {
  * Starts one node: the broker with its roles, joined to the bus when `SERVICE_TRANSPORTER` is set.
  * Used by the launcher and by tests, so both exercise the same start-up path.
  */
-export async function startNode(opts: { roles: string; config: ServiceConfig; log: Logger; now?: () => Date }): Promise<StartedNode> {
-  const gateway: GatewayRuntime = {};
+export async function startNode(opts: {
+  roles: string;
+  config: ServiceConfig;
+  log: Logger;
+  now?: () => Date;
+  transport?: GatewayRuntime['transport'];
+  onStdioClosed?: () => void;
+}): Promise<StartedNode> {
+  const gateway: GatewayRuntime = { transport: opts.transport ?? 'http', onStdioClosed: opts.onStdioClosed };
   const roles = resolveRoles(opts.roles, roleTable(gateway));
   const handle = createBroker({ roles, transporter: opts.config.SERVICE_TRANSPORTER, config: opts.config, log: opts.log, now: opts.now });
   try {

@@ -1,4 +1,7 @@
+import { createProjectAdapter } from '../../actors/adapters/project/project.adapter.ts';
+import { createToolsAdapter } from '../../actors/adapters/tools/tools.adapter.ts';
 import { createProjectsService } from '../../actors/projects/index.ts';
+import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { ConfigError } from '../config.ts';
 import type { RoleDefinition } from '../infra.ts';
@@ -11,6 +14,8 @@ export function roleTable(runtime: GatewayRuntime): RoleDefinition[] {
   return [
     { name: 'gateway', doc: 'HTTP /v1, /health, /metrics', services: [(infra) => createGatewayService(infra, runtime)] },
     { name: 'projects', doc: 'the projects actor (table projects)', services: [createProjectsService] },
+    { name: 'tools', doc: 'the tool registry and the tools.search adapter', services: [createToolsService, createToolsAdapter] },
+    { name: 'adapter:project', doc: 'the project tool adapter', services: [createProjectAdapter] },
   ];
 }
 

@@ -1,0 +1,168 @@
+import type { Context, ServiceSchema } from 'moleculer';
+import { action } from '../../../brokers/actions.ts';
+import type { Infra } from '../../../brokers/infra.ts';
+import {
+  adapterActions,
+  ToolcallCancelSchema,
+  TOOLCALL_CANCEL_EVENT,
+  type AdapterHealthReport,
+  type AnnouncedTool,
+  type InvokeParams,
+  type InvokeResult,
+  type ToolFailure,
+} from '../../../contracts/actions/adapters.actions.ts';
+import { GatewayActions } from '../../../contracts/actions/gateway.actions.ts';
+import { toValidationIssues } from '../../../contracts/errors.ts';
+import { annotationsOf, TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
+import { InvalidArgumentsError, inputJsonSchema, outputJsonSchema, ToolError, ToolUnavailableError, type ToolDefinition } from './tool.ts';
+
+export interface AdapterDefinition {
+  id: string;
+  version: string;
+  capability: string;
+  tools: ToolDefinition<any, any>[];
+  /** Checks the engine behind the adapter; `unhealthy` with a message naming what is missing. Cached per call burst. */
+  checkEngine?(infra: Infra): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; message?: string }>;
+}
+
+const ENGINE_CHECK_TTL_MS = 5000;
+
+/**
+ * Builds the actor of one tool adapter (`adapters.<id>`): `manifest` announces its tools (annotations from the catalogue,
+ * schemas generated from zod), `health` reports the engine, `invoke` runs one call with a deadline, cancellation and
+ * progress, and reduces every tool-level failure to a `ToolFailure` instead of throwing.
+ */
+export function createAdapterService(def: AdapterDefinition) {
+  return (infra: Infra): ServiceSchema => {
+    const acts = adapterActions(def.id);
+    const tools = new Map(def.tools.map((t) => [`${def.id}.${t.name}`, t]));
+    const running = new Map<string, AbortController>();
+    const startedAt = Date.now();
+    let lastInvocation: string | null = null;
+    let engine: { at: number; value: Awaited<ReturnType<NonNullable<AdapterDefinition['checkEngine']>>> } | undefined;
+
+    const engineStatus = async () => {
+      if (!def.checkEngine) return { status: 'healthy' as const };
+      if (!engine || Date.now() - engine.at > ENGINE_CHECK_TTL_MS) engine = { at: Date.now(), value: await def.checkEngine(infra) };
+      return engine.value;
+    };
+
+    const announced: AnnouncedTool[] = def.tools.map((t) => {
+      const id = `${def.id}.${t.name}`;
+      const entry = TOOL_CATALOGUE.get(id);
+      const annotations = entry ? annotationsOf(entry, infra.config.SERVICE_ALLOW_TWIN_MUTATIONS) : UNCLASSIFIED_ANNOTATIONS;
+      return {
+        tool_id: id,
+        adapter_id: def.id,
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        capability: def.capability,
+        input_schema: inputJsonSchema(t.input),
+        output_schema: t.output ? outputJsonSchema(t.output) : null,
+        phase: entry?.phase ?? 1,
+        resource_limits: { max_memory_mb: 1024, max_cpu_seconds: 300, max_disk_mb: 256 },
+        annotations,
+        idempotent: annotations.idempotentHint,
+      };
+    });
+
+    async function invoke(p: InvokeParams, ctx: Context): Promise<InvokeResult> {
+      const started = performance.now();
+      const fail = (error: ToolFailure): InvokeResult => ({ status: 'error', error, duration_ms: performance.now() - started });
+      lastInvocation = infra.now().toISOString();
+      const tool = tools.get(p.tool_id);
+      if (!tool) return fail({ type: 'TOOL_UNAVAILABLE', message: `adapter ${def.id} has no tool ${p.tool_id}`, details: p.tool_id });
+      const health = await engineStatus();
+      if (health.status === 'unhealthy') {
+        const message = `adapter ${def.id} is unavailable: ${health.message ?? 'engine not healthy'}`;
+        return fail({ type: 'TOOL_UNAVAILABLE', message, details: health.message ?? message });
+      }
+      const parsed = tool.input.safeParse(p.arguments);
+      if (!parsed.success) {
+        const issues = toValidationIssues(parsed.error);
+        return fail({ type: 'INVALID_ARGUMENTS', message: 'invalid arguments', details: { validation_errors: issues } });
+      }
+
+      const controller = new AbortController();
+      running.set(p.call_id, controller);
+      const timer = setTimeout(() => controller.abort(new TimeoutSignal()), p.timeout_ms);
+      const outputFiles: string[] = [];
+      const aborted = new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+      );
+      aborted.catch(() => undefined);
+      try {
+        const data = await Promise.race([
+          tool.handler(parsed.data, {
+            callId: p.call_id,
+            caller: p.caller,
+            signal: controller.signal,
+            log: infra.log.child({ tool: p.tool_id, call: p.call_id }),
+            ctx,
+            outputFiles,
+            progress(fraction, message) {
+              if (!p.progress_node) return;
+              const params = { call_id: p.call_id, progress: Math.min(1, Math.max(0, fraction)), message };
+              ctx.call(GatewayActions.toolProgress.action, params, { nodeID: p.progress_node }).catch(() => undefined);
+            },
+          }),
+          aborted,
+        ]);
+        if (tool.output) {
+          const checked = tool.output.safeParse(data);
+          if (!checked.success) {
+            infra.log.error({ tool: p.tool_id, issues: toValidationIssues(checked.error) }, 'tool result does not match its output schema');
+            return fail({ type: 'TOOL_EXECUTION_ERROR', message: 'the tool result does not match its output schema', details: { validation_errors: toValidationIssues(checked.error) } });
+          }
+        }
+        return { status: 'success', data, output_files: outputFiles, duration_ms: performance.now() - started };
+      } catch (err) {
+        if (err instanceof TimeoutSignal) {
+          const seconds = Math.round(p.timeout_ms / 1000);
+          return fail({ type: 'TOOL_TIMEOUT', message: `tool ${p.tool_id} exceeded its timeout of ${seconds} seconds`, details: { timeout_seconds: seconds } });
+        }
+        if (err instanceof CancelSignal) return fail({ type: 'CANCELLED', message: `call cancelled: ${err.message}`, details: err.message });
+        if (err instanceof InvalidArgumentsError) return fail({ type: 'INVALID_ARGUMENTS', message: err.message, details: err.details });
+        if (err instanceof ToolUnavailableError) return fail({ type: 'TOOL_UNAVAILABLE', message: err.message, details: err.details });
+        if (err instanceof ToolError) return fail({ type: 'TOOL_EXECUTION_ERROR', message: err.message, details: err.details });
+        infra.log.error({ err, tool: p.tool_id }, 'tool_handler_failed');
+        return fail({ type: 'TOOL_EXECUTION_ERROR', message: `tool ${p.tool_id} failed: ${(err as Error).message}`, details: String((err as Error).message) });
+      } finally {
+        clearTimeout(timer);
+        running.delete(p.call_id);
+      }
+    }
+
+    return {
+      name: `adapters.${def.id}`,
+      actions: {
+        manifest: action(acts.manifest, () => ({ adapter_id: def.id, version: def.version, capability: def.capability, tools: announced })),
+        health: action(acts.health, async (): Promise<AdapterHealthReport> => {
+          const h = await engineStatus();
+          return {
+            adapter_id: def.id,
+            status: h.status,
+            version: def.version,
+            tools_available: h.status === 'unhealthy' ? 0 : announced.length,
+            uptime_seconds: (Date.now() - startedAt) / 1000,
+            last_invocation: lastInvocation,
+            ...(h.message ? { message: h.message } : {}),
+          };
+        }),
+        invoke: action(acts.invoke, (p, ctx) => invoke(p, ctx)),
+      },
+      events: {
+        [TOOLCALL_CANCEL_EVENT](ctx: Context) {
+          const msg = ToolcallCancelSchema.safeParse(ctx.params);
+          if (!msg.success) return;
+          running.get(msg.data.call_id)?.abort(new CancelSignal(msg.data.reason ?? 'cancelled by the client'));
+        },
+      },
+    };
+  };
+}
+
+/** Abort reasons: a deadline, or the client's cancellation. */
+class TimeoutSignal extends Error {}
+class CancelSignal extends Error {}

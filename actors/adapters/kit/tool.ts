@@ -1,0 +1,70 @@
+import type { Context } from 'moleculer';
+import { z } from 'zod';
+import type { Caller } from '../../../contracts/actions/adapters.actions.ts';
+import type { Logger } from '../../../brokers/logger.ts';
+
+/** What a tool handler gets besides its arguments. */
+export interface ToolContext {
+  callId: string;
+  caller: Caller;
+  /** Aborted when the call times out or the client cancels it; long work must stop when it fires. */
+  signal: AbortSignal;
+  /** Reports progress (0..1) to the caller's stream; never throws, never blocks the tool. */
+  progress(fraction: number, message: string): void;
+  log: Logger;
+  /** The Moleculer context of the invoke, to call other actors (STYLE R11). */
+  ctx: Context;
+  /** Paths (workspace-relative) of files the tool wrote, reported as output_files. */
+  outputFiles: string[];
+}
+
+/** One tool of an adapter: its contract (zod input, optional output) and its handler. */
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title?: string;
+  description: string;
+  input: I;
+  output?: O;
+  handler(args: z.output<I>, tc: ToolContext): Promise<z.output<O> & Record<string, unknown>>;
+}
+
+/** Declares a tool with its types inferred from the schemas. */
+export function defineTool<I extends z.ZodType, O extends z.ZodType = z.ZodType<Record<string, unknown>>>(
+  def: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return def;
+}
+
+/** The tool ran and refused or failed: a normal result with `isError: true` (MCP) or TOOL_EXECUTION_ERROR (legacy). */
+export class ToolError extends Error {
+  override name = 'ToolError';
+  readonly details: string | Record<string, unknown>;
+  constructor(message: string, details?: string | Record<string, unknown>) {
+    super(message);
+    this.details = details ?? message;
+  }
+}
+
+/** The engine behind a tool is missing or unusable: TOOL_UNAVAILABLE, naming what is missing. */
+export class ToolUnavailableError extends ToolError {
+  override name = 'ToolUnavailableError';
+}
+
+/** Arguments passed the registry's JSON Schema check but not the adapter's own rules (e.g. a path outside the workspace). */
+export class InvalidArgumentsError extends ToolError {
+  override name = 'InvalidArgumentsError';
+}
+
+/** JSON Schema of a tool's input, generated from zod (never hand-written). Object schemas only, per MCP. */
+export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  if (js.type !== 'object') throw new Error('tool input schemas must be objects');
+  return js;
+}
+
+export function outputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const js = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  return js;
+}

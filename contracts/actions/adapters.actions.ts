@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { defineAction } from '../define.ts';
+import { AdapterHealthSchema, ToolAnnotationsSchema, ToolManifestSchema } from '../tools.ts';
+
+/**
+ * Bus contract of every adapter actor (`adapters.<id>`, ARCHITECTURE "Actors"): `manifest`, `health`, `invoke`.
+ * The registry (`tools` actor) gathers manifests as adapters join the bus and dispatches calls to `invoke`.
+ */
+
+/** Who is calling a tool: a remote MCP client (HTTP/SSE), a local stdio client, or the service itself (flow phases). */
+export const CallerKindSchema = z.enum(['remote', 'stdio', 'service']);
+export type CallerKind = z.infer<typeof CallerKindSchema>;
+
+export const CallerSchema = z.object({
+  kind: CallerKindSchema,
+  transport: z.enum(['http', 'sse', 'stdio', 'internal']),
+  session_id: z.string().optional(),
+  client: z.string().optional(),
+  /** Project the call context is scoped to (a flow run's project, a session bound to a project). */
+  project_id: z.string().optional(),
+  /** Design-flow run the call belongs to: definition writes become drafts of this run. */
+  run_id: z.string().optional(),
+});
+export type Caller = z.infer<typeof CallerSchema>;
+
+/** One tool as an adapter announces it: the spec's manifest plus MCP annotations and an optional title. */
+export const AnnouncedToolSchema = ToolManifestSchema.extend({
+  title: z.string().optional(),
+  annotations: ToolAnnotationsSchema,
+  /** False for tools that run in-process only with their adapter's state (never retried elsewhere). */
+  idempotent: z.boolean(),
+});
+export type AnnouncedTool = z.infer<typeof AnnouncedToolSchema>;
+
+export const AdapterManifestSchema = z.object({
+  adapter_id: z.string(),
+  version: z.string(),
+  capability: z.string(),
+  tools: z.array(AnnouncedToolSchema),
+});
+export type AdapterManifest = z.infer<typeof AdapterManifestSchema>;
+
+export const InvokeParamsSchema = z.object({
+  tool_id: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  call_id: z.string(),
+  timeout_ms: z.number().int().positive(),
+  caller: CallerSchema,
+  /** Node hosting the caller's stream: progress is sent there (`gateway.toolProgress`). */
+  progress_node: z.string().optional(),
+});
+export type InvokeParams = z.infer<typeof InvokeParamsSchema>;
+
+/** A tool-level failure: the tool ran and refused or failed, ran out of time, or its engine is missing. */
+export const ToolFailureSchema = z.object({
+  type: z.enum(['TOOL_EXECUTION_ERROR', 'TOOL_TIMEOUT', 'TOOL_UNAVAILABLE', 'CANCELLED', 'INVALID_ARGUMENTS']),
+  message: z.string(),
+  details: z.union([z.string(), z.record(z.string(), z.unknown())]),
+});
+export type ToolFailure = z.infer<typeof ToolFailureSchema>;
+
+export const InvokeResultSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('success'),
+    data: z.record(z.string(), z.unknown()),
+    output_files: z.array(z.string()),
+    duration_ms: z.number(),
+  }),
+  z.object({ status: z.literal('error'), error: ToolFailureSchema, duration_ms: z.number() }),
+]);
+export type InvokeResult = z.infer<typeof InvokeResultSchema>;
+
+/** Broadcast event: stop the call if this node runs it (a client's `notifications/cancelled`). Best effort. */
+export const TOOLCALL_CANCEL_EVENT = 'toolcall.cancel';
+export const ToolcallCancelSchema = z.object({ call_id: z.string(), reason: z.string().optional() });
+
+/** An adapter's health with the reason when it is not healthy (a missing engine names the program). */
+export const AdapterHealthReportSchema = AdapterHealthSchema.extend({ message: z.string().optional() });
+export type AdapterHealthReport = z.infer<typeof AdapterHealthReportSchema>;
+
+/** Builds the action contracts of adapter `id`. */
+export function adapterActions(id: string) {
+  const base = `adapters.${id}`;
+  return {
+    manifest: defineAction(`${base}.manifest`, z.object({}), AdapterManifestSchema),
+    health: defineAction(`${base}.health`, z.object({}), AdapterHealthReportSchema),
+    invoke: defineAction(`${base}.invoke`, InvokeParamsSchema, InvokeResultSchema),
+  };
+}
+
+/** Progress of a running call, sent to the node holding the caller's stream. */
+export const ToolProgressEventSchema = z.object({
+  call_id: z.string(),
+  progress: z.number().min(0).max(1),
+  message: z.string().default(''),
+});
+export type ToolProgressEvent = z.infer<typeof ToolProgressEventSchema>;

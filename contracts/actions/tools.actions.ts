@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { defineAction } from '../define.ts';
+import { ValidationIssueSchema } from '../errors.ts';
+import { RollupAdapterSchema } from '../health.ts';
+import { HeldCallOutcomeSchema } from '../approvals.ts';
+import { AnnouncedToolSchema, CallerSchema, ToolFailureSchema } from './adapters.actions.ts';
+
+/** `tools.list`: the registry's listing for one request (profile and capability filter). */
+export const ToolListParamsSchema = z.object({ profile: z.string().optional(), capability: z.string().optional() });
+export const ToolListResultSchema = z.object({
+  tools: z.array(AnnouncedToolSchema),
+  unavailable_adapters: z.array(z.string()),
+  profile_missing: z.array(z.string()),
+});
+export type ToolListResult = z.infer<typeof ToolListResultSchema>;
+
+/** `tools.call`: one tool call from any caller; the answer is an outcome the transport maps to its dialect. */
+export const ToolCallParamsSchema = z.object({
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  timeout_seconds: z.number().int().min(1).max(3600).default(120),
+  call_id: z.string(),
+  caller: CallerSchema,
+  progress_node: z.string().optional(),
+});
+export type ToolCallParams = z.infer<typeof ToolCallParamsSchema>;
+
+export const ToolCallOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('ok'),
+    tool_id: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    output_files: z.array(z.string()),
+    duration_ms: z.number(),
+  }),
+  z.object({ kind: z.literal('tool_error'), tool_id: z.string(), error: ToolFailureSchema, duration_ms: z.number() }),
+  z.object({ kind: z.literal('unavailable'), tool_id: z.string(), message: z.string(), duration_ms: z.number() }),
+  z.object({
+    kind: z.literal('not_found'),
+    tool_id: z.string(),
+    did_you_mean: z.array(z.string()),
+    tool_count: z.number().int(),
+    ambiguous: z.array(z.string()).optional(),
+  }),
+  z.object({ kind: z.literal('invalid_params'), tool_id: z.string(), validation_errors: z.array(ValidationIssueSchema) }),
+  z.object({
+    kind: z.literal('held'),
+    tool_id: z.string(),
+    outcome: HeldCallOutcomeSchema,
+    message: z.string(),
+    approval_id: z.string().optional(),
+    route: z.enum(['dashboard', 'elicitation']).optional(),
+    where: z.string().optional(),
+    held_seconds: z.number().optional(),
+    window_seconds: z.number().optional(),
+  }),
+  z.object({ kind: z.literal('refused'), tool_id: z.string(), message: z.string() }),
+]);
+export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
+
+export const ToolSearchParamsSchema = z.object({ query: z.string().min(1), limit: z.number().int().min(1).max(50).default(10) });
+export const ToolSearchResultSchema = z.object({
+  tools: z.array(z.object({ tool_id: z.string(), title: z.string(), description: z.string(), score: z.number(), available: z.boolean() })),
+});
+
+export const AdapterRollupSchema = z.object({
+  adapters: z.array(RollupAdapterSchema),
+  tool_count: z.number().int(),
+});
+export type AdapterRollup = z.infer<typeof AdapterRollupSchema>;
+
+/** Bus actions of the `tools` actor (the registry). */
+export const ToolsActions = {
+  list: defineAction('tools.list', ToolListParamsSchema, ToolListResultSchema),
+  call: defineAction('tools.call', ToolCallParamsSchema, ToolCallOutcomeSchema),
+  search: defineAction('tools.search', ToolSearchParamsSchema, ToolSearchResultSchema),
+  adapters: defineAction('tools.adapters', z.object({}), AdapterRollupSchema),
+} as const;

@@ -1,0 +1,38 @@
+import type { Caller as BusCaller } from '../../brokers/actions.ts';
+import type { Logger } from '../../brokers/logger.ts';
+import type { HealthRollup } from '../../contracts/health.ts';
+import type { InflightCalls } from './inflight.ts';
+import type { Outbound, PendingRequests } from './outbound.ts';
+import type { McpSession, SessionStore } from './session-store.ts';
+
+/** What the MCP method handlers need from the gateway node. */
+export interface McpDeps {
+  bus: BusCaller;
+  sessions: SessionStore;
+  inflight: InflightCalls;
+  pending: PendingRequests;
+  log: Logger;
+  /** This node's id: adapters send progress here. */
+  nodeID: string;
+  /** The launcher's profile (`--profile`), used when a request names none. */
+  defaultProfile?: string;
+  health(client: HealthRollup['client']): Promise<HealthRollup>;
+  /** Tells every node to stop a call (best effort). */
+  cancelCall(callId: string, reason: string): void;
+  /** Remembers the last initialized client for `GET /health`. */
+  noteClient(session: McpSession): void;
+}
+
+/** Per-message context a transport hands to the server (json-rpc-2.0 "server params"). */
+export interface McpRequestContext {
+  session?: McpSession;
+  /** Session id, `stdio`, or a per-request key for session-less legacy calls. */
+  sessionKey: string;
+  transport: 'http' | 'sse' | 'stdio';
+  profile?: string;
+  out: Outbound;
+  /** Set by the server from the request envelope. */
+  requestId?: string | number;
+  /** Filled by `initialize`: the transport returns its id as `Mcp-Session-Id`. */
+  newSession?: McpSession;
+}

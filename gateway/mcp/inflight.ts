@@ -1,0 +1,52 @@
+import type { Outbound } from './outbound.ts';
+
+/** One tool call this gateway node is waiting on: where its progress goes and how a cancellation finds it. */
+export interface InflightCall {
+  callId: string;
+  requestKey: string;
+  dialect: 'mcp' | 'legacy';
+  requestId: string | number;
+  progressToken?: string | number;
+  out: Outbound;
+  lastProgress: number;
+  cancelled: boolean;
+}
+
+/**
+ * Calls in flight on this node, by call id (progress from adapters) and by `<session>:<request id>` (a client's
+ * `notifications/cancelled`). Progress is forwarded only when it can reach the client and never goes backwards.
+ */
+export class InflightCalls {
+  private readonly byCall = new Map<string, InflightCall>();
+  private readonly byRequest = new Map<string, InflightCall>();
+
+  static key(sessionKey: string, requestId: string | number): string {
+    return `${sessionKey}:${typeof requestId}:${String(requestId)}`;
+  }
+
+  add(call: InflightCall): () => void {
+    this.byCall.set(call.callId, call);
+    this.byRequest.set(call.requestKey, call);
+    return () => {
+      this.byCall.delete(call.callId);
+      if (this.byRequest.get(call.requestKey) === call) this.byRequest.delete(call.requestKey);
+    };
+  }
+
+  findRequest(requestKey: string): InflightCall | undefined {
+    return this.byRequest.get(requestKey);
+  }
+
+  /** Delivers adapter progress to the caller; false when the call is unknown here or has no way to report it. */
+  progress(callId: string, fraction: number, message: string): boolean {
+    const c = this.byCall.get(callId);
+    if (!c || c.cancelled) return false;
+    const value = Math.max(c.lastProgress, Math.min(1, fraction));
+    c.lastProgress = value;
+    if (c.dialect === 'mcp') {
+      if (c.progressToken === undefined) return false;
+      return c.out.notify('notifications/progress', { progressToken: c.progressToken, progress: value, total: 1, message });
+    }
+    return c.out.notify('tool/result', { request_id: String(c.requestId), progress: value, message });
+  }
+}

@@ -1,0 +1,116 @@
+import crypto from 'node:crypto';
+import type { JSONRPCServer } from 'json-rpc-2.0';
+import { z } from 'zod';
+import { call } from '../../../brokers/actions.ts';
+import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
+import type { Caller } from '../../../contracts/actions/adapters.actions.ts';
+import { PROFILE_NAMES } from '../../../contracts/profiles.ts';
+import type { McpDeps, McpRequestContext } from '../context.ts';
+import { rpcError } from '../errors.ts';
+import { InflightCalls } from '../inflight.ts';
+import { toLegacyResult, toManifest, toMcpResult, toMcpTool } from './tool-results.ts';
+
+const ListParams = z.looseObject({ capability: z.string().optional(), cursor: z.string().optional() });
+const McpCallParams = z.looseObject({
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  _meta: z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional(),
+});
+const LegacyCallParams = z.looseObject({
+  tool_id: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  timeout_seconds: z.number().int().min(1).max(3600).default(120),
+  trace_id: z.string().nullable().optional(),
+});
+
+function parse<T extends z.ZodType>(schema: T, params: unknown, method: string): z.output<T> {
+  const r = schema.safeParse(params ?? {});
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
+    throw rpcError('INVALID_PARAMS', `invalid params for ${method}: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { validation_errors: issues });
+  }
+  return r.data;
+}
+
+function profileOf(ctx: McpRequestContext, deps: McpDeps): string | undefined {
+  const profile = ctx.profile ?? deps.defaultProfile;
+  if (profile && !PROFILE_NAMES.includes(profile)) {
+    throw rpcError('INVALID_PARAMS', `unknown profile ${profile}; valid profiles: ${PROFILE_NAMES.join(', ')}`, { profile, valid: PROFILE_NAMES });
+  }
+  return profile;
+}
+
+function callerOf(ctx: McpRequestContext): Caller {
+  return {
+    kind: ctx.transport === 'stdio' ? 'stdio' : 'remote',
+    transport: ctx.transport,
+    session_id: ctx.session?.id,
+    client: ctx.session?.client_info.name,
+  };
+}
+
+/** `_meta` of a listing: present only when there is something to report (SPEC "Tool server wire endpoints"). */
+function listingMeta(unavailable: string[], missing: string[], profile?: string) {
+  const meta: Record<string, unknown> = {};
+  if (unavailable.length) meta.unavailableAdapters = unavailable;
+  if (missing.length) meta.profile = { name: profile, missing };
+  return Object.keys(meta).length ? { _meta: meta } : {};
+}
+
+/** `tools/list`, `tool/list`, `tools/call`, `tool/call`: the registry's answers in each dialect. */
+export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: McpDeps): void {
+  const list = async (params: unknown, ctx: McpRequestContext, method: string) => {
+    const p = parse(ListParams, params, method);
+    const profile = profileOf(ctx, deps);
+    const res = await call(deps.bus, ToolsActions.list, { profile, capability: p.capability });
+    return { res, meta: listingMeta(res.unavailable_adapters, res.profile_missing, profile) };
+  };
+
+  server.addMethod('tools/list', async (params, ctx) => {
+    const { res, meta } = await list(params, ctx, 'tools/list');
+    return { tools: res.tools.map(toMcpTool), ...meta };
+  });
+
+  server.addMethod('tool/list', async (params, ctx) => {
+    const { res, meta } = await list(params, ctx, 'tool/list');
+    return { tools: res.tools.map(toManifest), ...meta };
+  });
+
+  const run = async (ctx: McpRequestContext, dialect: 'mcp' | 'legacy', name: string, args: Record<string, unknown>, timeout: number, token?: string | number) => {
+    const callId = `call_${crypto.randomUUID()}`;
+    const requestId = ctx.requestId ?? callId;
+    const done = deps.inflight.add({
+      callId,
+      requestKey: InflightCalls.key(ctx.sessionKey, requestId),
+      dialect,
+      requestId,
+      progressToken: token,
+      out: ctx.out,
+      lastProgress: 0,
+      cancelled: false,
+    });
+    try {
+      const outcome = await call(
+        deps.bus,
+        ToolsActions.call,
+        { name, arguments: args, timeout_seconds: timeout, call_id: callId, caller: callerOf(ctx), progress_node: deps.nodeID },
+        { timeout: timeout * 1000 + 10_000 },
+      );
+      return { outcome, callId };
+    } finally {
+      done();
+    }
+  };
+
+  server.addMethod('tools/call', async (params, ctx) => {
+    const p = parse(McpCallParams, params, 'tools/call');
+    const { outcome, callId } = await run(ctx, 'mcp', p.name, p.arguments, 120, p._meta?.progressToken);
+    return toMcpResult(outcome, callId);
+  });
+
+  server.addMethod('tool/call', async (params, ctx) => {
+    const p = parse(LegacyCallParams, params, 'tool/call');
+    const { outcome } = await run(ctx, 'legacy', p.tool_id, p.arguments, p.timeout_seconds);
+    return toLegacyResult(outcome);
+  });
+}

@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { ProtocolSkewSchema } from '../../contracts/health.ts';
+
+/** One MCP session: what `initialize` negotiated. Shared by every gateway replica when Redis is configured. */
+export const McpSessionSchema = z.object({
+  id: z.string(),
+  protocol_version: z.string(),
+  requested_version: z.string(),
+  client_info: z.looseObject({ name: z.string().optional(), version: z.string().optional() }),
+  can_elicit: z.boolean(),
+  transport: z.enum(['http', 'sse', 'stdio']),
+  log_level: z.string().default('info'),
+  protocol_skew: ProtocolSkewSchema.optional(),
+  created_at: z.string(),
+});
+export type McpSession = z.infer<typeof McpSessionSchema>;
+
+/** Where sessions live: memory (one gateway) or Redis (several gateway replicas serve one session). */
+export interface SessionStore {
+  create(s: Omit<McpSession, 'id'>): Promise<McpSession>;
+  get(id: string): Promise<McpSession | undefined>;
+  update(s: McpSession): Promise<void>;
+  delete(id: string): Promise<boolean>;
+}
+
+/** Idle sessions expire after this long (clients such as the conformance suite never send DELETE). */
+export const SESSION_IDLE_MS = 60 * 60 * 1000;
+
+const newId = () => crypto.randomUUID();
+
+export class MemorySessionStore implements SessionStore {
+  private readonly sessions = new Map<string, { s: McpSession; seen: number }>();
+
+  async create(s: Omit<McpSession, 'id'>): Promise<McpSession> {
+    this.sweep();
+    const session = { ...s, id: newId() };
+    this.sessions.set(session.id, { s: session, seen: Date.now() });
+    return session;
+  }
+
+  async get(id: string): Promise<McpSession | undefined> {
+    const e = this.sessions.get(id);
+    if (!e) return undefined;
+    if (Date.now() - e.seen > SESSION_IDLE_MS) {
+      this.sessions.delete(id);
+      return undefined;
+    }
+    e.seen = Date.now();
+    return e.s;
+  }
+
+  async update(s: McpSession): Promise<void> {
+    this.sessions.set(s.id, { s, seen: Date.now() });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.sessions.delete(id);
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, e] of this.sessions) if (now - e.seen > SESSION_IDLE_MS) this.sessions.delete(id);
+  }
+}
+
+export class RedisSessionStore implements SessionStore {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+
+  constructor(redis: Redis, namespace: string) {
+    this.redis = redis;
+    this.prefix = `${namespace}:mcp:session:`;
+  }
+
+  async create(s: Omit<McpSession, 'id'>): Promise<McpSession> {
+    const session = { ...s, id: newId() };
+    await this.redis.set(this.prefix + session.id, JSON.stringify(session), 'PX', SESSION_IDLE_MS);
+    return session;
+  }
+
+  async get(id: string): Promise<McpSession | undefined> {
+    const raw = await this.redis.getex(this.prefix + id, 'PX', SESSION_IDLE_MS);
+    if (!raw) return undefined;
+    const parsed = McpSessionSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async update(s: McpSession): Promise<void> {
+    await this.redis.set(this.prefix + s.id, JSON.stringify(s), 'PX', SESSION_IDLE_MS);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.redis.del(this.prefix + id)) > 0;
+  }
+}

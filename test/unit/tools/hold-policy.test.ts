@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { decideHold } from '../../../actors/tools/hold-policy.ts';
+import { annotationsOf, TOOL_CATALOGUE } from '../../../contracts/tool-catalogue.ts';
+import type { Caller } from '../../../contracts/actions/adapters.actions.ts';
+
+const remote: Caller = { kind: 'remote', transport: 'http' };
+const stdio: Caller = { kind: 'stdio', transport: 'stdio' };
+const service: Caller = { kind: 'service', transport: 'internal' };
+const decide = (id: string, caller: Caller, exemptLocalWrites = true) => {
+  const e = TOOL_CATALOGUE.get(id)!;
+  return decideHold(id, annotationsOf(e), e, caller, { exemptLocalWrites }).kind;
+};
+
+describe('hold policy', () => {
+  it('never holds a read-only tool', () => {
+    for (const c of [remote, stdio, service]) expect(decide('twin.get_node', c)).toBe('run');
+    expect(decide('twin.query_cypher', remote)).toBe('run');
+  });
+
+  it('holds every write of a remote caller', () => {
+    for (const id of ['twin.record_document', 'project.create', 'cadkernel.pad_sketch', 'project.delete', 'solver.run_fea']) {
+      expect(decide(id, remote), id).toBe('hold');
+    }
+    expect(decide('flow.await_gate', remote)).toBe('run');
+  });
+
+  it('exempts stdio writes unless exempt_local_writes is false', () => {
+    expect(decide('project.create', stdio)).toBe('run');
+    expect(decide('project.create', stdio, false)).toBe('hold');
+  });
+
+  it('lets the service caller run additive, producing and session tools and refuses the rest', () => {
+    expect(decide('twin.record_document', service)).toBe('run');
+    expect(decide('solver.run_fea', service)).toBe('run');
+    expect(decide('cadkernel.pad_sketch', service)).toBe('run');
+    expect(decide('project.delete', service)).toBe('refuse');
+    expect(decide('twin.approve_design_loop', service)).toBe('refuse');
+    expect(decide('flow.status', service)).toBe('refuse');
+  });
+});
