@@ -9,6 +9,7 @@ import { buildGateway } from './app.ts';
 import { createHealth } from './health.ts';
 import type { McpDeps } from './mcp/context.ts';
 import { InflightCalls } from './mcp/inflight.ts';
+import { LOG_LEVELS } from './mcp/protocol.ts';
 import { PendingRequests } from './mcp/outbound.ts';
 import { createMcpServer } from './mcp/server.ts';
 import { MemorySessionStore, RedisSessionStore, type McpSession } from './mcp/session-store.ts';
@@ -29,6 +30,12 @@ const clientOf = (s: McpSession): HealthRollup['client'] => ({
   ...(s.protocol_skew ? { protocol_skew: s.protocol_skew } : {}),
 });
 
+/** MCP log levels: a message passes when it is at or above the session's level. */
+function logLevelPasses(level: string, min: string): boolean {
+  const rank = (l: string) => (LOG_LEVELS as readonly string[]).indexOf(l);
+  return rank(level) >= Math.max(0, rank(min));
+}
+
 /**
  * The `gateway` actor: owns the HTTP server (`/v1`, `/health`, `/metrics`, `/mcp`, `/mcp/sse`) or the stdio loop, and
  * the MCP sessions and streams. Thin: parse, call actors through the broker, map answers to the wire.
@@ -45,6 +52,18 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
 
     actions: {
       toolProgress: action(GatewayActions.toolProgress, (p) => ({ delivered: inflight.progress(p.call_id, p.progress, p.message) })),
+      toolNotify: action(GatewayActions.toolNotify, (p) => {
+        const c = inflight.get(p.call_id);
+        if (!c) return { delivered: false };
+        if (p.method === 'notifications/message' && !logLevelPasses(String(p.params.level ?? 'info'), c.logLevel)) return { delivered: false };
+        return { delivered: c.out.notify(p.method, p.params) };
+      }),
+      toolRequest: action(GatewayActions.toolRequest, async (p) => {
+        const c = inflight.get(p.call_id);
+        if (!c) return { delivered: false as const, reason: 'the call is not in flight on this node' };
+        if (!c.out.canStream) return { delivered: false as const, reason: 'the client cannot be reached on this call (no SSE stream)' };
+        return { delivered: true as const, result: await c.out.request(p.method, p.params) };
+      }),
     },
 
     async started() {

@@ -7,6 +7,8 @@ export interface InflightCall {
   dialect: 'mcp' | 'legacy';
   requestId: string | number;
   progressToken?: string | number;
+  /** The session's `logging/setLevel` level: log notifications below it are dropped. */
+  logLevel: string;
   out: Outbound;
   lastProgress: number;
   cancelled: boolean;
@@ -35,6 +37,11 @@ export class InflightCalls {
 
   findRequest(requestKey: string): InflightCall | undefined {
     return this.byRequest.get(requestKey);
+  }
+
+  get(callId: string): InflightCall | undefined {
+    const c = this.byCall.get(callId);
+    return c && !c.cancelled ? c : undefined;
   }
 
   /** Delivers adapter progress to the caller; false when the call is unknown here or has no way to report it. */

@@ -1,5 +1,5 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { action } from '../../../brokers/actions.ts';
+import { action, call } from '../../../brokers/actions.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import {
   adapterActions,
@@ -105,6 +105,18 @@ export function createAdapterService(def: AdapterDefinition) {
               if (!p.progress_node) return;
               const params = { call_id: p.call_id, progress: Math.min(1, Math.max(0, fraction)), message };
               ctx.call(GatewayActions.toolProgress.action, params, { nodeID: p.progress_node }).catch(() => undefined);
+            },
+            async notify(method, params) {
+              if (!p.progress_node) return false;
+              const r = await call(ctx, GatewayActions.toolNotify, { call_id: p.call_id, method, params }, { nodeID: p.progress_node }).catch(() => undefined);
+              return r?.delivered ?? false;
+            },
+            async request(method, params) {
+              if (!p.progress_node) throw new ToolError(`${method} needs a client stream, and this call has none`);
+              const remaining = Math.max(1000, p.timeout_ms - (performance.now() - started));
+              const r = await call(ctx, GatewayActions.toolRequest, { call_id: p.call_id, method, params }, { nodeID: p.progress_node, timeout: remaining });
+              if (!r.delivered) throw new ToolError(`${method} could not reach the client: ${r.reason}`);
+              return r.result;
             },
           }),
           aborted,

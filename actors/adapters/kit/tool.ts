@@ -11,6 +11,10 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports progress (0..1) to the caller's stream; never throws, never blocks the tool. */
   progress(fraction: number, message: string): void;
+  /** Sends a notification (e.g. `notifications/message`) to the caller's stream; resolves whether it was delivered. */
+  notify(method: string, params: Record<string, unknown>): Promise<boolean>;
+  /** Asks the client something (elicitation, sampling) on the call's own stream and resolves with its answer. */
+  request(method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', params: Record<string, unknown>): Promise<unknown>;
   log: Logger;
   /** The Moleculer context of the invoke, to call other actors (STYLE R11). */
   ctx: Context;

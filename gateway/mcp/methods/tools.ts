@@ -85,6 +85,7 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
       dialect,
       requestId,
       progressToken: token,
+      logLevel: ctx.session?.log_level ?? 'info',
       out: ctx.out,
       lastProgress: 0,
       cancelled: false,
