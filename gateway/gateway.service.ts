@@ -22,6 +22,9 @@ export interface GatewayRuntime {
   address?: { host: string; port: number };
   /** Called when the stdio client closes stdin: the process should drain and exit. */
   onStdioClosed?: () => void;
+  /** Set once the gateway is built: starts listening (or reading stdin). The launcher calls it after every local
+   * actor has started, so the first request never finds an actor of this process still starting. */
+  serve?: () => Promise<void>;
 }
 
 const clientOf = (s: McpSession): HealthRollup['client'] => ({
@@ -89,7 +92,9 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
       const server = createMcpServer(deps);
 
       if (runtime.transport === 'stdio') {
-        void runStdio({ server, deps, input: process.stdin, output: process.stdout }).then(() => runtime.onStdioClosed?.());
+        runtime.serve = async () => {
+          void runStdio({ server, deps, input: process.stdin, output: process.stdout }).then(() => runtime.onStdioClosed?.());
+        };
         return;
       }
       app = await buildGateway({
@@ -100,11 +105,14 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
         health: () => health(lastClient),
         mcp: { ...deps, server, streams, apiKey: config.SERVICE_MCP_API_KEY },
       });
-      await app.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
-      const addr = app.server.address();
-      if (addr && typeof addr === 'object') runtime.address = { host: config.SERVICE_HOST, port: addr.port };
-      keepAlive = setInterval(() => streams.keepAlive(), 15_000);
-      keepAlive.unref();
+      const http = app;
+      runtime.serve = async () => {
+        await http.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
+        const addr = http.server.address();
+        if (addr && typeof addr === 'object') runtime.address = { host: config.SERVICE_HOST, port: addr.port };
+        keepAlive = setInterval(() => streams.keepAlive(), 15_000);
+        keepAlive.unref();
+      };
     },
 
     async stopped() {

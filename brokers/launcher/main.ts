@@ -56,7 +56,8 @@ export async function main(argv: string[]): Promise<void> {
 
   function shutdown(signal: string) {
     log.info({ signal }, 'draining');
-    void node!
+    if (!node) process.exit(0);
+    void node
       .stop()
       .then(() => process.exit(0))
       .catch((err: unknown) => {

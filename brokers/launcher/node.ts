@@ -27,6 +27,7 @@ export async function startNode(opts: {
   try {
     await handle.broker.start();
     await cacherReady(handle.broker.cacher as { connected?: boolean } | undefined);
+    await gateway.serve?.();
   } catch (err) {
     await handle.stop().catch(() => undefined);
     throw err;

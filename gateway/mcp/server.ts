@@ -4,8 +4,8 @@ import type { McpDeps, McpRequestContext } from './context.ts';
 import { addLifecycleMethods } from './methods/lifecycle.ts';
 import { addToolMethods } from './methods/tools.ts';
 
-/** Methods a client may call without a session (legacy dialect, health, ping, and `initialize` itself). */
-export const SESSIONLESS_METHODS = new Set(['initialize', 'ping', 'tool/list', 'tool/call', 'health/check']);
+/** Methods a client may call without a session: the legacy dialect, health, ping, `initialize` itself and harmless notifications. */
+export const SESSIONLESS_METHODS = new Set(['initialize', 'ping', 'tool/list', 'tool/call', 'health/check', 'notifications/initialized', 'notifications/cancelled']);
 
 export interface McpServer {
   /** Handles one request or notification; resolves to the response, or null for a notification. */

@@ -32,6 +32,12 @@ describe('the service launcher', () => {
     expect(v.stderr()).toContain('SERVICE_PORT');
   });
 
+  it('stops at launch on an unknown profile, listing the valid ones', async () => {
+    const s = spawnService(['--profile', 'wizardry'], {});
+    expect(await s.exited).toBe(2);
+    expect(s.stderr()).toContain('SERVICE_PROFILE: unknown profile; valid profiles: core, mechanical, mechanical_product, simulation, electronics, robotics');
+  });
+
   it('starts embedded on PGlite, logs mcp_http_ready, keeps a project across a restart and drains on SIGTERM', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-data-'));
     dirs.push(dataDir);
