@@ -31,6 +31,8 @@ export const ErrorCatalogue = {
   FORBIDDEN_HOST: { http: 403, rpc: JsonRpcCodes.INVALID_REQUEST, retryable: false, doc: 'foreign Host or Origin' },
   NOT_FOUND: { http: 404, rpc: JsonRpcCodes.RESOURCE_NOT_FOUND, retryable: false, doc: 'unknown route or id' },
   CONFLICT: { http: 409, rpc: JsonRpcCodes.INVALID_REQUEST, retryable: false, doc: 'not possible in the current state' },
+  STALE_REVISION: { http: 409, rpc: JsonRpcCodes.INVALID_PARAMS, retryable: false, doc: 'KEY@n names a revision that is no longer the head' },
+  PATCH_CONFLICT: { http: 409, rpc: JsonRpcCodes.INVALID_REQUEST, retryable: false, doc: 'drafts were based on revisions that changed; nothing committed' },
   PAYLOAD_TOO_LARGE: { http: 413, rpc: JsonRpcCodes.INVALID_REQUEST, retryable: false, doc: 'body over the limit' },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, rpc: JsonRpcCodes.INVALID_REQUEST, retryable: false, doc: 'content type not accepted' },
   VALIDATION_FAILED: { http: 422, rpc: JsonRpcCodes.INVALID_PARAMS, retryable: false, doc: 'a field is missing or of the wrong type' },

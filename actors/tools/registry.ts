@@ -1,6 +1,6 @@
 import type { AdapterManifest, AnnouncedTool } from '../../contracts/actions/adapters.actions.ts';
 import { PROFILES } from '../../contracts/profiles.ts';
-import { buildAliasIndex, resolveToolId, type Resolution } from './resolve.ts';
+import { aliasKey, buildAliasIndex, resolveToolId, type Resolution } from './resolve.ts';
 
 export interface ListOptions {
   profile?: string;
@@ -32,6 +32,8 @@ export class ToolRegistry {
   private readonly adapters = new Map<string, { manifest: AdapterManifest; available: boolean }>();
   private toolsById = new Map<string, AnnouncedTool>();
   private aliasIndex = new Map<string, string[]>();
+  /** Bare names of tools announced with `bare_name`, to their canonical id. */
+  private bareNames = new Map<string, string>();
 
   upsert(manifest: AdapterManifest): void {
     this.adapters.set(manifest.adapter_id, { manifest, available: true });
@@ -68,7 +70,10 @@ export class ToolRegistry {
     return this.toolsById.size;
   }
 
+  /** Canonical id, then a bare name, then a separator alias (a bare name never shadows a canonical id or an alias). */
   resolve(name: string): Resolution {
+    const bare = this.bareNames.get(name);
+    if (bare) return { kind: 'found', id: bare, alias: false };
     return resolveToolId(name, new Set(this.toolsById.keys()), this.aliasIndex);
   }
 
@@ -112,5 +117,12 @@ export class ToolRegistry {
     this.toolsById = new Map();
     for (const { manifest } of this.adapters.values()) for (const t of manifest.tools) this.toolsById.set(t.tool_id, t);
     this.aliasIndex = buildAliasIndex(this.toolsById.keys());
+    this.bareNames = new Map();
+    const wanted = [...this.toolsById.values()].filter((t) => t.bare_name);
+    for (const t of wanted) {
+      const clash = this.toolsById.has(t.name) || this.aliasIndex.has(aliasKey(t.name)) || wanted.some((o) => o !== t && o.name === t.name);
+      if (clash) this.toolsById.set(t.tool_id, { ...t, bare_name: false });
+      else this.bareNames.set(t.name, t.tool_id);
+    }
   }
 }

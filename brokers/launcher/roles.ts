@@ -1,3 +1,4 @@
+import { createConformanceAdapter } from '../../actors/adapters/conformance/conformance.adapter.ts';
 import { createProjectAdapter } from '../../actors/adapters/project/project.adapter.ts';
 import { createToolsAdapter } from '../../actors/adapters/tools/tools.adapter.ts';
 import { createProjectsService } from '../../actors/projects/index.ts';
@@ -8,14 +9,16 @@ import type { RoleDefinition } from '../infra.ts';
 
 /**
  * The role table: what each `--roles` name hosts. `all` (the default) hosts every role in one process.
- * The gateway's runtime object receives its listening address.
+ * The gateway's runtime object receives its listening address. `adapter:conformance` (the MCP conformance suite's
+ * fixture tools) exists only when `MCP_CONFORMANCE_FIXTURES=1`, so production never lists them.
  */
-export function roleTable(runtime: GatewayRuntime): RoleDefinition[] {
+export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = process.env): RoleDefinition[] {
   return [
     { name: 'gateway', doc: 'HTTP /v1, /health, /metrics', services: [(infra) => createGatewayService(infra, runtime)] },
     { name: 'projects', doc: 'the projects actor (table projects)', services: [createProjectsService] },
     { name: 'tools', doc: 'the tool registry and the tools.search adapter', services: [createToolsService, createToolsAdapter] },
     { name: 'adapter:project', doc: 'the project tool adapter', services: [createProjectAdapter] },
+    ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
   ];
 }
 

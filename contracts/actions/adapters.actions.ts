@@ -29,6 +29,8 @@ export const AnnouncedToolSchema = ToolManifestSchema.extend({
   annotations: ToolAnnotationsSchema,
   /** False for tools that run in-process only with their adapter's state (never retried elsewhere). */
   idempotent: z.boolean(),
+  /** Listed and callable by its bare `name` as well as its canonical id (fixtures whose names an outside suite fixes). */
+  bare_name: z.boolean().optional(),
 });
 export type AnnouncedTool = z.infer<typeof AnnouncedToolSchema>;
 
@@ -69,6 +71,12 @@ export const InvokeResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('error'), error: ToolFailureSchema, duration_ms: z.number() }),
 ]);
 export type InvokeResult = z.infer<typeof InvokeResultSchema>;
+
+/**
+ * Reserved key of a tool's returned data: an array of MCP content blocks (text, image, audio, resource, resource_link)
+ * that the MCP dialect returns as the result's `content`, as is, and leaves out of `structuredContent`.
+ */
+export const TOOL_CONTENT_KEY = '_content';
 
 /** Broadcast event: stop the call if this node runs it (a client's `notifications/cancelled`). Best effort. */
 export const TOOLCALL_CANCEL_EVENT = 'toolcall.cancel';

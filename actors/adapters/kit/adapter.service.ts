@@ -21,11 +21,15 @@ export interface AdapterDefinition {
   version: string;
   capability: string;
   tools: ToolDefinition<any, any>[];
+  /** Tools are also listed and called by their bare `name` (names an outside suite fixes); the registry refuses clashes. */
+  bareNames?: boolean;
   /** Checks the engine behind the adapter; `unhealthy` with a message naming what is missing. Cached per call burst. */
   checkEngine?(infra: Infra): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; message?: string }>;
 }
 
 const ENGINE_CHECK_TTL_MS = 5000;
+/** A progress report that takes longer than this to reach the caller's node is dropped (progress is best effort). */
+const PROGRESS_TIMEOUT_MS = 1000;
 
 /**
  * Builds the actor of one tool adapter (`adapters.<id>`): `manifest` announces its tools (annotations from the catalogue,
@@ -50,7 +54,7 @@ export function createAdapterService(def: AdapterDefinition) {
     const announced: AnnouncedTool[] = def.tools.map((t) => {
       const id = `${def.id}.${t.name}`;
       const entry = TOOL_CATALOGUE.get(id);
-      const annotations = entry ? annotationsOf(entry, infra.config.SERVICE_ALLOW_TWIN_MUTATIONS) : UNCLASSIFIED_ANNOTATIONS;
+      const annotations = entry ? annotationsOf(entry, infra.config.SERVICE_ALLOW_TWIN_MUTATIONS) : (t.annotations ?? UNCLASSIFIED_ANNOTATIONS);
       return {
         tool_id: id,
         adapter_id: def.id,
@@ -64,6 +68,7 @@ export function createAdapterService(def: AdapterDefinition) {
         resource_limits: { max_memory_mb: 1024, max_cpu_seconds: 300, max_disk_mb: 256 },
         annotations,
         idempotent: annotations.idempotentHint,
+        ...(def.bareNames ? { bare_name: true } : {}),
       };
     });
 
@@ -88,6 +93,8 @@ export function createAdapterService(def: AdapterDefinition) {
       running.set(p.call_id, controller);
       const timer = setTimeout(() => controller.abort(new TimeoutSignal()), p.timeout_ms);
       const outputFiles: string[] = [];
+      /** Progress still on its way to the caller's node: awaited (briefly) so the result never overtakes it. */
+      const progressSent: Promise<unknown>[] = [];
       const aborted = new Promise<never>((_, reject) =>
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
       );
@@ -104,7 +111,7 @@ export function createAdapterService(def: AdapterDefinition) {
             progress(fraction, message) {
               if (!p.progress_node) return;
               const params = { call_id: p.call_id, progress: Math.min(1, Math.max(0, fraction)), message };
-              ctx.call(GatewayActions.toolProgress.action, params, { nodeID: p.progress_node }).catch(() => undefined);
+              progressSent.push(ctx.call(GatewayActions.toolProgress.action, params, { nodeID: p.progress_node, timeout: PROGRESS_TIMEOUT_MS }).catch(() => undefined));
             },
             async notify(method, params) {
               if (!p.progress_node) return false;
@@ -121,6 +128,7 @@ export function createAdapterService(def: AdapterDefinition) {
           }),
           aborted,
         ]);
+        if (progressSent.length) await Promise.all(progressSent);
         if (tool.output) {
           const checked = tool.output.safeParse(data);
           if (!checked.success) {

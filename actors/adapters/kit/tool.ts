@@ -1,6 +1,7 @@
 import type { Context } from 'moleculer';
 import { z } from 'zod';
-import type { Caller } from '../../../contracts/actions/adapters.actions.ts';
+import { TOOL_CONTENT_KEY, type Caller } from '../../../contracts/actions/adapters.actions.ts';
+import type { ToolAnnotations, ToolContent } from '../../../contracts/tools.ts';
 import type { Logger } from '../../../brokers/logger.ts';
 
 /** What a tool handler gets besides its arguments. */
@@ -9,7 +10,7 @@ export interface ToolContext {
   caller: Caller;
   /** Aborted when the call times out or the client cancels it; long work must stop when it fires. */
   signal: AbortSignal;
-  /** Reports progress (0..1) to the caller's stream; never throws, never blocks the tool. */
+  /** Reports progress (0..1) to the caller's stream; never throws, never blocks the tool (its result waits, up to 1 s, until the reports arrived). */
   progress(fraction: number, message: string): void;
   /** Sends a notification (e.g. `notifications/message`) to the caller's stream; resolves whether it was delivered. */
   notify(method: string, params: Record<string, unknown>): Promise<boolean>;
@@ -29,6 +30,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   description: string;
   input: I;
   output?: O;
+  /** MCP annotations of a tool the catalogue does not classify (the catalogue always wins; unset = unclassified, held). */
+  annotations?: ToolAnnotations;
   handler(args: z.output<I>, tc: ToolContext): Promise<z.output<O> & Record<string, unknown>>;
 }
 
@@ -37,6 +40,11 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType = z.ZodType<
   def: ToolDefinition<I, O>,
 ): ToolDefinition<I, O> {
   return def;
+}
+
+/** Data whose MCP result `content` is exactly these blocks (TOOL_CONTENT_KEY); `data`, if given, is the structuredContent. */
+export function withContent(content: [ToolContent, ...ToolContent[]], data: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...data, [TOOL_CONTENT_KEY]: content };
 }
 
 /** The tool ran and refused or failed: a normal result with `isError: true` (MCP) or TOOL_EXECUTION_ERROR (legacy). */

@@ -1,12 +1,13 @@
-import type { AnnouncedTool } from '../../../contracts/actions/adapters.actions.ts';
+import { TOOL_CONTENT_KEY, type AnnouncedTool } from '../../../contracts/actions/adapters.actions.ts';
 import type { ToolCallOutcome } from '../../../contracts/actions/tools.actions.ts';
+import { ToolContentSchema } from '../../../contracts/tools.ts';
 import { rpcError } from '../errors.ts';
 
-/** MCP `tools/list` entry of an announced tool. */
+/** MCP `tools/list` entry of an announced tool: named by its canonical id, or its bare name when the registry granted one. */
 export function toMcpTool(t: AnnouncedTool) {
   const outputSchema = t.output_schema && (t.output_schema as { type?: string }).type === 'object' ? t.output_schema : undefined;
   return {
-    name: t.tool_id,
+    name: t.bare_name ? t.name : t.tool_id,
     ...(t.title ? { title: t.title } : {}),
     description: t.description,
     inputSchema: t.input_schema,
@@ -60,13 +61,26 @@ export function sharedError(o: ToolCallOutcome) {
   }
 }
 
+const OwnContent = ToolContentSchema.array().min(1);
+
+/**
+ * MCP result of a successful call: the data as JSON text plus `structuredContent`; or, when the data carries a valid
+ * `_content` array (TOOL_CONTENT_KEY), that array as `content` and the rest, if any, as `structuredContent`.
+ * An invalid `_content` is not trusted: the data is then returned whole, as JSON, like any other.
+ */
+function okResult(data: Record<string, unknown>, callId: string) {
+  const own = TOOL_CONTENT_KEY in data ? OwnContent.safeParse(data[TOOL_CONTENT_KEY]) : undefined;
+  if (!own?.success) return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: { callId } };
+  // The blocks go out as the tool wrote them (the schema would strip extra keys such as `annotations` from text blocks).
+  const { [TOOL_CONTENT_KEY]: content, ...rest } = data;
+  return { content: content as typeof own.data, ...(Object.keys(rest).length ? { structuredContent: rest } : {}), _meta: { callId } };
+}
+
 /** MCP dialect (`tools/call`): success and tool failures are results; the rest are JSON-RPC errors. */
 export function toMcpResult(o: ToolCallOutcome, callId: string) {
   const err = sharedError(o);
   if (err) throw err;
-  if (o.kind === 'ok') {
-    return { content: [{ type: 'text', text: JSON.stringify(o.data) }], structuredContent: o.data, _meta: { callId } };
-  }
+  if (o.kind === 'ok') return okResult(o.data, callId);
   if (o.kind === 'refused') {
     return { content: [{ type: 'text', text: o.message }], isError: true, _meta: { callId, error: { toolId: o.tool_id, details: o.message, durationMs: 0 } } };
   }

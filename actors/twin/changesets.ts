@@ -1,0 +1,119 @@
+import crypto from 'node:crypto';
+import { ActorError } from '../../brokers/errors.ts';
+import type { Queryable } from '../../brokers/db/index.ts';
+import { refOf } from './keys.ts';
+import { moveHead } from './items.store.ts';
+import { insertEdge, markDependantsStale } from './nodes.store.ts';
+
+export interface CommitRequest {
+  run_id: string;
+  project_id: string | null;
+  /** Unique per gate decision, e.g. `<run>:<phase>:<attempt>`; the baseline is recorded once per (project, gate, run). */
+  gate_id: string;
+  gate_name: string;
+  approver: string;
+  reason: string;
+}
+
+export interface Conflict {
+  key: string;
+  base_revision: number;
+  head_revision: number;
+}
+
+export type CommitOutcome =
+  | { status: 'committed'; committed: { key: string; ref: string; node_id: string }[]; baseline_id: string; stale_marked: string[] }
+  | { status: 'conflict'; conflicts: Conflict[] };
+
+interface DraftRow {
+  id: string;
+  item_key: string;
+  revision: number;
+  base_revision: number;
+  head_revision: number;
+  head_node_id: string | null;
+}
+
+/** Test seam: a fault raised at a named step proves the commit is all-or-nothing. Never set in production. */
+export type FaultInjector = (step: 'after_heads' | 'after_baseline') => void;
+
+/**
+ * Commits a run's drafts at a gate approval in ONE transaction (the caller's `q` must be a transaction):
+ * every drafted item's head must still equal the draft's base, else nothing is committed and the conflict names the
+ * items; otherwise drafts become `approved`, heads move, SUPERSEDES edges are added, the gate's baseline pins every
+ * current item of the project, and dependants of replaced heads are marked stale.
+ */
+export async function commitChangeSet(q: Queryable, req: CommitRequest, now: Date, fault?: FaultInjector): Promise<CommitOutcome> {
+  const { rows: drafts } = await q.query<DraftRow>(
+    `SELECT n.id, n.item_key, n.revision, n.base_revision, i.head_revision, i.head_node_id
+     FROM twin_nodes n JOIN twin_items i ON i.key = n.item_key
+     WHERE n.run_id = $1 AND n.revision_status = 'draft' ORDER BY n.item_key FOR UPDATE OF i`,
+    [req.run_id],
+  );
+  const conflicts = drafts
+    .filter((d) => d.head_revision !== d.base_revision)
+    .map((d) => ({ key: d.item_key, base_revision: d.base_revision, head_revision: d.head_revision }));
+  if (conflicts.length) return { status: 'conflict', conflicts };
+
+  const change = `Approved at gate '${req.gate_name}' by ${req.approver}${req.reason ? `: ${req.reason}` : ''}`;
+  const committed: { key: string; ref: string; node_id: string }[] = [];
+  const stale: string[] = [];
+  for (const d of drafts) {
+    const revision = d.head_revision + 1;
+    await q.query(
+      `UPDATE twin_nodes SET revision_status = 'approved', revision = $2, gate = $3, approved_by = $4, approved_at = $5,
+         change_reason = COALESCE(change_reason || ' / ', '') || $6, draft_note = NULL, updated_at = $5 WHERE id = $1`,
+      [d.id, revision, req.gate_id, req.approver, now, change],
+    );
+    if (d.head_node_id) {
+      await insertEdge(q, d.id, d.head_node_id, 'REVISION_OF', { change_reason: change });
+      await insertEdge(q, d.id, d.head_node_id, 'SUPERSEDES', { gate: req.gate_id });
+      stale.push(...(await markDependantsStale(q, d.head_node_id, `${refOf(d.item_key, d.head_revision)} was superseded by ${refOf(d.item_key, revision)}`, now)));
+    }
+    await moveHead(q, d.item_key, revision, d.id, now);
+    committed.push({ key: d.item_key, ref: refOf(d.item_key, revision), node_id: d.id });
+  }
+  fault?.('after_heads');
+  const baseline_id = await recordGateBaseline(q, req, now);
+  fault?.('after_baseline');
+  await q.query(`UPDATE twin_change_sets SET status = 'committed', closed_at = $2 WHERE id = $1`, [req.run_id, now]);
+  return { status: 'committed', committed, baseline_id, stale_marked: stale };
+}
+
+/** The gate's baseline: every current item of the project, plus the run's records as members. Once per (project, gate, run). */
+async function recordGateBaseline(q: Queryable, req: CommitRequest, now: Date): Promise<string> {
+  const existing = await q.query<{ id: string }>(
+    `SELECT id FROM twin_baselines WHERE COALESCE(project_id, '') = COALESCE($1, '') AND gate_id = $2 AND run_id = $3`,
+    [req.project_id, req.gate_id, req.run_id],
+  );
+  if (existing.rows[0]) return existing.rows[0].id;
+  const id = crypto.randomUUID();
+  await q.query(
+    `INSERT INTO twin_baselines (id, name, project_id, gate_id, run_id, approved_by, reason, source, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'gate', $8)`,
+    [id, `${req.gate_name} approval`, req.project_id, req.gate_id, req.run_id, [req.approver], req.reason, now],
+  );
+  await q.query(
+    `INSERT INTO twin_baseline_items (baseline_id, key, item_type, name, node_id, revision)
+     SELECT $1, key, item_type, name, head_node_id, head_revision FROM twin_items
+     WHERE COALESCE(project_id, '') = COALESCE($2, '') AND head_revision > 0`,
+    [id, req.project_id],
+  );
+  await q.query(
+    `INSERT INTO twin_baseline_members (baseline_id, entity_kind, entity_id, revision)
+     SELECT $1, node_type, id::text, NULL FROM twin_nodes WHERE run_id = $2 AND item_key IS NULL`,
+    [id, req.run_id],
+  );
+  return id;
+}
+
+/** Closes a run's open drafts: `rejected` on a reject decision, `abandoned` with a reason on retry, rework, failure or cancel. */
+export async function closeDrafts(q: Queryable, runId: string, status: 'rejected' | 'abandoned', reason: string, now: Date): Promise<number> {
+  if (!reason.trim()) throw new ActorError('VALIDATION_FAILED', 'closing drafts needs a reason');
+  const { rowCount } = await q.query(
+    `UPDATE twin_nodes SET revision_status = $2, status_reason = $3, updated_at = $4 WHERE run_id = $1 AND revision_status = 'draft'`,
+    [runId, status, reason, now],
+  );
+  await q.query(`UPDATE twin_change_sets SET status = $2, closed_at = $3 WHERE id = $1 AND status = 'open'`, [runId, status, now]);
+  return rowCount;
+}

@@ -1,0 +1,81 @@
+import type { ServiceSchema } from 'moleculer';
+import { action } from '../../brokers/actions.ts';
+import { isPgError, PgErrorCodes, type Db, type Queryable } from '../../brokers/db/index.ts';
+import type { Infra } from '../../brokers/infra.ts';
+import { TwinActions as T } from '../../contracts/actions/twin.actions.ts';
+import { diffBaselines, getBaseline, listBaselines } from './baselines.ts';
+import { closeDrafts, commitChangeSet, type FaultInjector } from './changesets.ts';
+import { toItem, type ItemRow } from './items.store.ts';
+import { edgesOf, toNode } from './nodes.store.ts';
+import { itemHistory, resolveNode } from './reads.ts';
+import { recordNode, writeDefinitionWithFiles } from './records.ts';
+
+/** Runs `fn` in a transaction, once more if a concurrent write created the same item first (unique violation). */
+async function txRetry<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  try {
+    return await db.tx(fn);
+  } catch (err) {
+    if (isPgError(err, PgErrorCodes.UNIQUE_VIOLATION)) return db.tx(fn);
+    throw err;
+  }
+}
+
+/**
+ * The `twin` actor: owns items, revisions, drafts, change sets, baselines, nodes and edges. Every write is one
+ * transaction. `faults` is a test seam for proving the change-set commit all-or-nothing.
+ */
+export function createTwinService(infra: Infra, opts: { faults?: FaultInjector } = {}): ServiceSchema {
+  let db: Db;
+  return {
+    name: 'twin',
+
+    actions: {
+      writeDefinition: action(T.writeDefinition, async (p) => {
+        const w = await txRetry(db, (q) => writeDefinitionWithFiles(q, p, infra.now()));
+        return {
+          node: toNode(w.node),
+          item_key: w.item_key,
+          revision: w.revision,
+          item_ref: w.item_ref,
+          ...(w.revision_status ? { revision_status: w.revision_status, draft_note: w.draft_note } : {}),
+          pinned: w.pinned,
+        };
+      }),
+      recordNode: action(T.recordNode, async (p) => {
+        const r = await db.tx((q) => recordNode(q, p, infra.now()));
+        return { node: toNode(r.node), pinned: r.pinned };
+      }),
+      getNode: action(T.getNode, async (p) => {
+        const node = await resolveNode(db, p);
+        return { ...toNode(node), edges: await edgesOf(db, node.id) };
+      }),
+      itemHistory: action(T.itemHistory, (p) => itemHistory(db, p)),
+      commitChangeSet: action(T.commitChangeSet, (p) => db.tx((q) => commitChangeSet(q, p, infra.now(), opts.faults))),
+      closeDrafts: action(T.closeDrafts, async (p) => ({ closed: await db.tx((q) => closeDrafts(q, p.run_id, p.status, p.reason, infra.now())) })),
+      listItems: action(T.listItems, async (p) => {
+        const { rows } = await db.query<ItemRow>(
+          `SELECT * FROM twin_items WHERE ($1::text IS NULL OR project_id = $1) AND ($2::text IS NULL OR item_type = $2) ORDER BY item_type, name`,
+          [p.project_id ?? null, p.item_type ?? null],
+        );
+        return { items: rows.map((r) => toItem(r)) };
+      }),
+      baselines: action(T.baselines, (p) => listBaselines(db, p.project_id, p.limit, p.offset)),
+      baseline: action(T.baseline, (p) => getBaseline(db, p.id)),
+      baselineDiff: action(T.baselineDiff, (p) => diffBaselines(db, p.a, p.b)),
+      health: action(T.health, async () => {
+        const t0 = performance.now();
+        try {
+          await db.query('SELECT 1 FROM twin_items LIMIT 1');
+          return { name: 'twin', status: 'healthy' as const, latency_ms: performance.now() - t0, message: '' };
+        } catch (err) {
+          return { name: 'twin', status: 'unhealthy' as const, latency_ms: performance.now() - t0, message: String(err) };
+        }
+      }),
+    },
+
+    async started() {
+      db = await infra.db();
+    },
+  };
+}
+

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { defineAction } from '../define.ts';
+import { ComponentHealthSchema } from '../health.ts';
+import { TwinEdgeSchema, TwinNodeSchema, WriterSchema } from '../twin-nodes.ts';
+import { BaselineDetailSchema, BaselineDiffSchema, BaselineListSchema, ItemHistoryResultSchema, ItemSchema } from '../twin.ts';
+
+/** A file to store with a node: bytes already in the blob store (by hash) under a name. */
+export const NodeFileSchema = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), name: z.string().min(1), media_type: z.string() });
+
+export const DefinitionWriteSchema = z.object({
+  project_id: z.string().nullable(),
+  item_type: z.string().min(1),
+  name: z.string().min(1).max(300),
+  properties: z.record(z.string(), z.unknown()).default({}),
+  item_key: z.string().nullable().optional(),
+  supersedes: z.string().nullable().optional(),
+  change_reason: z.string().max(4000).nullable().optional(),
+  file: NodeFileSchema.optional(),
+  /** Pins: `KEY@n` or bare `KEY` this write depends on (DEPENDS_ON edges to the pinned revisions). */
+  depends_on: z.array(z.string()).default([]),
+  writer: WriterSchema.default({}),
+});
+export type DefinitionWriteParams = z.infer<typeof DefinitionWriteSchema>;
+
+export const WriteResultSchema = z.object({
+  node: TwinNodeSchema,
+  item_key: z.string(),
+  revision: z.number().int(),
+  item_ref: z.string(),
+  revision_status: z.literal('draft').optional(),
+  draft_note: z.string().optional(),
+  pinned: z.array(z.object({ ref: z.string(), node_id: z.string() })).default([]),
+});
+
+export const RecordNodeSchema = z.object({
+  project_id: z.string().nullable(),
+  node_type: z.string().min(1),
+  name: z.string().min(1).max(300),
+  properties: z.record(z.string(), z.unknown()).default({}),
+  file: NodeFileSchema.optional(),
+  /** Extra named blobs (e.g. the result field) stored under `work-products/<node_id>/<name>`. */
+  extra_files: z.array(NodeFileSchema).default([]),
+  depends_on: z.array(z.string()).default([]),
+  edges: z.array(z.object({ rel_type: z.string(), dst: z.string(), properties: z.record(z.string(), z.unknown()).default({}) })).default([]),
+  writer: WriterSchema.default({}),
+});
+export type RecordNodeParams = z.infer<typeof RecordNodeSchema>;
+
+export const RefQuerySchema = z.object({ node_id: z.string().optional(), item_key: z.string().optional(), run_id: z.string().optional() });
+export const NodeWithEdgesSchema = TwinNodeSchema.extend({ edges: z.array(TwinEdgeSchema) });
+
+export const CommitParamsSchema = z.object({
+  run_id: z.string(),
+  project_id: z.string().nullable(),
+  gate_id: z.string(),
+  gate_name: z.string(),
+  approver: z.string(),
+  reason: z.string().default(''),
+});
+export const CommitResultSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('committed'),
+    committed: z.array(z.object({ key: z.string(), ref: z.string(), node_id: z.string() })),
+    baseline_id: z.string(),
+    stale_marked: z.array(z.string()),
+  }),
+  z.object({ status: z.literal('conflict'), conflicts: z.array(z.object({ key: z.string(), base_revision: z.number(), head_revision: z.number() })) }),
+]);
+
+/** Bus actions of the `twin` actor. */
+export const TwinActions = {
+  writeDefinition: defineAction('twin.writeDefinition', DefinitionWriteSchema, WriteResultSchema),
+  recordNode: defineAction('twin.recordNode', RecordNodeSchema, z.object({ node: TwinNodeSchema, pinned: z.array(z.object({ ref: z.string(), node_id: z.string() })) })),
+  getNode: defineAction('twin.getNode', RefQuerySchema, NodeWithEdgesSchema),
+  itemHistory: defineAction('twin.itemHistory', RefQuerySchema.extend({ project_id: z.string().optional() }), ItemHistoryResultSchema),
+  commitChangeSet: defineAction('twin.commitChangeSet', CommitParamsSchema, CommitResultSchema),
+  closeDrafts: defineAction(
+    'twin.closeDrafts',
+    z.object({ run_id: z.string(), status: z.enum(['rejected', 'abandoned']), reason: z.string().min(1) }),
+    z.object({ closed: z.number().int() }),
+  ),
+  listItems: defineAction('twin.listItems', z.object({ project_id: z.string().optional(), item_type: z.string().optional() }), z.object({ items: z.array(ItemSchema) })),
+  baselines: defineAction('twin.baselines', z.object({ project_id: z.string().optional(), limit: z.number().int().default(100), offset: z.number().int().default(0) }), BaselineListSchema),
+  baseline: defineAction('twin.baseline', z.object({ id: z.string() }), BaselineDetailSchema),
+  baselineDiff: defineAction('twin.baselineDiff', z.object({ a: z.string(), b: z.string().optional() }), BaselineDiffSchema),
+  health: defineAction('twin.health', z.object({}), ComponentHealthSchema),
+} as const;
