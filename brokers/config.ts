@@ -32,6 +32,7 @@ export const ConfigSchema = z.object({
     .refine((p) => PROFILE_NAMES.includes(p), { message: `unknown profile; valid profiles: ${PROFILE_NAMES.join(', ')}` })
     .optional(),
   SERVICE_ALLOW_TWIN_MUTATIONS: bool.default(false),
+  SERVICE_WEB_SEARCH_URL: z.string().url().optional(),
   SERVICE_EXEMPT_LOCAL_WRITES: bool.default(true),
 });
 export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string };
@@ -56,6 +57,7 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_MCP_API_KEY: 'shared key required as Bearer on /mcp and /mcp/sse; unset = open',
   SERVICE_PROFILE: 'tool profile served by default (all 97 tools when unset)',
   SERVICE_ALLOW_TWIN_MUTATIONS: 'permit writes through twin.query_cypher (false)',
+  SERVICE_WEB_SEARCH_URL: 'SearxNG-compatible JSON search endpoint for web.search (GET <url>?q=&format=json); unset = web.search fails naming it',
   SERVICE_EXEMPT_LOCAL_WRITES: 'stdio callers run writing tools without a hold (true); false holds them like remote callers',
 };
 

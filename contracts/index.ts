@@ -8,3 +8,5 @@ export * from './simulation.ts';
 export * from './twin.ts';
 export * from './cad.ts';
 export * from './misc.ts';
+export * from './sessions.ts';
+export * from './knowledge.ts';

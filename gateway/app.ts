@@ -7,7 +7,9 @@ import { mcpPlugin } from './mcp/plugin.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { createHostCheck } from './plugins/host-check.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
+import { knowledgeRoutes } from './routes/knowledge.routes.ts';
 import { projectsRoutes } from './routes/projects.routes.ts';
+import { sessionsRoutes } from './routes/sessions.routes.ts';
 
 /**
  * Builds the gateway (STYLE R10): a Fastify instance that never listens by itself. Tests use `inject` or listen on a
@@ -45,6 +47,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
 
   await app.register(opsRoutes(deps));
   await app.register(projectsRoutes(deps), { prefix: '/v1/projects' });
+  await app.register(sessionsRoutes(deps), { prefix: '/v1/sessions' });
+  await app.register(knowledgeRoutes(deps), { prefix: '/v1/knowledge' });
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   return app;
 }

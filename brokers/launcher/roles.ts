@@ -1,7 +1,14 @@
 import { createConformanceAdapter } from '../../actors/adapters/conformance/conformance.adapter.ts';
+import { createKnowledgeAdapter } from '../../actors/adapters/knowledge/knowledge.adapter.ts';
+import { createMemoryAdapter } from '../../actors/adapters/memory/memory.adapter.ts';
 import { createProjectAdapter } from '../../actors/adapters/project/project.adapter.ts';
+import { createSessionAdapter } from '../../actors/adapters/session/session.adapter.ts';
 import { createToolsAdapter } from '../../actors/adapters/tools/tools.adapter.ts';
+import { createWebAdapter } from '../../actors/adapters/web/web.adapter.ts';
+import { createKnowledgeService } from '../../actors/knowledge/index.ts';
+import { createMemoryService } from '../../actors/memory/index.ts';
 import { createProjectsService } from '../../actors/projects/index.ts';
+import { createSessionsService } from '../../actors/sessions/index.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { ConfigError } from '../config.ts';
@@ -18,6 +25,13 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'projects', doc: 'the projects actor (table projects)', services: [createProjectsService] },
     { name: 'tools', doc: 'the tool registry and the tools.search adapter', services: [createToolsService, createToolsAdapter] },
     { name: 'adapter:project', doc: 'the project tool adapter', services: [createProjectAdapter] },
+    { name: 'sessions', doc: 'the sessions actor (tables agent_sessions, agent_session_events)', services: [createSessionsService] },
+    { name: 'knowledge', doc: 'the knowledge actor (tables knowledge_sources, knowledge_chunks)', services: [createKnowledgeService] },
+    { name: 'memory', doc: 'the memory actor (reads the sessions tables)', services: [createMemoryService] },
+    { name: 'adapter:session', doc: 'the session tool adapter', services: [createSessionAdapter] },
+    { name: 'adapter:knowledge', doc: 'the knowledge tool adapter', services: [createKnowledgeAdapter] },
+    { name: 'adapter:memory', doc: 'the memory tool adapter', services: [createMemoryAdapter] },
+    { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
   ];
 }

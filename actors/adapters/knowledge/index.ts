@@ -1,0 +1,1 @@
+export { createKnowledgeAdapter } from './knowledge.adapter.ts';

@@ -1,0 +1,1 @@
+export { createMemoryAdapter } from './memory.adapter.ts';

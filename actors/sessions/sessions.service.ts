@@ -1,0 +1,69 @@
+import crypto from 'node:crypto';
+import type { ServiceSchema } from 'moleculer';
+import { action } from '../../brokers/actions.ts';
+import { ActorError } from '../../brokers/errors.ts';
+import type { Infra } from '../../brokers/infra.ts';
+import { SessionsActions as A } from '../../contracts/actions/sessions.actions.ts';
+import type { ComponentHealth } from '../../contracts/health.ts';
+import type { SessionRefusal } from './sessions.machine.ts';
+import { createSessionStore, type SessionStore } from './sessions.store.ts';
+
+/** A refusal of the session machine as a wire error: unknown is NOT_FOUND, completed is CONFLICT; both name the session. */
+function refusalError(id: string, refusal: SessionRefusal): ActorError {
+  if (refusal.code === 'unknown_session') return ActorError.notFound('session', id);
+  return new ActorError('CONFLICT', refusal.message, { session_id: id, status: 'completed' });
+}
+
+/**
+ * The `sessions` actor: owns agent_sessions and agent_session_events. Every command is one transaction that locks
+ * the session row, asks the pure machine (sessions.machine.ts) and persists what it decided.
+ */
+export function createSessionsService(infra: Infra): ServiceSchema {
+  let store: SessionStore;
+  return {
+    name: 'sessions',
+
+    actions: {
+      start: action(A.start, async (p) => {
+        const session = await store.start(crypto.randomUUID(), p, infra.now());
+        infra.log.info({ session_id: session.id, project_id: session.project_id }, 'session started');
+        return session;
+      }),
+
+      logEvent: action(A.logEvent, async ({ session_id, kind, message, data }) => {
+        const out = await store.apply(session_id, { type: 'log_event', kind, message, data }, { now: infra.now() });
+        if (!out.ok) throw refusalError(session_id, out.refusal);
+        return out.event!;
+      }),
+
+      complete: action(A.complete, async ({ session_id, summary }) => {
+        const out = await store.apply(session_id, { type: 'complete', summary }, { now: infra.now() });
+        if (!out.ok) throw refusalError(session_id, out.refusal);
+        infra.log.info({ session_id, events: out.session.event_count }, 'session completed');
+        return out.session;
+      }),
+
+      list: action(A.list, (q) => store.list(q)),
+
+      get: action(A.get, async ({ id }) => {
+        const session = await store.get(id);
+        if (!session) throw ActorError.notFound('session', id);
+        return session;
+      }),
+
+      health: action(A.health, async (): Promise<ComponentHealth> => {
+        const started = performance.now();
+        try {
+          await store.ping();
+          return { name: 'sessions', status: 'healthy', latency_ms: performance.now() - started, message: null };
+        } catch (err) {
+          return { name: 'sessions', status: 'unhealthy', latency_ms: performance.now() - started, message: String(err) };
+        }
+      }),
+    },
+
+    async started() {
+      store = createSessionStore(await infra.db());
+    },
+  };
+}
