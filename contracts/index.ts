@@ -10,3 +10,4 @@ export * from './cad.ts';
 export * from './misc.ts';
 export * from './sessions.ts';
 export * from './knowledge.ts';
+export * from './twin-nodes.ts';

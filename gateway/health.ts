@@ -2,11 +2,21 @@ import type { ServiceBroker } from 'moleculer';
 import { call, type Caller } from '../brokers/actions.ts';
 import { ProjectsActions } from '../contracts/actions/projects.actions.ts';
 import { ToolsActions } from '../contracts/actions/tools.actions.ts';
+import { KnowledgeActions } from '../contracts/actions/knowledge.actions.ts';
+import { MemoryActions } from '../contracts/actions/memory.actions.ts';
+import { SessionsActions } from '../contracts/actions/sessions.actions.ts';
+import { TwinActions } from '../contracts/actions/twin.actions.ts';
 import type { ActionDef } from '../contracts/define.ts';
 import type { ComponentHealth, HealthRollup } from '../contracts/health.ts';
 
 /** Health actions of the actors known so far; an actor that does not answer within the probe limit is unhealthy. */
-export const COMPONENT_HEALTH_ACTIONS: ActionDef<any, any>[] = [ProjectsActions.health];
+export const COMPONENT_HEALTH_ACTIONS: ActionDef<any, any>[] = [
+  ProjectsActions.health,
+  TwinActions.health,
+  SessionsActions.health,
+  KnowledgeActions.health,
+  MemoryActions.health,
+];
 
 /** Per-probe limit (SPEC Limits: adapter roll-up health probe 3 s). */
 export const HEALTH_PROBE_MS = 3000;

@@ -48,7 +48,7 @@ export async function recordNode(q: Queryable, p: RecordNodeParams, now: Date): 
   const node = await insertNode(
     q,
     {
-      id: crypto.randomUUID(),
+      id: p.id ?? crypto.randomUUID(),
       project_id: p.project_id,
       node_type: p.node_type,
       name: p.name,

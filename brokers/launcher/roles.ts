@@ -10,6 +10,8 @@ import { createMemoryService } from '../../actors/memory/index.ts';
 import { createProjectsService } from '../../actors/projects/index.ts';
 import { createSessionsService } from '../../actors/sessions/index.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
+import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
+import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { ConfigError } from '../config.ts';
 import type { RoleDefinition } from '../infra.ts';
@@ -31,6 +33,8 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'adapter:session', doc: 'the session tool adapter', services: [createSessionAdapter] },
     { name: 'adapter:knowledge', doc: 'the knowledge tool adapter', services: [createKnowledgeAdapter] },
     { name: 'adapter:memory', doc: 'the memory tool adapter', services: [createMemoryAdapter] },
+    { name: 'twin', doc: 'the twin actor (items, revisions, drafts, change sets, baselines, nodes, edges, blobs)', services: [createTwinService] },
+    { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
     { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
   ];

@@ -33,6 +33,8 @@ export const WriteResultSchema = z.object({
 });
 
 export const RecordNodeSchema = z.object({
+  /** Pre-chosen node id, when a file's object key must name the node before it exists. */
+  id: z.uuid().optional(),
   project_id: z.string().nullable(),
   node_type: z.string().min(1),
   name: z.string().min(1).max(300),

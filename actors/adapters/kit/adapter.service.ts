@@ -20,7 +20,8 @@ export interface AdapterDefinition {
   id: string;
   version: string;
   capability: string;
-  tools: ToolDefinition<any, any>[];
+  /** The tools, or a factory when they need the process's infrastructure (database, workspace, metrics). */
+  tools: ToolDefinition<any, any>[] | ((infra: Infra) => ToolDefinition<any, any>[]);
   /** Tools are also listed and called by their bare `name` (names an outside suite fixes); the registry refuses clashes. */
   bareNames?: boolean;
   /** Checks the engine behind the adapter; `unhealthy` with a message naming what is missing. Cached per call burst. */
@@ -39,7 +40,8 @@ const PROGRESS_TIMEOUT_MS = 1000;
 export function createAdapterService(def: AdapterDefinition) {
   return (infra: Infra): ServiceSchema => {
     const acts = adapterActions(def.id);
-    const tools = new Map(def.tools.map((t) => [`${def.id}.${t.name}`, t]));
+    const defs = typeof def.tools === 'function' ? def.tools(infra) : def.tools;
+    const tools = new Map(defs.map((t) => [`${def.id}.${t.name}`, t]));
     const running = new Map<string, AbortController>();
     const startedAt = Date.now();
     let lastInvocation: string | null = null;
@@ -51,7 +53,7 @@ export function createAdapterService(def: AdapterDefinition) {
       return engine.value;
     };
 
-    const announced: AnnouncedTool[] = def.tools.map((t) => {
+    const announced: AnnouncedTool[] = defs.map((t) => {
       const id = `${def.id}.${t.name}`;
       const entry = TOOL_CATALOGUE.get(id);
       const annotations = entry ? annotationsOf(entry, infra.config.SERVICE_ALLOW_TWIN_MUTATIONS) : (t.annotations ?? UNCLASSIFIED_ANNOTATIONS);

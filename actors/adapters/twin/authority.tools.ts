@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { call } from '../../../brokers/actions.ts';
+import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
+import { AttemptPromotionRequestSchema } from '../../../contracts/approvals.ts';
+import { defineTool, ToolError, type ToolContext } from '../kit/tool.ts';
+import { projectOf, twinCall, writerOf } from './common.ts';
+
+/**
+ * Files a pending human-authority request and refuses to decide it: no tool approves its own call, and these
+ * decisions belong to a person (SPEC "What the service does" 3, TOOLS.md "human authority").
+ */
+async function fileRequest(tc: ToolContext, kind: string, projectId: string | null, title: string, request: Record<string, unknown>): Promise<never> {
+  const r = await twinCall(
+    call(tc.ctx, T.recordNode, {
+      project_id: projectId,
+      node_type: 'authority_request',
+      name: title,
+      properties: { kind, status: 'pending', request, requested_by: tc.caller.client ?? tc.caller.kind, session_id: tc.caller.session_id ?? null },
+      writer: writerOf(tc),
+    }),
+  );
+  throw new ToolError(`${kind} needs a person's authority and a tool cannot decide it: pending request ${r.node.id} was filed for a person to decide in the approvals queue`, {
+    code: 'human_authority_required',
+    request_id: r.node.id,
+    kind,
+  });
+}
+
+/** `attempt_promotion`, `approve_design_loop`, `approve_engineering_change`: create the pending request, never decide. */
+export const authorityTools = [
+  defineTool({
+    name: 'attempt_promotion',
+    description: 'Request promotion of a project to a maturity level once its required claims hold. A person decides; this files the request.',
+    input: AttemptPromotionRequestSchema,
+    handler: (a, tc) => fileRequest(tc, 'attempt_promotion', projectOf(tc, a.projectId), `promotion to ${a.level}`, a),
+  }),
+  defineTool({
+    name: 'approve_design_loop',
+    description: 'Ask a person to approve the winning iteration of a design loop. Files the request; a person decides.',
+    input: z.object({ design_loop_id: z.string().min(1), project_id: z.string().nullable().optional(), note: z.string().default('') }),
+    handler: (a, tc) => fileRequest(tc, 'approve_design_loop', projectOf(tc, a.project_id), `design loop ${a.design_loop_id}`, a),
+  }),
+  defineTool({
+    name: 'approve_engineering_change',
+    description: 'Ask a person to approve a proposed engineering change. Files the request; a person decides.',
+    input: z.object({ change_id: z.string().min(1), project_id: z.string().nullable().optional(), note: z.string().default('') }),
+    handler: (a, tc) => fileRequest(tc, 'approve_engineering_change', projectOf(tc, a.project_id), `engineering change ${a.change_id}`, a),
+  }),
+];

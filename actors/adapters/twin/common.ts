@@ -1,0 +1,54 @@
+import { ActorError } from '../../../brokers/errors.ts';
+import type { Infra } from '../../../brokers/infra.ts';
+import type { Writer } from '../../../contracts/twin-nodes.ts';
+import { InvalidArgumentsError, ToolError, type ToolContext } from '../kit/tool.ts';
+import { Workspace, workspaceRoot } from '../kit/workspace.ts';
+import { createBlobStore, type BlobStore } from '../../../brokers/blobs.ts';
+
+/** What the twin tools share: the blob store on the process's database, the workspace, the metrics registry. */
+export interface TwinToolDeps {
+  infra: Infra;
+  blobs(): Promise<BlobStore>;
+  workspace: Workspace;
+}
+
+export function twinToolDeps(infra: Infra): TwinToolDeps {
+  let blobs: BlobStore | undefined;
+  return {
+    infra,
+    workspace: new Workspace(workspaceRoot(infra.config)),
+    async blobs() {
+      blobs ??= createBlobStore(await infra.db());
+      return blobs;
+    },
+  };
+}
+
+/** The writer of a tool call: inside a design-flow run its definition writes are drafts of that run. */
+export const writerOf = (tc: ToolContext): Writer => ({
+  ...(tc.caller.run_id ? { run_id: tc.caller.run_id } : {}),
+  author: tc.caller.client ?? tc.caller.kind,
+});
+
+/** The project of a call: the argument, else the call context's project. */
+export function projectOf(tc: ToolContext, given?: string | null): string | null {
+  if (given && tc.caller.project_id && given !== tc.caller.project_id) {
+    throw new InvalidArgumentsError(`project_id ${given} differs from this call's project ${tc.caller.project_id}`);
+  }
+  return given ?? tc.caller.project_id ?? null;
+}
+
+/** Runs a twin action; its not-found, stale and validation refusals become tool errors naming the reference. */
+export async function twinCall<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof ActorError && ['NOT_FOUND', 'STALE_REVISION', 'VALIDATION_FAILED', 'CONFLICT', 'PATCH_CONFLICT'].includes(err.type)) {
+      throw new ToolError(err.message, { code: err.type, ...((err.data as Record<string, unknown>) ?? {}) });
+    }
+    throw err;
+  }
+}
+
+/** Null or empty means not given (SPEC Twin rule 3). */
+export const given = (v: string | null | undefined): v is string => typeof v === 'string' && v.trim() !== '';

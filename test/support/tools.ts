@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import type { ServiceBroker } from 'moleculer';
+import { call } from '../../brokers/actions.ts';
+import type { Caller } from '../../contracts/actions/adapters.actions.ts';
+import { ToolsActions, type ToolCallOutcome } from '../../contracts/actions/tools.actions.ts';
+import { inject } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './pg.ts';
+
+/** Calls a tool through the registry's real dispatch path (validation, hold policy, adapter) as a local (stdio) caller. */
+export function callTool(broker: ServiceBroker, name: string, args: Record<string, unknown>, caller: Partial<Caller> = {}): Promise<ToolCallOutcome> {
+  return call(broker, ToolsActions.call, {
+    name,
+    arguments: args,
+    call_id: `t-${crypto.randomUUID()}`,
+    caller: { kind: 'stdio', transport: 'stdio', ...caller },
+  });
+}
+
+/** The data of a successful call; fails the test with the outcome otherwise. */
+export async function okData<T = Record<string, any>>(p: Promise<ToolCallOutcome>): Promise<T> {
+  const o = await p;
+  if (o.kind !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(o)}`);
+  return o.data as T;
+}
+
+/** The message of a tool error outcome; fails the test otherwise. */
+export async function toolError(p: Promise<ToolCallOutcome>): Promise<{ message: string; type: string; details: unknown }> {
+  const o = await p;
+  if (o.kind !== 'tool_error') throw new Error(`expected a tool error, got ${JSON.stringify(o)}`);
+  return { message: o.error.message, type: o.error.type, details: o.error.details };
+}
+
+/**
+ * Environment for a node on a fresh database of its own on the real PostgreSQL server when it is up (always in CI),
+ * else the in-memory PGlite (a local run without servers).
+ */
+export async function realDbEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!inject('servers').pg) return { env: {}, drop: async () => undefined };
+  const db: TestDatabase = await createTestDatabase();
+  return { env: { SERVICE_DATABASE_URL: db.url }, drop: () => db.drop() };
+}
