@@ -2,6 +2,7 @@ import { JSONRPCErrorException, JSONRPCServer, type JSONRPCRequest, type JSONRPC
 import { JsonRpcCodes } from '../../contracts/errors.ts';
 import type { McpDeps, McpRequestContext } from './context.ts';
 import { addLifecycleMethods } from './methods/lifecycle.ts';
+import { addResourceMethods } from './methods/resources.ts';
 import { addToolMethods } from './methods/tools.ts';
 
 /** Methods a client may call without a session: the legacy dialect, health, ping, `initialize` itself and harmless notifications. */
@@ -46,6 +47,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
   };
   addLifecycleMethods(server, deps);
   addToolMethods(server, deps);
+  addResourceMethods(server, deps);
 
   return {
     hasMethod: (name) => server.hasMethod(name),
