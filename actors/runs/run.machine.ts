@@ -1,0 +1,225 @@
+import type { GateFinding } from '../../contracts/approvals.ts';
+import type { FrozenFlow } from '../../contracts/flow-defs.ts';
+import { evaluateCondition, parseCondition } from './condition.ts';
+import { depsOf, dependantsOf, reworkTargetsOf } from './graph.ts';
+import { apply, type RunEvent } from './run.events.ts';
+import type { Decision, DecisionIdentity, Deliverable, FailureKind, RunLimits, RunState } from './run.types.ts';
+
+/** What the deterministic core is asked to do. Time comes in through `env` (STYLE R4). */
+export type RunCommand =
+  | { type: 'create'; run_id: string; project_id: string | null; flow: FrozenFlow; patches: string[] }
+  | { type: 'phaseResult'; phase: string; attempt: number; ok: true; summary: string; deliverables: Deliverable[] }
+  | { type: 'phaseResult'; phase: string; attempt: number; ok: false; kind: FailureKind; message: string }
+  | { type: 'gateEvaluated'; phase: string; attempt: number; findings: GateFinding[]; ready: boolean }
+  | { type: 'decide'; decision: Decision; reason: string; to_phase: string; identity: DecisionIdentity; idem: string }
+  | { type: 'commitResult'; gate_id: string; idem: string; identity: DecisionIdentity; reason: string; ok: boolean; message: string }
+  | { type: 'cancel'; reason: string };
+
+/** Side effects the shell runs after the events are stored. */
+export type RunEffect =
+  | { type: 'runPhase'; phase: string; attempt: number; notes: string[] }
+  | { type: 'evaluateGate'; phase: string; attempt: number }
+  | { type: 'commitDrafts'; phase: string; gate_id: string; gate_name: string; approver: string; reason: string; idem: string; identity: DecisionIdentity }
+  | { type: 'closeDrafts'; status: 'rejected' | 'abandoned'; reason: string }
+  | { type: 'gateOpened'; phase: string; gate_id: string; ready: boolean }
+  | { type: 'ended'; status: string };
+
+export type Refusal = { code: 'CONFLICT' | 'VALIDATION_FAILED' | 'PATCH_CONFLICT'; message: string };
+export type Decided = { events: RunEvent[]; effects: RunEffect[]; refusal?: Refusal };
+
+export interface RunEnv {
+  now: string;
+  limits: RunLimits;
+}
+
+const TRANSIENT_RETRIES = 3;
+const ENDS_RUN: FailureKind[] = ['environment', 'authorization', 'capability'];
+
+/** Order-insensitive identity of a set of findings: the stall check compares these (typed kinds, not wording only). */
+export function findingsKey(findings: GateFinding[]): string {
+  return findings.map((f) => `${f.kind}|${f.message}`).sort().join('\n');
+}
+
+/** Emits events one by one over a working state, so later decisions see earlier effects. */
+class Builder {
+  events: RunEvent[] = [];
+  effects: RunEffect[] = [];
+  state: RunState;
+  constructor(state: RunState) {
+    this.state = state;
+  }
+  emit(e: RunEvent) {
+    this.events.push(e);
+    this.state = apply(this.state, e);
+  }
+  done(refusal?: Refusal): Decided {
+    return { events: this.events, effects: this.effects, ...(refusal ? { refusal } : {}) };
+  }
+}
+
+/** Starts every pending phase whose dependencies are resolved (approved or skipped): one wave; skips false conditions. */
+function advance(b: Builder, env: RunEnv): void {
+  const def = b.state.flow.definition;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const p of def.phases) {
+      const ps = b.state.phases[p.id];
+      if (ps.status !== 'pending') continue;
+      const resolved = depsOf(def, p).every((d) => ['approved', 'skipped'].includes(b.state.phases[d].status));
+      if (!resolved) continue;
+      if (p.condition && !evaluateCondition(parseCondition(p.condition), b.state.flow.facts)) {
+        b.emit({ type: 'PhaseSkipped', phase: p.id, reason: `condition false: ${p.condition}`, at: env.now });
+        changed = true;
+        continue;
+      }
+      const notes = ps.notes;
+      b.emit({ type: 'PhaseStarted', phase: p.id, attempt: ps.attempt + 1, at: env.now });
+      b.effects.push({ type: 'runPhase', phase: p.id, attempt: ps.attempt + 1, notes });
+    }
+  }
+  if (def.phases.every((p) => ['approved', 'skipped'].includes(b.state.phases[p.id].status))) {
+    b.emit({ type: 'RunEnded', status: 'completed', message: 'every phase approved or skipped', at: env.now });
+    b.effects.push({ type: 'ended', status: 'completed' });
+    return;
+  }
+  if (!b.state.gate && b.state.gate_queue.length) {
+    const head = b.state.gate_queue[0];
+    b.effects.push({ type: 'evaluateGate', phase: head, attempt: b.state.phases[head].attempt });
+  }
+}
+
+const gateIdOf = (s: RunState, phase: string) => `${s.id}:${phase}:${s.phases[phase].attempt}`;
+const ended = (s: RunState) => ['completed', 'failed', 'rejected', 'cancelled'].includes(s.status);
+
+/** The decision rules of a run (pure): `(state, command) -> events + effects | refusal`. */
+export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
+  const b = new Builder(s);
+  if (c.type === 'create') {
+    if (s.seq > 0) return b.done();
+    b.emit({ type: 'RunCreated', run_id: c.run_id, project_id: c.project_id, flow: c.flow, patches: c.patches, at: env.now });
+    advance(b, env);
+    return b.done();
+  }
+  if (c.type === 'decide' && s.decisions.some((d) => d.idem === c.idem)) return b.done();
+  if (ended(s)) return b.done({ code: 'CONFLICT', message: `run ${s.id} has ended (${s.status})` });
+
+  switch (c.type) {
+    case 'phaseResult': {
+      const ps = s.phases[c.phase];
+      if (!ps || ps.status !== 'running' || ps.attempt !== c.attempt) return b.done(); // stale or duplicate result
+      if (!c.ok && c.kind === 'transient' && c.attempt < TRANSIENT_RETRIES) {
+        b.emit({ type: 'PhaseStarted', phase: c.phase, attempt: c.attempt + 1, at: env.now });
+        b.effects.push({ type: 'runPhase', phase: c.phase, attempt: c.attempt + 1, notes: [`transient failure, retried as is: ${c.message}`] });
+        return b.done();
+      }
+      if (!c.ok && ENDS_RUN.includes(c.kind)) {
+        b.emit({ type: 'PhaseFailed', phase: c.phase, attempt: c.attempt, kind: c.kind, message: c.message, at: env.now });
+        b.emit({ type: 'RunEnded', status: 'failed', kind: c.kind, message: `phase ${c.phase}: ${c.message}`, at: env.now });
+        b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `run failed (${c.kind}): ${c.message}` }, { type: 'ended', status: 'failed' });
+        return b.done();
+      }
+      b.emit(
+        c.ok
+          ? { type: 'PhaseSucceeded', phase: c.phase, attempt: c.attempt, summary: c.summary, deliverables: c.deliverables, at: env.now }
+          : { type: 'PhaseFailed', phase: c.phase, attempt: c.attempt, kind: c.kind, message: c.message, at: env.now },
+      );
+      if (!b.state.gate && b.state.gate_queue[0] === c.phase) b.effects.push({ type: 'evaluateGate', phase: c.phase, attempt: c.attempt });
+      return b.done();
+    }
+
+    case 'gateEvaluated': {
+      const ps = s.phases[c.phase];
+      if (s.gate || s.gate_queue[0] !== c.phase || ps.attempt !== c.attempt) return b.done(); // stale evaluation
+      const failure = ps.failure ? [{ kind: 'other' as const, severity: 'error', message: `phase failed (${ps.failure.kind}): ${ps.failure.message}` }] : [];
+      const findings = [...failure, ...c.findings];
+      const ready = c.ready && failure.length === 0;
+      const key = findingsKey(findings);
+      const prev = s.not_ready[c.phase];
+      const streak = ready ? 0 : prev && prev.key === key ? prev.streak + 1 : 1;
+      const gate_id = gateIdOf(s, c.phase);
+      b.emit({ type: 'GateOpened', phase: c.phase, attempt: c.attempt, gate_id, findings, ready, stalled: streak >= 2, streak, key, at: env.now });
+      if (!ready && streak >= env.limits.stallStop) {
+        const message = `gate of ${c.phase} stalled: the same not-ready findings ${streak} times in a row`;
+        b.emit({ type: 'RunEnded', status: 'failed', kind: 'design', message, at: env.now });
+        b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: message }, { type: 'ended', status: 'failed' });
+        return b.done();
+      }
+      b.effects.push({ type: 'gateOpened', phase: c.phase, gate_id, ready });
+      return b.done();
+    }
+
+    case 'decide':
+      return decideGate(b, s, c, env);
+
+    case 'commitResult': {
+      if (s.decisions.some((d) => d.idem === c.idem)) return b.done();
+      if (!s.gate || s.gate.gate_id !== c.gate_id) return b.done({ code: 'CONFLICT', message: 'the gate closed while its drafts were committed' });
+      if (!c.ok) {
+        b.emit({ type: 'CommitConflicted', phase: s.gate.phase, gate_id: c.gate_id, message: c.message, at: env.now });
+        return b.done({ code: 'PATCH_CONFLICT', message: c.message });
+      }
+      b.emit({ type: 'GateDecided', phase: s.gate.phase, gate_id: c.gate_id, decision: 'approve', reason: c.reason, to_phase: '', idem: c.idem, ...c.identity, at: env.now });
+      advance(b, env);
+      return b.done();
+    }
+
+    case 'cancel':
+      b.emit({ type: 'RunEnded', status: 'cancelled', message: c.reason || 'cancelled', at: env.now });
+      b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `run cancelled: ${c.reason}` }, { type: 'ended', status: 'cancelled' });
+      return b.done();
+  }
+}
+
+/** A person's gate decision: approve (commit first), reject, retry, rework, with the spec's caps and reason rules. */
+function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'decide' }>, env: RunEnv): Decided {
+  if (s.decisions.some((d) => d.idem === c.idem)) return b.done(); // the same command again: applied once already
+  const gate = s.gate;
+  if (!gate) return b.done({ code: 'CONFLICT', message: `run ${s.id} has no open gate` });
+  const def = s.flow.definition;
+  const phaseDef = def.phases.find((p) => p.id === gate.phase)!;
+  const needsReason = c.decision !== 'approve';
+  if (needsReason && !c.reason.trim()) return b.done({ code: 'VALIDATION_FAILED', message: `a ${c.decision} decision needs a reason` });
+  const base = { phase: gate.phase, gate_id: gate.gate_id, decision: c.decision, reason: c.reason, to_phase: c.to_phase, idem: c.idem, ...c.identity, at: env.now };
+
+  if (c.decision === 'approve') {
+    if (!gate.ready) return b.done({ code: 'CONFLICT', message: `gate ${phaseDef.gate.name} is not ready: ${gate.findings.map((f) => f.message).join('; ')}` });
+    b.effects.push({ type: 'commitDrafts', phase: gate.phase, gate_id: gate.gate_id, gate_name: phaseDef.gate.name, approver: c.identity.approver, reason: c.reason, idem: c.idem, identity: c.identity });
+    return b.done();
+  }
+  if (c.decision === 'reject') {
+    b.emit({ type: 'GateDecided', ...base });
+    b.emit({ type: 'RunEnded', status: 'rejected', message: `rejected at ${phaseDef.gate.name}: ${c.reason}`, at: env.now });
+    b.effects.push({ type: 'closeDrafts', status: 'rejected', reason: c.reason }, { type: 'ended', status: 'rejected' });
+    return b.done();
+  }
+  if (c.decision === 'retry') {
+    if (s.phases[gate.phase].retries >= env.limits.maxRetries) return b.done({ code: 'CONFLICT', message: `retries of ${gate.phase} are used up (${env.limits.maxRetries})` });
+    b.emit({ type: 'GateDecided', ...base });
+    b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `retry of ${gate.phase}: ${c.reason}` });
+    advance(b, env);
+    return b.done();
+  }
+  const targets = reworkTargetsOf(def, gate.phase);
+  if (!targets.includes(c.to_phase)) {
+    return b.done({ code: 'VALIDATION_FAILED', message: `to_phase ${JSON.stringify(c.to_phase)} is not a rework target of ${gate.phase}; targets: ${targets.join(', ') || 'none'}` });
+  }
+  if (s.reworks >= env.limits.maxReworks) return b.done({ code: 'CONFLICT', message: `reworks of this run are used up (${env.limits.maxReworks})` });
+  b.emit({ type: 'GateDecided', ...base });
+  const reset = [c.to_phase, ...dependantsOf(def, c.to_phase)];
+  b.emit({ type: 'PhasesReset', phases: reset, note: `REWORK (cycle ${s.reworks + 1}) from ${gate.phase}: ${c.reason}`, at: env.now });
+  b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `rework to ${c.to_phase}: ${c.reason}` });
+  advance(b, env);
+  return b.done();
+}
+
+/** Decisions a person may take at the run's open gate now (SPEC approval item: allowed_decisions, rework_targets). */
+export function allowedDecisions(s: RunState, limits: RunLimits): { allowed: Decision[]; rework_targets: string[] } {
+  if (!s.gate || ended(s)) return { allowed: [], rework_targets: [] };
+  const allowed: Decision[] = [];
+  if (s.gate.ready) allowed.push('approve');
+  allowed.push('reject');
+  if (s.phases[s.gate.phase].retries < limits.maxRetries) allowed.push('retry');
+  const targets = s.reworks < limits.maxReworks ? reworkTargetsOf(s.flow.definition, s.gate.phase) : [];
+  if (targets.length) allowed.push('rework');
+  return { allowed, rework_targets: targets };
+}
