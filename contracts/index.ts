@@ -11,3 +11,4 @@ export * from './misc.ts';
 export * from './sessions.ts';
 export * from './knowledge.ts';
 export * from './twin-nodes.ts';
+export * from './flow-defs.ts';
