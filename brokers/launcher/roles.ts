@@ -1,3 +1,4 @@
+import { createCircuitAdapter } from '../../actors/adapters/circuit/circuit.adapter.ts';
 import { createConformanceAdapter } from '../../actors/adapters/conformance/conformance.adapter.ts';
 import { createKnowledgeAdapter } from '../../actors/adapters/knowledge/knowledge.adapter.ts';
 import { createMemoryAdapter } from '../../actors/adapters/memory/memory.adapter.ts';
@@ -35,6 +36,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'adapter:memory', doc: 'the memory tool adapter', services: [createMemoryAdapter] },
     { name: 'twin', doc: 'the twin actor (items, revisions, drafts, change sets, baselines, nodes, edges, blobs)', services: [createTwinService] },
     { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
+    { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },
     { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
   ];

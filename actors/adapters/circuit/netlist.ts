@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { InvalidArgumentsError } from '../kit/tool.ts';
+
+/** The four analyses of `circuit.run_simulation` (TOOLS.md). */
+export type AnalysisType = 'op' | 'dc' | 'ac' | 'transient';
+
+/** A SPICE number: a JS number, or text such as `5u`, `100k`, `1meg`, `1e-3`. */
+export type SpiceValue = number | string;
+
+/**
+ * `params` of `circuit.run_simulation`, mapped to one analysis card (ngspice manual, chapter 11):
+ * - `op`: none → `.op`
+ * - `dc`: `source`, `start`, `stop`, `step` → `.dc <source> <start> <stop> <step>`
+ * - `ac`: `variation` (dec | oct | lin, default dec), `points` (per decade/octave, or in total for lin; default 10), `fstart`, `fstop`
+ *   → `.ac <variation> <points> <fstart> <fstop>`
+ * - `transient`: `tstep`, `tstop`, optional `tstart`, `tmax`, `uic` → `.tran <tstep> <tstop> [<tstart> [<tmax>]] [uic]`
+ */
+export interface AnalysisParams {
+  source?: string;
+  start?: SpiceValue;
+  stop?: SpiceValue;
+  step?: SpiceValue;
+  variation?: 'dec' | 'oct' | 'lin';
+  points?: number;
+  fstart?: SpiceValue;
+  fstop?: SpiceValue;
+  tstep?: SpiceValue;
+  tstop?: SpiceValue;
+  tstart?: SpiceValue;
+  tmax?: SpiceValue;
+  uic?: boolean;
+}
+
+const KEYS: Record<AnalysisType, { required: (keyof AnalysisParams)[]; optional: (keyof AnalysisParams)[] }> = {
+  op: { required: [], optional: [] },
+  dc: { required: ['source', 'start', 'stop', 'step'], optional: [] },
+  ac: { required: ['fstart', 'fstop'], optional: ['variation', 'points'] },
+  transient: { required: ['tstep', 'tstop'], optional: ['tstart', 'tmax', 'uic'] },
+};
+
+const CARD: Record<AnalysisType, string> = { op: '.op', dc: '.dc', ac: '.ac', transient: '.tran' };
+/** Every analysis card ngspice runs on its own; all but the requested one are commented out. */
+const ANALYSIS_CARDS = new Set(['.op', '.dc', '.ac', '.tran', '.noise', '.tf', '.pz', '.sens', '.disto', '.pss', '.sp']);
+const INCLUDE_CARDS = new Set(['.include', '.inc', '.lib']);
+
+const fmt = (v: SpiceValue) => (typeof v === 'number' ? String(v) : v.trim());
+
+/** The analysis card built from `params`, or undefined when `params` has no key of this analysis (use the netlist's card). */
+export function analysisCard(type: AnalysisType, params: AnalysisParams = {}): string | undefined {
+  const { required, optional } = KEYS[type];
+  const allowed = new Set([...required, ...optional]);
+  const given = (Object.keys(params) as (keyof AnalysisParams)[]).filter((k) => params[k] !== undefined);
+  const foreign = given.filter((k) => !allowed.has(k));
+  if (foreign.length) {
+    const accepted = allowed.size ? [...allowed].join(', ') : 'none';
+    throw new InvalidArgumentsError(`params ${foreign.join(', ')} do not apply to a ${type} analysis (accepted: ${accepted})`, { params: foreign });
+  }
+  if (type === 'op') return '.op';
+  if (given.length === 0) return undefined;
+  const missing = required.filter((k) => params[k] === undefined);
+  if (missing.length) throw new InvalidArgumentsError(`a ${type} analysis needs params ${missing.join(', ')}`, { missing });
+  const p = params as Required<AnalysisParams>;
+  if (type === 'dc') return `.dc ${p.source} ${fmt(p.start)} ${fmt(p.stop)} ${fmt(p.step)}`;
+  if (type === 'ac') return `.ac ${params.variation ?? 'dec'} ${params.points ?? 10} ${fmt(p.fstart)} ${fmt(p.fstop)}`;
+  const tail = [params.tstart, params.tmax].filter((v) => v !== undefined).map((v) => fmt(v!));
+  if (params.tmax !== undefined && params.tstart === undefined) tail.unshift('0');
+  return ['.tran', fmt(p.tstep), fmt(p.tstop), ...tail, ...(params.uic ? ['uic'] : [])].join(' ');
+}
+
+/** A netlist ready for ngspice, the card that selects the analysis, and the included files it references. */
+export interface PreparedNetlist {
+  text: string;
+  card: string;
+  includes: string[];
+}
+
+/** Resolves an include path (relative to the netlist's folder) to an absolute path inside the workspace, or throws. */
+export type IncludeResolver = (file: string) => Promise<string>;
+
+const firstWord = (line: string) => line.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+
+/** Refuses a `.control` block (from line `fromLine`, 0-based; line 0 of a netlist is its title): batch runs use dot analyses with `-r`, whose exit codes are reliable (notes/solver.md). */
+export function refuseControl(text: string, where = 'the netlist', fromLine = 1): void {
+  const lines = text.split(/\r?\n/);
+  const at = lines.findIndex((l, k) => k >= fromLine && /^\.control\b/i.test(l.trim()));
+  if (at >= 0) {
+    throw new InvalidArgumentsError(
+      `${where} has a .control block (line ${at + 1}); give dot analyses instead (analysis_type with params, or a .op/.dc/.ac/.tran card)`,
+      { line: at + 1 },
+    );
+  }
+}
+
+/**
+ * Prepares a netlist: refuses `.control`, keeps only the requested analysis (the `params` card replaces the netlist's; without
+ * params the netlist's last card of that type is kept; `op` defaults to `.op`), comments out every other analysis card,
+ * and rewrites `.include`/`.lib` paths to absolute workspace paths (the resolver refuses escapes). Line 1 is the title.
+ */
+export async function prepareNetlist(source: string, type: AnalysisType, params: AnalysisParams | undefined, resolve: IncludeResolver): Promise<PreparedNetlist> {
+  refuseControl(source);
+  const fromParams = analysisCard(type, params);
+  const lines = source.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n');
+  const includes: string[] = [];
+  const own: number[] = [];
+  let skipping = false;
+  for (let k = 1; k < lines.length; k++) {
+    const word = firstWord(lines[k]);
+    if (word.startsWith('+')) {
+      if (skipping) lines[k] = `* ${lines[k]}`;
+      continue;
+    }
+    skipping = false;
+    if (ANALYSIS_CARDS.has(word)) {
+      if (word === CARD[type]) own.push(k);
+      else [lines[k], skipping] = [`* [not run] ${lines[k]}`, true];
+    } else if (INCLUDE_CARDS.has(word)) {
+      const m = /^\s*(\S+)\s+("[^"]*"|'[^']*'|\S+)(.*)$/.exec(lines[k]);
+      if (!m) throw new InvalidArgumentsError(`line ${k + 1}: ${word} without a file name`);
+      const abs = await resolve(m[2].replace(/^["']|["']$/g, ''));
+      includes.push(abs);
+      lines[k] = `${m[1]} "${abs}"${m[3]}`;
+    }
+  }
+  // Keep one card of the requested type: the params card, else the netlist's last one.
+  const keep = fromParams && type !== 'op' ? undefined : own.at(-1);
+  for (const k of own) if (k !== keep) lines[k] = `* [replaced] ${lines[k]}`;
+  let card = keep !== undefined ? lines[keep].trim() : fromParams;
+  if (!card) {
+    throw new InvalidArgumentsError(
+      `the netlist has no ${CARD[type]} card: give params (${KEYS[type].required.join(', ')}) for the ${type} analysis`,
+      { missing: KEYS[type].required },
+    );
+  }
+  if (keep === undefined) {
+    const end = lines.findIndex((l, k) => k > 0 && /^\.end\s*$/i.test(l.trim()));
+    if (end >= 0) lines.splice(end, 0, card);
+    else lines.push(card, '.end');
+  }
+  card = card.replace(/\s+/g, ' ');
+  return { text: lines.join('\n') + '\n', card, includes };
+}
+
+/** Include paths named by an included file (for the recursive escape and `.control` check). */
+export function includePaths(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .filter((l) => INCLUDE_CARDS.has(firstWord(l)))
+    .map((l) => /^\s*\S+\s+("[^"]*"|'[^']*'|\S+)/.exec(l)?.[1].replace(/^["']|["']$/g, ''))
+    .filter((p): p is string => !!p);
+}
+
+/** Resolves `file` against `baseDir` (absolute); the caller still checks the result lies inside the workspace. */
+export const againstDir = (baseDir: string, file: string) => path.resolve(baseDir, file);

@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../brokers/actions.ts';
+import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
+import { startTestNode, type TestNode } from '../../support/node.ts';
+import { callTool } from '../../support/tools.ts';
+
+let t: TestNode;
+const savedPath = process.env.PATH;
+beforeAll(async () => {
+  process.env.PATH = '/nonexistent-bin'; // a PATH without ngspice (this file runs in a process of its own)
+  t = await startTestNode({ roles: 'tools,adapter:circuit' });
+});
+afterAll(async () => {
+  await t.stop();
+  process.env.PATH = savedPath;
+});
+
+describe('circuit adapter without ngspice', () => {
+  it('reports unhealthy naming ngspice, and calls fail with TOOL_UNAVAILABLE naming it', async () => {
+    const health = await call(t.node.broker, adapterActions('circuit').health, {});
+    expect(health).toMatchObject({ status: 'unhealthy', tools_available: 0, message: expect.stringContaining('ngspice') });
+    const o = await callTool(t.node.broker, 'circuit.run_simulation', { netlist: '* t\nR1 a 0 1k\n', analysis_type: 'op' });
+    expect(JSON.stringify(o)).toContain('ngspice');
+    expect(o.kind === 'unavailable' || (o.kind === 'tool_error' && o.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
+  });
+});
