@@ -35,6 +35,8 @@ export const ConfigSchema = z.object({
   SERVICE_WEB_SEARCH_URL: z.string().url().optional(),
   SERVICE_EXEMPT_LOCAL_WRITES: bool.default(true),
   SERVICE_WORKSPACE: z.string().optional(),
+  SERVICE_DESIGN_FLOW_STALL_STOP: z.coerce.number().int().min(2).default(3),
+  SERVICE_RUN_LEASE_MS: z.coerce.number().int().min(500).default(5000),
   SERVICE_UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
 });
 export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string };
@@ -60,6 +62,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_PROFILE: 'tool profile served by default (all 97 tools when unset)',
   SERVICE_ALLOW_TWIN_MUTATIONS: 'permit writes through twin.query_cypher (false)',
   SERVICE_WEB_SEARCH_URL: 'SearxNG-compatible JSON search endpoint for web.search (GET <url>?q=&format=json); unset = web.search fails naming it',
+  SERVICE_DESIGN_FLOW_STALL_STOP: 'identical not-ready findings this many times in a row end a run as a design failure (3, minimum 2)',
+  SERVICE_RUN_LEASE_MS: 'how long a node holds a run without renewing; a dead node\'s runs move after this (5000)',
   SERVICE_WORKSPACE: 'shared adapter workspace where tools read and write files (<data dir>/workspace)',
   SERVICE_UPLOAD_LIMIT_BYTES: 'largest multipart upload (twin import, conversion), 200 MB; larger is 413',
   SERVICE_EXEMPT_LOCAL_WRITES: 'stdio callers run writing tools without a hold (true); false holds them like remote callers',

@@ -98,9 +98,7 @@ export function parseCondition(src: string): Clause[] {
 export function evaluateCondition(clauses: Clause[], facts: Record<string, unknown>): boolean {
   return clauses.every((c) => {
     const v = facts[c.fact] === undefined || facts[c.fact] === null ? '' : String(facts[c.fact]);
-    if (c.op === '==') return v === c.value;
-    if (c.op === '!=') return v !== c.value;
-    if (c.op === 'in') return c.values.includes(v);
-    return !c.values.includes(v);
+    if ('value' in c) return (v === c.value) === (c.op === '==');
+    return c.values.includes(v) === (c.op === 'in');
   });
 }

@@ -20,6 +20,8 @@ export const CallerSchema = z.object({
   project_id: z.string().optional(),
   /** Design-flow run the call belongs to: definition writes become drafts of this run. */
   run_id: z.string().optional(),
+  /** The run's phase making the call (recorded on what the call writes). */
+  phase: z.string().optional(),
 });
 export type Caller = z.infer<typeof CallerSchema>;
 
@@ -86,14 +88,21 @@ export const ToolcallCancelSchema = z.object({ call_id: z.string(), reason: z.st
 export const AdapterHealthReportSchema = AdapterHealthSchema.extend({ message: z.string().optional() });
 export type AdapterHealthReport = z.infer<typeof AdapterHealthReportSchema>;
 
-/** Builds the action contracts of adapter `id`. */
-export function adapterActions(id: string) {
+function buildAdapterActions(id: string) {
   const base = `adapters.${id}`;
   return {
     manifest: defineAction(`${base}.manifest`, z.object({}), AdapterManifestSchema),
     health: defineAction(`${base}.health`, z.object({}), AdapterHealthReportSchema),
     invoke: defineAction(`${base}.invoke`, InvokeParamsSchema, InvokeResultSchema),
   };
+}
+const builtActions = new Map<string, ReturnType<typeof buildAdapterActions>>();
+
+/** The action contracts of adapter `id`, built once per id (every tool call dispatches through them; zod schemas are costly to build). */
+export function adapterActions(id: string): ReturnType<typeof buildAdapterActions> {
+  let acts = builtActions.get(id);
+  if (!acts) builtActions.set(id, (acts = buildAdapterActions(id)));
+  return acts;
 }
 
 /** Progress of a running call, sent to the node holding the caller's stream. */

@@ -4,6 +4,7 @@ import { apply, emptyRun, foldRun, type RunEvent } from '../../../actors/runs/ru
 import { DEFAULT_LIMITS, type RunState } from '../../../actors/runs/run.types.ts';
 import { freezeFlow, FLOWS } from '../../../actors/runs/flows/index.ts';
 import type { FlowDef } from '../../../contracts/flow-defs.ts';
+import type { GateFinding } from '../../../contracts/approvals.ts';
 
 const env = { now: '2026-11-22T00:00:00.000Z', limits: DEFAULT_LIMITS };
 const who = { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null };
@@ -28,7 +29,7 @@ function run(def: FlowDef, facts: Record<string, unknown> = {}) {
     get state() {
       return state;
     },
-    finish(phase: string, ready = true, findings = ready ? [] : [{ kind: 'missing_deliverable' as const, severity: 'error', message: `no ${phase}` }]) {
+    finish(phase: string, ready = true, findings: GateFinding[] = ready ? [] : [{ kind: 'missing_deliverable', severity: 'error', message: `no ${phase}` }]) {
       const attempt = state.phases[phase].attempt;
       const r = send({ type: 'phaseResult', phase, attempt, ok: true, summary: 'ok', deliverables: [] });
       const evalFx = r.effects.find((e) => e.type === 'evaluateGate');

@@ -1,0 +1,33 @@
+import type { Caller } from '../../contracts/actions/adapters.actions.ts';
+import type { ToolCallOutcome } from '../../contracts/actions/tools.actions.ts';
+import type { PhaseDef } from '../../contracts/flow-defs.ts';
+import type { Deliverable, FailureKind } from './run.types.ts';
+
+/** What a phase handler gets: the run, the phase, why it runs again, the request, and tools as the service caller. */
+export interface PhaseInput {
+  run_id: string;
+  project_id: string | null;
+  flow_id: string;
+  phase: PhaseDef;
+  attempt: number;
+  /** RETRY / REWORK notes the handler reads first. */
+  notes: string[];
+  /** The design-flow request (goal text, context) and the facts frozen with the flow. */
+  request: Record<string, unknown>;
+  facts: Record<string, unknown>;
+  /** Calls a tool through the registry as the internal service caller (approval mode `forward`), scoped to the run. */
+  callTool(name: string, args: Record<string, unknown>, timeoutSeconds?: number): Promise<ToolCallOutcome>;
+  signal: AbortSignal;
+}
+
+export type PhaseOutcome =
+  | { ok: true; summary: string; deliverables: Deliverable[] }
+  | { ok: false; kind: FailureKind; message: string };
+
+/** Runs one phase attempt. Handlers never throw for expected failures: they answer a failure kind. */
+export type PhaseExecutor = (input: PhaseInput) => Promise<PhaseOutcome>;
+
+/** The caller identity of a phase's tool calls (SPEC chat rule 9: approval mode `forward`). */
+export function serviceCaller(input: Pick<PhaseInput, 'run_id' | 'project_id' | 'phase'>): Caller {
+  return { kind: 'service', transport: 'internal', run_id: input.run_id, project_id: input.project_id ?? undefined, phase: input.phase.id, client: 'design-flow' };
+}

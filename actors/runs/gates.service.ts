@@ -1,0 +1,28 @@
+import type { ServiceSchema } from 'moleculer';
+import { action } from '../../brokers/actions.ts';
+import type { Db } from '../../brokers/db/index.ts';
+import type { Infra } from '../../brokers/infra.ts';
+import { GatesActions as G } from '../../contracts/actions/runs.actions.ts';
+import { deliverableFindings } from './gate-checks.ts';
+
+/**
+ * The `gates` actor: a gate's readiness and findings from deterministic checks over the twin (required deliverables
+ * recorded since the phase started; constraints against the latest valid result of the current geometry).
+ * Decisions are events on the run's own log (runs actor).
+ */
+export function createGatesService(infra: Infra): ServiceSchema {
+  let db: Db;
+  return {
+    name: 'gates',
+    actions: {
+      evaluate: action(G.evaluate, async (p) => {
+        const findings = await deliverableFindings(db, p);
+        const blocking = findings.filter((f) => f.severity === 'error');
+        return { findings, ready: blocking.length === 0 };
+      }),
+    },
+    async started() {
+      db = await infra.db();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { Db, Queryable } from '../../brokers/db/index.ts';
+import type { RunEvent } from './run.events.ts';
+import type { RunState } from './run.types.ts';
+
+/** The run's owner changed (another node took it over): this node must drop its copy of the run. */
+export class FencedError extends Error {
+  override name = 'FencedError';
+}
+
+export interface RunRow {
+  id: string;
+  project_id: string | null;
+  design_flow: string;
+  version_id: string;
+  status: string;
+  seq: number;
+  epoch: string;
+  owner: string | null;
+  lease_until: Date | null;
+  state: RunState;
+  request: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The run event log and its projection (notes/runtime.md "Per-run ownership"): a node claims a run by bumping its
+ * epoch (the fencing token) when the previous lease expired; every append is one transaction conditional on that
+ * epoch, with `(run_id, seq)` unique and an idempotency key per decision.
+ */
+export function createRunStore(db: Db, node: string, leaseMs: number) {
+  return {
+    async create(row: { id: string; project_id: string | null; design_flow: string; version_id: string; request: Record<string, unknown>; state: RunState }, now: Date): Promise<number> {
+      const { rows } = await db.query<{ epoch: string }>(
+        `INSERT INTO runs (id, project_id, design_flow, version_id, status, seq, epoch, owner, lease_until, state, request, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, 0, 1, $6, $7, $8, $9, $10, $10) RETURNING epoch`,
+        [row.id, row.project_id, row.design_flow, row.version_id, row.state.status, node, new Date(now.getTime() + leaseMs), JSON.stringify(row.state), JSON.stringify(row.request), now],
+      );
+      return Number(rows[0].epoch);
+    },
+
+    async get(id: string): Promise<RunRow | undefined> {
+      const { rows } = await db.query<RunRow>('SELECT * FROM runs WHERE id = $1', [id]);
+      return rows[0];
+    },
+
+    /** Takes the run if it is free, already ours, or its lease expired; returns the new epoch, or undefined. */
+    async claim(id: string, now: Date, force = false): Promise<number | undefined> {
+      const { rows } = await db.query<{ epoch: string }>(
+        `UPDATE runs SET owner = $2, epoch = epoch + 1, lease_until = $3
+         WHERE id = $1 AND ($5 OR owner IS NULL OR owner = $2 OR lease_until IS NULL OR lease_until < $4) RETURNING epoch`,
+        [id, node, new Date(now.getTime() + leaseMs), now, force],
+      );
+      return rows[0] ? Number(rows[0].epoch) : undefined;
+    },
+
+    async events(id: string): Promise<RunEvent[]> {
+      const { rows } = await db.query<{ payload: RunEvent }>('SELECT payload FROM run_events WHERE run_id = $1 ORDER BY seq', [id]);
+      return rows.map((r) => r.payload);
+    },
+
+    /** Appends events under the owner's epoch in one transaction; FencedError when the epoch moved on. */
+    async append(id: string, epoch: number, fromSeq: number, events: RunEvent[], state: RunState, now: Date, idem?: string, q?: Queryable): Promise<void> {
+      const run = async (tx: Queryable) => {
+        const { rows } = await tx.query<{ epoch: string; seq: number }>('SELECT epoch, seq FROM runs WHERE id = $1 FOR UPDATE', [id]);
+        if (!rows[0] || Number(rows[0].epoch) !== epoch) throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${rows[0]?.epoch ?? 'gone'})`);
+        if (rows[0].seq !== fromSeq) throw new FencedError(`run ${id}: log is at ${rows[0].seq}, this copy at ${fromSeq}`);
+        let seq = fromSeq;
+        for (const e of events) {
+          seq++;
+          await tx.query('INSERT INTO run_events (run_id, seq, type, payload, epoch, node, idem, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+            id, seq, e.type, JSON.stringify(e), epoch, node, e.type === 'GateDecided' ? (idem ?? null) : null, now,
+          ]);
+        }
+        await tx.query('UPDATE runs SET seq = $2, status = $3, state = $4, updated_at = $5, lease_until = $6 WHERE id = $1', [
+          id, seq, state.status, JSON.stringify(state), now, new Date(now.getTime() + leaseMs),
+        ]);
+      };
+      if (q) await run(q);
+      else await db.tx(run);
+    },
+
+    /** Extends the leases of the runs this node holds; returns the ids it still owns. */
+    async renew(ids: string[], now: Date): Promise<string[]> {
+      if (!ids.length) return [];
+      const { rows } = await db.query<{ id: string }>('UPDATE runs SET lease_until = $3 WHERE id = ANY($1) AND owner = $2 RETURNING id', [ids, node, new Date(now.getTime() + leaseMs)]);
+      return rows.map((r) => r.id);
+    },
+
+    /** Runs whose owner's lease expired while they still had work: the next owner resumes them. */
+    async orphaned(now: Date, limit = 50): Promise<string[]> {
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT id FROM runs WHERE status IN ('running', 'awaiting_approval') AND (lease_until IS NULL OR lease_until < $1) ORDER BY updated_at LIMIT $2`,
+        [now, limit],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    async saveVersion(v: { version_id: string; flow_id: string; content_hash: string; definition: unknown; facts: unknown }): Promise<void> {
+      await db.query('INSERT INTO flow_versions (version_id, flow_id, content_hash, definition, facts) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (version_id) DO NOTHING', [
+        v.version_id, v.flow_id, v.content_hash, JSON.stringify(v.definition), JSON.stringify(v.facts),
+      ]);
+    },
+  };
+}
+export type RunStore = ReturnType<typeof createRunStore>;

@@ -1,0 +1,52 @@
+import type { RunView } from '../../contracts/actions/runs.actions.ts';
+import { allowedDecisions } from './run.machine.ts';
+import type { RunLimits, RunState } from './run.types.ts';
+
+/** The served view of a run's state (pure). */
+export function runView(s: RunState, request: Record<string, unknown>, limits: RunLimits): RunView {
+  const def = s.flow.definition;
+  const gateDef = s.gate ? def.phases.find((p) => p.id === s.gate!.phase)! : undefined;
+  const { allowed, rework_targets } = allowedDecisions(s, limits);
+  return {
+    id: s.id,
+    project_id: s.project_id,
+    design_flow: s.flow.flow_id,
+    version_id: s.flow.version_id,
+    content_hash: s.flow.content_hash,
+    status: s.status,
+    goal: String(request.goal ?? ''),
+    phases: def.phases.map((p) => {
+      const ps = s.phases[p.id];
+      return {
+        id: p.id,
+        title: p.title,
+        status: ps.status,
+        attempt: ps.attempt,
+        retries: ps.retries,
+        started_at: ps.started_at ?? null,
+        finished_at: ps.finished_at ?? null,
+        summary: ps.summary ?? null,
+        deliverables: ps.deliverables,
+        failure: ps.failure ?? null,
+        skip_reason: ps.skip_reason ?? null,
+        gate: { name: p.gate.name, gate_id: p.gate.gate_id },
+      };
+    }),
+    gate:
+      s.gate && gateDef
+        ? {
+            ...s.gate,
+            name: gateDef.gate.name,
+            allowed_decisions: allowed,
+            rework_targets,
+            retries_left: Math.max(0, limits.maxRetries - s.phases[s.gate.phase].retries),
+            reworks_left: Math.max(0, limits.maxReworks - s.reworks),
+          }
+        : null,
+    reworks: s.reworks,
+    decisions: s.decisions as unknown as Record<string, unknown>[],
+    ended: s.ended ?? null,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}

@@ -1,0 +1,198 @@
+import crypto from 'node:crypto';
+import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
+import { action, call } from '../../brokers/actions.ts';
+import { ActorError } from '../../brokers/errors.ts';
+import type { Infra } from '../../brokers/infra.ts';
+import { GatesActions, RunsActions as R } from '../../contracts/actions/runs.actions.ts';
+import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
+import { TwinActions } from '../../contracts/actions/twin.actions.ts';
+import { serviceCaller, type PhaseExecutor } from './executor.ts';
+import { executorFor, type HandlerTable } from './executors.ts';
+import { freezeFlow, FLOWS } from './flows/index.ts';
+import { emptyRun } from './run.events.ts';
+import type { RunEffect, Refusal } from './run.machine.ts';
+import { RunHost } from './run-host.ts';
+import { createRunStore, type RunStore } from './run.store.ts';
+import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
+import { runView } from './run.view.ts';
+
+export interface RunsOptions {
+  /** Deterministic phase handlers; phases without one use the LLM slot. */
+  handlers?: HandlerTable;
+  /** Replaces handler selection entirely (tests, benchmarks). */
+  executor?: PhaseExecutor;
+  limits?: Partial<RunLimits>;
+  leaseMs?: number;
+}
+
+/** Patch markers active for runs created now (STYLE R6): a behaviour change for runs in flight gets a new one. */
+export const ACTIVE_PATCHES = ['findings-order-insensitive-v1'];
+
+const refusalError = (r: Refusal) => new ActorError(r.code, r.message);
+
+/**
+ * The `runs` actor: one actor per design-flow run, event-sourced in Postgres, ownership fenced by epoch (lease rows).
+ * Commands reaching a node that does not hold a run are forwarded to its live owner, or the run is claimed once the
+ * owner's lease expired. Effects: phases run through the executor, gates are evaluated by the `gates` actor, drafts are
+ * committed or closed by the `twin` actor.
+ */
+export function createRunsService(infra: Infra, opts: RunsOptions = {}): ServiceSchema {
+  const limits: RunLimits = { ...DEFAULT_LIMITS, stallStop: Math.max(2, infra.config.SERVICE_DESIGN_FLOW_STALL_STOP), ...opts.limits };
+  const leaseMs = opts.leaseMs ?? infra.config.SERVICE_RUN_LEASE_MS;
+  const executor = opts.executor ?? executorFor(opts.handlers ?? {});
+  const requests = new Map<string, Record<string, unknown>>();
+  let store: RunStore;
+  let host: RunHost;
+  let timers: NodeJS.Timeout[] = [];
+
+  return {
+    name: 'runs',
+
+    actions: {
+      start: action(R.start, async (p) => {
+        const def = FLOWS[p.design_flow];
+        const flow = freezeFlow(def, p.facts);
+        await store.saveVersion(flow);
+        const runId = `run_${crypto.randomUUID()}`;
+        const request = { goal: p.goal, context: p.context };
+        const epoch = await store.create({ id: runId, project_id: p.project_id ?? null, design_flow: p.design_flow, version_id: flow.version_id, request, state: emptyRun() }, infra.now());
+        requests.set(runId, request);
+        const out = await host.create(runId, epoch, { type: 'create', run_id: runId, project_id: p.project_id ?? null, flow, patches: ACTIVE_PATCHES }, emptyRun());
+        return runView(out.state, request, limits);
+      }),
+
+      get: action(R.get, async (p) => {
+        const held = host.peek(p.run_id);
+        if (held) return runView(held, await requestOf(p.run_id), limits);
+        const row = await store.get(p.run_id);
+        if (!row) throw ActorError.notFound('run', p.run_id);
+        return runView(row.state, row.request, limits);
+      }),
+
+      list: action(R.list, async (p) => {
+        const db = await infra.db();
+        const { rows } = await db.query<{ state: RunState; request: Record<string, unknown> }>(
+          'SELECT state, request FROM runs WHERE ($1::text IS NULL OR project_id = $1) ORDER BY created_at DESC LIMIT $2',
+          [p.project_id ?? null, p.limit],
+        );
+        const total = await db.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE ($1::text IS NULL OR project_id = $1)', [p.project_id ?? null]);
+        return { runs: rows.map((r) => runView(host.peek(r.state.id) ?? r.state, r.request, limits)), total: Number(total.rows[0].n) };
+      }),
+
+      decide: action(R.decide, async (p, ctx) => {
+        const fwd = await forward(ctx, R.decide.action, p.run_id);
+        if (fwd) return fwd;
+        const out = await host.decideWithCommit(
+          p.run_id,
+          { type: 'decide', decision: p.decision, reason: p.reason, to_phase: p.to_phase, identity: p.identity, idem: p.idem },
+          (fx, s) => commitDrafts(ctx, p.run_id, fx, s),
+        );
+        if (out.refusal) throw refusalError(out.refusal);
+        return runView(out.state, await requestOf(p.run_id), limits);
+      }),
+
+      cancel: action(R.cancel, async (p, ctx) => {
+        const fwd = await forward(ctx, R.cancel.action, p.run_id);
+        if (fwd) return fwd;
+        const out = await host.command(p.run_id, { type: 'cancel', reason: p.reason });
+        if (out.refusal) throw refusalError(out.refusal);
+        return runView(out.state, await requestOf(p.run_id), limits);
+      }),
+
+      events: action(R.events, async (p) => {
+        if (!(await store.get(p.run_id))) throw ActorError.notFound('run', p.run_id);
+        return { events: (await store.events(p.run_id)) as unknown as Record<string, unknown>[] };
+      }),
+    },
+
+    methods: {},
+
+    async started() {
+      const broker = this.broker;
+      store = createRunStore(await infra.db(), broker.nodeID, leaseMs);
+      host = new RunHost({ store, log: infra.log, now: infra.now, limits, runEffect: (id, fx, s) => runEffect(broker, id, fx, s) });
+      timers = [
+        setInterval(() => void host.renew().catch((err: unknown) => infra.log.warn({ err }, 'run lease renewal failed')), Math.max(200, leaseMs / 3)),
+        setInterval(() => void reapOrphans(), leaseMs),
+      ];
+      for (const t of timers) t.unref();
+    },
+
+    async stopped() {
+      for (const t of timers) clearInterval(t);
+    },
+  };
+
+  async function requestOf(runId: string): Promise<Record<string, unknown>> {
+    let r = requests.get(runId);
+    if (!r) {
+      r = (await store.get(runId))?.request ?? {};
+      requests.set(runId, r);
+    }
+    return r;
+  }
+
+  /** Sends the command to the node holding the run when it is alive and its lease is valid; undefined = handle here. */
+  async function forward(ctx: Context, actionName: string, runId: string) {
+    if (host.peek(runId) || (ctx.meta as { forwarded?: boolean }).forwarded) return undefined;
+    const row = await store.get(runId);
+    if (!row) throw ActorError.notFound('run', runId);
+    const me = ctx.broker.nodeID;
+    const valid = row.owner && row.owner !== me && row.lease_until && row.lease_until > infra.now();
+    const alive = valid && ctx.broker.registry.nodes.get(row.owner!)?.available;
+    if (!alive) return undefined;
+    return ctx.call(actionName, ctx.params, { nodeID: row.owner!, meta: { forwarded: true } }) as Promise<ReturnType<typeof runView>>;
+  }
+
+  async function reapOrphans() {
+    try {
+      for (const id of await store.orphaned(infra.now())) {
+        if (host.peek(id)) continue;
+        await host.touch(id).catch(() => undefined);
+      }
+    } catch (err) {
+      infra.log.warn({ err }, 'orphan reaper failed');
+    }
+  }
+
+  async function commitDrafts(ctx: Context, runId: string, fx: Extract<RunEffect, { type: 'commitDrafts' }>, s: RunState) {
+    const out = await call(ctx, TwinActions.commitChangeSet, { run_id: runId, project_id: s.project_id, gate_id: fx.gate_id, gate_name: fx.gate_name, approver: fx.approver, reason: fx.reason });
+    if (out.status === 'committed') return { ok: true, message: '' };
+    return { ok: false, message: `patch conflict: drafts were based on revisions that changed: ${out.conflicts.map((c) => `${c.key} (draft on @${c.base_revision}, head now @${c.head_revision})`).join(', ')}; nothing was committed, retry rebases` };
+  }
+
+  function runEffect(bus: ServiceBroker, runId: string, fx: RunEffect, s: RunState): void {
+    const fail = (err: unknown) => infra.log.error({ run: runId, effect: fx.type, err }, 'run effect failed');
+    if (fx.type === 'runPhase') {
+      const phase = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
+      void (async () => {
+        const request = await requestOf(runId);
+        const input = { run_id: runId, project_id: s.project_id, flow_id: s.flow.flow_id, phase, attempt: fx.attempt, notes: fx.notes, request, facts: s.flow.facts, signal: new AbortController().signal };
+        const outcome = await executor({
+          ...input,
+          callTool: (name, args, timeout = 600) =>
+            call(bus, ToolsActions.call, { name, arguments: args, timeout_seconds: timeout, call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`, caller: serviceCaller(input) }, { timeout: timeout * 1000 + 10_000 }),
+        }).catch((err: unknown) => ({ ok: false as const, kind: 'unknown' as const, message: `phase handler crashed: ${(err as Error).message}` }));
+        await host.command(runId, { type: 'phaseResult', phase: fx.phase, attempt: fx.attempt, ...outcome });
+      })().catch(fail);
+    } else if (fx.type === 'evaluateGate') {
+      const def = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
+      void call(bus, GatesActions.evaluate, {
+        run_id: runId,
+        project_id: s.project_id,
+        phase: fx.phase,
+        attempt: fx.attempt,
+        started_at: s.phases[fx.phase].started_at ?? null,
+        required_deliverables: def.required_deliverables,
+        enforce_deliverables: def.enforce_deliverables,
+        enforce_constraints: def.gate.enforce_constraints,
+      })
+        .then((g) => host.command(runId, { type: 'gateEvaluated', phase: fx.phase, attempt: fx.attempt, findings: g.findings, ready: g.ready }))
+        .catch(fail);
+    } else if (fx.type === 'closeDrafts') {
+      void call(bus, TwinActions.closeDrafts, { run_id: runId, status: fx.status, reason: fx.reason }).catch(fail);
+    } else if (fx.type === 'gateOpened' || fx.type === 'ended') {
+      void bus.broadcast(`runs.${fx.type}`, { run_id: runId, ...fx });
+    }
+  }
+}

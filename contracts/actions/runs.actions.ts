@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { defineAction } from '../define.ts';
+import { GateFindingSchema } from '../approvals.ts';
+import { DesignFlowSchema } from '../flows.ts';
+
+/** `POST /v1/runs` body: a design-flow request. `start: true` starts it at once (the only mode served). */
+export const RunStartSchema = z.object({
+  design_flow: z.string().min(1),
+  project_id: z.string().min(1).nullable().optional(),
+  goal: z.string().min(1).max(20_000).describe('what to design, in the requester\'s words'),
+  context: z.record(z.string(), z.unknown()).default({}),
+  facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  start: z.literal(true).default(true),
+});
+export type RunStart = z.infer<typeof RunStartSchema>;
+
+/** Who decides a gate and from which surface (SPEC "Decision record"). */
+export const DecisionIdentitySchema = z.object({
+  approver: z.string(),
+  approver_verified: z.boolean(),
+  surface: z.string(),
+  on_behalf_of: z.string().nullable(),
+  agent: z.string().nullable(),
+});
+
+export const RunDecideSchema = z.object({
+  run_id: z.string(),
+  decision: z.enum(['approve', 'reject', 'retry', 'rework']),
+  reason: z.string().max(2000).default(''),
+  to_phase: z.string().max(200).default(''),
+  identity: DecisionIdentitySchema,
+  /** Idempotency key: the same decision sent twice is applied once. */
+  idem: z.string().min(1),
+});
+
+/** A phase as the run view shows it. */
+export const RunPhaseViewSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  attempt: z.number().int(),
+  retries: z.number().int(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  summary: z.string().nullable(),
+  deliverables: z.array(z.object({ type: z.string(), node_id: z.string(), ref: z.string().optional() })),
+  failure: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  skip_reason: z.string().nullable(),
+  gate: z.object({ name: z.string(), gate_id: z.string() }),
+});
+
+export const OpenGateViewSchema = z.object({
+  phase: z.string(),
+  gate_id: z.string(),
+  name: z.string(),
+  attempt: z.number().int(),
+  findings: z.array(GateFindingSchema),
+  ready: z.boolean(),
+  stalled: z.boolean(),
+  opened_at: z.string(),
+  conflict: z.string().optional(),
+  allowed_decisions: z.array(z.string()),
+  rework_targets: z.array(z.string()),
+  retries_left: z.number().int(),
+  reworks_left: z.number().int(),
+});
+
+/** A run as the gateway serves it (SPEC: every run carries project_id as a real field). */
+export const RunViewSchema = z.object({
+  id: z.string(),
+  project_id: z.string().nullable(),
+  design_flow: z.string(),
+  version_id: z.string(),
+  content_hash: z.string(),
+  status: z.string(),
+  goal: z.string(),
+  phases: z.array(RunPhaseViewSchema),
+  gate: OpenGateViewSchema.nullable(),
+  reworks: z.number().int(),
+  decisions: z.array(z.record(z.string(), z.unknown())),
+  ended: z.object({ status: z.string(), kind: z.string().optional(), message: z.string() }).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type RunView = z.infer<typeof RunViewSchema>;
+
+/** Bus actions of the `runs` actor (one actor per run; the run id is the shard key). */
+export const RunsActions = {
+  start: defineAction('runs.start', RunStartSchema.extend({ design_flow: DesignFlowSchema }), RunViewSchema),
+  get: defineAction('runs.get', z.object({ run_id: z.string() }), RunViewSchema),
+  list: defineAction('runs.list', z.object({ project_id: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) }), z.object({ runs: z.array(RunViewSchema), total: z.number().int() })),
+  decide: defineAction('runs.decide', RunDecideSchema, RunViewSchema),
+  cancel: defineAction('runs.cancel', z.object({ run_id: z.string(), reason: z.string().default('') }), RunViewSchema),
+  events: defineAction('runs.events', z.object({ run_id: z.string() }), z.object({ events: z.array(z.record(z.string(), z.unknown())) })),
+} as const;
+
+/** `gates.evaluate`: the deterministic checks of a phase's gate. */
+export const GateEvaluateSchema = z.object({
+  run_id: z.string(),
+  project_id: z.string().nullable(),
+  phase: z.string(),
+  attempt: z.number().int(),
+  started_at: z.string().nullable(),
+  required_deliverables: z.array(z.string()),
+  enforce_deliverables: z.boolean(),
+  enforce_constraints: z.boolean(),
+});
+export const GatesActions = {
+  evaluate: defineAction('gates.evaluate', GateEvaluateSchema, z.object({ findings: z.array(GateFindingSchema), ready: z.boolean() })),
+} as const;
