@@ -13,6 +13,7 @@ import { createSessionsService } from '../../actors/sessions/index.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createGatesService } from '../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../actors/runs/runs.service.ts';
+import { createFlowsService } from '../../actors/runs/intent/flows.service.ts';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
@@ -37,7 +38,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'adapter:knowledge', doc: 'the knowledge tool adapter', services: [createKnowledgeAdapter] },
     { name: 'adapter:memory', doc: 'the memory tool adapter', services: [createMemoryAdapter] },
     { name: 'twin', doc: 'the twin actor (items, revisions, drafts, change sets, baselines, nodes, edges, blobs)', services: [createTwinService] },
-    { name: 'runs', doc: 'the runs actor: one event-sourced actor per design-flow run (tables runs, run_events, flow_versions)', services: [createRunsService] },
+    { name: 'runs', doc: 'the runs actor: one event-sourced actor per design-flow run (tables runs, run_events, flow_versions)', services: [createRunsService, createFlowsService] },
     { name: 'gates', doc: 'the gates actor: gate readiness and findings', services: [createGatesService] },
     { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
     { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },
