@@ -12,3 +12,4 @@ export * from './sessions.ts';
 export * from './knowledge.ts';
 export * from './twin-nodes.ts';
 export * from './flow-defs.ts';
+export * from './intent.ts';
