@@ -10,6 +10,11 @@ import { opsRoutes } from './routes/ops.routes.ts';
 import { knowledgeRoutes } from './routes/knowledge.routes.ts';
 import { projectsRoutes } from './routes/projects.routes.ts';
 import { sessionsRoutes } from './routes/sessions.routes.ts';
+import { simulationRoutes } from './routes/simulation.routes.ts';
+import { bomRoutes } from './routes/twin-bom.routes.ts';
+import { twinGraphRoutes } from './routes/twin-graph.routes.ts';
+import { twinWritesRoutes } from './routes/twin-writes.routes.ts';
+import { twinRoutes } from './routes/twin.routes.ts';
 
 /**
  * Builds the gateway (STYLE R10): a Fastify instance that never listens by itself. Tests use `inject` or listen on a
@@ -49,6 +54,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(projectsRoutes(deps), { prefix: '/v1/projects' });
   await app.register(sessionsRoutes(deps), { prefix: '/v1/sessions' });
   await app.register(knowledgeRoutes(deps), { prefix: '/v1/knowledge' });
+  await app.register(twinRoutes(deps), { prefix: '/v1/twin' });
+  await app.register(twinGraphRoutes(deps), { prefix: '/v1/twin' });
+  await app.register(twinWritesRoutes(deps), { prefix: '/v1/twin' });
+  await app.register(simulationRoutes(deps), { prefix: '/v1/simulation' });
+  await app.register(bomRoutes(deps), { prefix: '/v1/bom' });
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   return app;
 }

@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { Caller } from '../brokers/actions.ts';
+import type { Db } from '../brokers/db/index.ts';
 import type { Logger } from '../brokers/logger.ts';
 import type { ServiceConfig } from '../brokers/config.ts';
 import type { HealthRollup } from '../contracts/health.ts';
@@ -14,6 +15,8 @@ export interface GatewayDeps {
   registry: Registry;
   /** Builds the health roll-up (probes actors and adapters). */
   health(): Promise<HealthRollup>;
+  /** The gateway's own database connection, for file and field bytes read straight from the blob store (never over the bus). */
+  db?: () => Promise<Db>;
   /** The tool server's state and core; absent in tests of the plain gateway. */
   mcp?: McpHttpDeps & { apiKey?: string };
 }

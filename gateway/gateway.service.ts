@@ -103,6 +103,7 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
         log,
         registry: infra.metrics.registry,
         health: () => health(lastClient),
+        db: () => infra.db(),
         mcp: { ...deps, server, streams, apiKey: config.SERVICE_MCP_API_KEY },
       });
       const http = app;

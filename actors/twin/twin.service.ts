@@ -9,6 +9,7 @@ import { toItem, type ItemRow } from './items.store.ts';
 import { edgesOf, toNode } from './nodes.store.ts';
 import { itemHistory, resolveNode } from './reads.ts';
 import { recordNode, writeDefinitionWithFiles } from './records.ts';
+import { viewActions } from './views.actions.ts';
 
 /** Runs `fn` in a transaction, once more if a concurrent write created the same item first (unique violation). */
 async function txRetry<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
@@ -62,6 +63,7 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       baselines: action(T.baselines, (p) => listBaselines(db, p.project_id, p.limit, p.offset)),
       baseline: action(T.baseline, (p) => getBaseline(db, p.id)),
       baselineDiff: action(T.baselineDiff, (p) => diffBaselines(db, p.a, p.b)),
+      ...viewActions(() => db, infra),
       health: action(T.health, async () => {
         const t0 = performance.now();
         try {

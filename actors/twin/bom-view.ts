@@ -1,0 +1,87 @@
+import type { Queryable } from '../../brokers/db/index.ts';
+import { BomStatusSchema, type BomComponent, type BomList } from '../../contracts/twin.ts';
+
+type Props = Record<string, unknown>;
+const isRecord = (v: unknown): v is Props => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first of several spellings (`partNumber`, `part_number`, `mpn`) found in the sources, in order. */
+function pick(sources: Props[], names: string[]): unknown {
+  for (const s of sources) for (const n of names) if (s[n] !== undefined && s[n] !== null && s[n] !== '') return s[n];
+  return undefined;
+}
+const text = (sources: Props[], names: string[], fallback = '') => {
+  const v = pick(sources, names);
+  return v === undefined ? fallback : String(v);
+};
+const textOrNull = (sources: Props[], names: string[]) => {
+  const v = pick(sources, names);
+  return v === undefined ? null : String(v);
+};
+const num = (sources: Props[], names: string[], fallback: number) => {
+  const v = Number(pick(sources, names));
+  return Number.isFinite(v) && v >= 0 ? v : fallback;
+};
+
+/**
+ * One BOM component from a record (a component selection's properties, or a line of a bom item), camelCase or
+ * snake_case keys, `specs` consulted second. Missing text is empty, quantity 1, price 0, currency USD; a status
+ * outside the spec's four values is `available`.
+ */
+export function toComponent(id: string, projectId: string | null, sources: Props[], defaults: { description: string; category: string }): BomComponent {
+  const status = BomStatusSchema.safeParse(pick(sources, ['status', 'availability']));
+  return {
+    id,
+    designator: text(sources, ['designator', 'designators', 'reference', 'ref_des']),
+    partNumber: text(sources, ['partNumber', 'part_number', 'mpn']),
+    description: text(sources, ['description'], defaults.description),
+    manufacturer: text(sources, ['manufacturer', 'mfr']),
+    quantity: Math.round(num(sources, ['quantity', 'qty'], 1)),
+    unitPrice: num(sources, ['unitPrice', 'unit_price', 'price'], 0),
+    priceCurrency: text(sources, ['priceCurrency', 'price_currency', 'currency'], 'USD'),
+    status: status.success ? status.data : 'available',
+    category: text(sources, ['category'], defaults.category),
+    projectId: projectId ?? '',
+    footprint: textOrNull(sources, ['footprint', 'package']),
+    datasheetUrl: textOrNull(sources, ['datasheetUrl', 'datasheet_url', 'datasheet']),
+    purchaseUrl: textOrNull(sources, ['purchaseUrl', 'purchase_url']),
+    imageUrl: textOrNull(sources, ['imageUrl', 'image_url']),
+    cadModelUrl: textOrNull(sources, ['cadModelUrl', 'cad_model_url']),
+  };
+}
+
+interface HeadRow {
+  key: string;
+  item_type: 'bom' | 'component_selection';
+  name: string;
+  project_id: string | null;
+  properties: Props;
+}
+
+/**
+ * The BOM list `{components, total}`: the lines of current bom items (`components`, `lines` or `items` lists; id
+ * `KEY#n`), then current component selections (id = item key) whose part number no bom line of the project lists.
+ */
+export async function bomList(q: Queryable, projectId: string | undefined): Promise<BomList> {
+  const { rows } = await q.query<HeadRow>(
+    `SELECT i.key, i.item_type, i.name, i.project_id, n.properties FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
+     WHERE i.item_type IN ('bom', 'component_selection') AND ($1::text IS NULL OR i.project_id = $1) AND i.head_revision > 0
+     ORDER BY i.item_type, i.name, i.key`,
+    [projectId ?? null],
+  );
+  const components: BomComponent[] = [];
+  const listed = new Set<string>();
+  for (const r of rows.filter((x) => x.item_type === 'bom')) {
+    const lines = [r.properties.components, r.properties.lines, r.properties.items].find(Array.isArray) as unknown[] | undefined;
+    (lines ?? []).filter(isRecord).forEach((line, i) => {
+      const c = toComponent(`${r.key}#${i + 1}`, r.project_id, [line, isRecord(line.specs) ? line.specs : {}], { description: '', category: 'component' });
+      if (c.partNumber) listed.add(`${r.project_id ?? ''}\u0000${c.partNumber.toLowerCase()}`);
+      components.push(c);
+    });
+  }
+  for (const r of rows.filter((x) => x.item_type === 'component_selection')) {
+    const c = toComponent(r.key, r.project_id, [r.properties, isRecord(r.properties.specs) ? r.properties.specs : {}], { description: r.name, category: 'component' });
+    if (c.partNumber && listed.has(`${r.project_id ?? ''}\u0000${c.partNumber.toLowerCase()}`)) continue;
+    components.push(c);
+  }
+  return { components, total: components.length };
+}

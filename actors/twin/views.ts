@@ -1,0 +1,139 @@
+import { ActorError } from '../../brokers/errors.ts';
+import type { Queryable } from '../../brokers/db/index.ts';
+import type { CurrentView, CurrentViewEntry, ItemDiff, NodeVersions, RevisionIndex } from '../../contracts/twin-views.ts';
+import { parseItemRef, refOf } from './keys.ts';
+import { getItem } from './items.store.ts';
+import type { NodeRow } from './nodes.store.ts';
+import { diffProperties, jsonEqual } from './prop-diff.ts';
+import { resolveNode } from './reads.ts';
+
+/** SQL: the project filter on alias `a`, parameter `$1` (null = every project). */
+const projectIs = (a: string) => `($1::text IS NULL OR ${a}.project_id = $1)`;
+
+/** SQL: adopted revisions first, then the newest; picks one node when a number repeats (a closed draft, then a commit). */
+const ADOPTED_FIRST = `(revision_status IN ('committed', 'approved')) DESC, created_at DESC`;
+
+/** Head revisions of every item (of a project), grouped by item type; items that so far only have a draft are left out. */
+export async function currentView(q: Queryable, projectId: string | undefined): Promise<CurrentView> {
+  const { rows } = await q.query<{ key: string; item_type: string; name: string; revision: number; node_id: string; stale: boolean; updated_at: Date }>(
+    `SELECT i.key, i.item_type, i.name, i.head_revision AS revision, i.head_node_id AS node_id, n.stale, i.updated_at
+     FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
+     WHERE ${projectIs('i')} AND i.head_revision > 0 ORDER BY i.item_type, i.name, i.key`,
+    [projectId ?? null],
+  );
+  const by_type: Record<string, CurrentViewEntry[]> = {};
+  for (const r of rows) {
+    (by_type[r.item_type] ??= []).push({
+      key: r.key,
+      item_type: r.item_type,
+      name: r.name,
+      revision: r.revision,
+      ref: refOf(r.key, r.revision),
+      node_id: r.node_id,
+      stale: r.stale,
+      updated_at: r.updated_at.toISOString(),
+    });
+  }
+  return { project_id: projectId ?? null, item_count: rows.length, by_type };
+}
+
+/** A page of items (by type and name) with every revision that is not an open draft, oldest first. */
+export async function revisionIndex(q: Queryable, projectId: string | undefined, limit: number, offset: number): Promise<RevisionIndex> {
+  const where = `${projectIs('i')} AND i.head_revision > 0`;
+  const [page, total] = await Promise.all([
+    q.query<{ key: string; item_type: string; name: string; head_revision: number }>(
+      `SELECT i.key, i.item_type, i.name, i.head_revision FROM twin_items i WHERE ${where} ORDER BY i.item_type, i.name, i.key LIMIT $2 OFFSET $3`,
+      [projectId ?? null, limit, offset],
+    ),
+    q.query<{ n: string }>(`SELECT count(*) AS n FROM twin_items i WHERE ${where}`, [projectId ?? null]),
+  ]);
+  const keys = page.rows.map((r) => r.key);
+  const { rows } = await q.query<{ item_key: string; revision: number; id: string; revision_status: NonNullable<NodeRow['revision_status']>; created_at: Date }>(
+    `SELECT item_key, revision, id, revision_status, created_at FROM twin_nodes
+     WHERE item_key = ANY($1::text[]) AND revision_status <> 'draft' ORDER BY item_key, created_at, revision`,
+    [keys],
+  );
+  const byKey = new Map<string, RevisionIndex['items'][number]['revisions']>(keys.map((k) => [k, []]));
+  for (const r of rows) {
+    byKey.get(r.item_key)?.push({ revision: r.revision, ref: refOf(r.item_key, r.revision), node_id: r.id, status: r.revision_status, created_at: r.created_at.toISOString() });
+  }
+  return {
+    project_id: projectId ?? null,
+    items: page.rows.map((i) => ({ ...i, head_ref: refOf(i.key, i.head_revision), revisions: byKey.get(i.key) ?? [] })),
+    total: Number(total.rows[0].n),
+  };
+}
+
+async function revisionNode(q: Queryable, key: string, revision: number): Promise<NodeRow> {
+  const { rows } = await q.query<NodeRow>(
+    `SELECT * FROM twin_nodes WHERE item_key = $1 AND revision = $2 AND revision_status <> 'draft' ORDER BY ${ADOPTED_FIRST} LIMIT 1`,
+    [key, revision],
+  );
+  if (!rows[0]) throw ActorError.notFound('revision', refOf(key, revision));
+  return rows[0];
+}
+
+const side = (n: NodeRow) => ({
+  revision: n.revision!,
+  ref: refOf(n.item_key!, n.revision!),
+  node_id: n.id,
+  name: n.name,
+  status: n.revision_status!,
+  content_hash: n.content_hash,
+  created_at: n.created_at.toISOString(),
+});
+
+/** Compares two revisions of an item: `to` defaults to the head, `from` to the revision before `to`. */
+export async function itemDiff(q: Queryable, p: { key: string; from?: number; to?: number }): Promise<ItemDiff> {
+  const ref = parseItemRef(p.key);
+  if (!ref) throw ActorError.notFound('item', p.key);
+  const item = await getItem(q, ref.key);
+  if (!item || item.head_revision < 1) throw ActorError.notFound('item', ref.key);
+  const to = p.to ?? ref.revision ?? item.head_revision;
+  const from = p.from ?? to - 1;
+  if (from < 1) {
+    throw ActorError.validation([{ path: 'querystring.from', message: `${refOf(item.key, to)} is the first revision; give from and to` }]);
+  }
+  const [a, b] = await Promise.all([revisionNode(q, item.key, from), revisionNode(q, item.key, to)]);
+  const changes = diffProperties(a.properties ?? {}, b.properties ?? {});
+  const counts = { added: 0, removed: 0, changed: 0 };
+  for (const c of changes) counts[c.change]++;
+  return {
+    key: item.key,
+    item_type: item.item_type,
+    from: side(a),
+    to: side(b),
+    name_changed: a.name !== b.name,
+    file_changed: !jsonEqual(a.content_hash, b.content_hash),
+    counts,
+    changes,
+  };
+}
+
+/** Every version of a node's item (not open drafts), oldest first; a record (no item) is its own only version. */
+export async function nodeVersions(q: Queryable, nodeId: string): Promise<NodeVersions> {
+  const node = await resolveNode(q, { node_id: nodeId });
+  if (!node.item_key) {
+    const v = { node_id: node.id, revision: null, ref: null, status: null, is_head: true, name: node.name, content_hash: node.content_hash, created_at: node.created_at.toISOString() };
+    return { node_id: node.id, item_key: null, versions: [v] };
+  }
+  const item = await getItem(q, node.item_key);
+  const { rows } = await q.query<NodeRow>(
+    `SELECT * FROM twin_nodes WHERE item_key = $1 AND revision_status <> 'draft' ORDER BY created_at, revision`,
+    [node.item_key],
+  );
+  return {
+    node_id: node.id,
+    item_key: node.item_key,
+    versions: rows.map((n) => ({
+      node_id: n.id,
+      revision: n.revision,
+      ref: refOf(n.item_key!, n.revision!),
+      status: n.revision_status,
+      is_head: n.id === item?.head_node_id,
+      name: n.name,
+      content_hash: n.content_hash,
+      created_at: n.created_at.toISOString(),
+    })),
+  };
+}

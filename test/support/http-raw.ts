@@ -1,0 +1,40 @@
+import http from 'node:http';
+
+/** A response read byte for byte: no decompression, so `Content-Encoding: gzip` bodies stay as sent. */
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** GETs a URL with node:http (fetch would gunzip the body) and returns the raw bytes. */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** POSTs a JSON body and returns status and parsed JSON (or text when the body is not JSON). */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** GETs a URL and returns status and parsed JSON. */
+export async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
+}
