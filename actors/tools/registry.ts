@@ -31,6 +31,8 @@ export interface SearchHit {
 export class ToolRegistry {
   private readonly adapters = new Map<string, { manifest: AdapterManifest; available: boolean }>();
   private toolsById = new Map<string, AnnouncedTool>();
+  /** The canonical ids, kept as a set for resolution (rebuilt with the index, not per call). */
+  private ids = new Set<string>();
   private aliasIndex = new Map<string, string[]>();
   /** Bare names of tools announced with `bare_name`, to their canonical id. */
   private bareNames = new Map<string, string>();
@@ -74,7 +76,7 @@ export class ToolRegistry {
   resolve(name: string): Resolution {
     const bare = this.bareNames.get(name);
     if (bare) return { kind: 'found', id: bare, alias: false };
-    return resolveToolId(name, new Set(this.toolsById.keys()), this.aliasIndex);
+    return resolveToolId(name, this.ids, this.aliasIndex);
   }
 
   list(opts: ListOptions = {}): Listing {
@@ -116,7 +118,8 @@ export class ToolRegistry {
   private reindex(): void {
     this.toolsById = new Map();
     for (const { manifest } of this.adapters.values()) for (const t of manifest.tools) this.toolsById.set(t.tool_id, t);
-    this.aliasIndex = buildAliasIndex(this.toolsById.keys());
+    this.ids = new Set(this.toolsById.keys());
+    this.aliasIndex = buildAliasIndex(this.ids);
     this.bareNames = new Map();
     const wanted = [...this.toolsById.values()].filter((t) => t.bare_name);
     for (const t of wanted) {
