@@ -4,6 +4,7 @@ import type { Db } from '../../brokers/db/index.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { GatesActions as G } from '../../contracts/actions/runs.actions.ts';
 import { deliverableFindings } from './gate-checks.ts';
+import { constraintFindings } from './gate-constraints.ts';
 
 /**
  * The `gates` actor: a gate's readiness and findings from deterministic checks over the twin (required deliverables
@@ -16,7 +17,7 @@ export function createGatesService(infra: Infra): ServiceSchema {
     name: 'gates',
     actions: {
       evaluate: action(G.evaluate, async (p) => {
-        const findings = await deliverableFindings(db, p);
+        const findings = [...(await deliverableFindings(db, p)), ...(p.enforce_constraints ? await constraintFindings(db, p.project_id, p.run_id) : [])];
         const blocking = findings.filter((f) => f.severity === 'error');
         return { findings, ready: blocking.length === 0 };
       }),
