@@ -18,7 +18,7 @@ export function toMcpTool(t: AnnouncedTool) {
 
 /** Legacy `tool/list` entry: the spec's manifest shape. */
 export function toManifest(t: AnnouncedTool) {
-  const { annotations: _a, idempotent: _i, title: _t, ...manifest } = t;
+  const { annotations: _a, idempotent: _i, title: _t, bare_name: _b, ...manifest } = t;
   return { ...manifest, annotations: t.annotations };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../../actors/tools/registry.ts';
 import type { AdapterManifest, AnnouncedTool } from '../../../contracts/actions/adapters.actions.ts';
-import { toMcpTool } from '../../../gateway/mcp/methods/tool-results.ts';
+import { toManifest, toMcpTool } from '../../../gateway/mcp/methods/tool-results.ts';
 
 const tool = (adapter: string, name: string, bare = false): AnnouncedTool => ({
   tool_id: `${adapter}.${name}`,
@@ -35,6 +35,13 @@ describe('tools announced with bare names', () => {
     expect(r.resolve('test_simple_text')).toEqual({ kind: 'found', id: 'conformance.test_simple_text', alias: false });
     expect(r.resolve('conformance.test_simple_text')).toEqual({ kind: 'found', id: 'conformance.test_simple_text', alias: false });
     expect(r.resolve('conformance_test_simple_text')).toEqual({ kind: 'found', id: 'conformance.test_simple_text', alias: true });
+  });
+
+  it('keep their canonical id in the legacy manifest, without the internal flag', () => {
+    const r = registry(manifest('conformance', [tool('conformance', 'test_simple_text', true)]));
+    const legacy = toManifest(r.list().tools[0]);
+    expect(legacy.tool_id).toBe('conformance.test_simple_text');
+    expect(legacy).not.toHaveProperty('bare_name');
   });
 
   it('leave every other adapter on canonical ids and separator aliases', () => {
