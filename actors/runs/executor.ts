@@ -15,6 +15,8 @@ export interface PhaseInput {
   /** The design-flow request (goal text, context) and the facts frozen with the flow. */
   request: Record<string, unknown>;
   facts: Record<string, unknown>;
+  /** What earlier phases of this run delivered, by phase id (their twin nodes and refs). */
+  prior: Record<string, Deliverable[]>;
   /** Calls a tool through the registry as the internal service caller (approval mode `forward`), scoped to the run. */
   callTool(name: string, args: Record<string, unknown>, timeoutSeconds?: number): Promise<ToolCallOutcome>;
   signal: AbortSignal;

@@ -8,6 +8,7 @@ import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import { TwinActions } from '../../contracts/actions/twin.actions.ts';
 import { serviceCaller, type PhaseExecutor } from './executor.ts';
 import { executorFor, type HandlerTable } from './executors.ts';
+import { DEFAULT_HANDLERS } from './handlers/index.ts';
 import { freezeFlow, FLOWS } from './flows/index.ts';
 import { emptyRun } from './run.events.ts';
 import type { RunEffect, Refusal } from './run.machine.ts';
@@ -39,7 +40,7 @@ const refusalError = (r: Refusal) => new ActorError(r.code, r.message);
 export function createRunsService(infra: Infra, opts: RunsOptions = {}): ServiceSchema {
   const limits: RunLimits = { ...DEFAULT_LIMITS, stallStop: Math.max(2, infra.config.SERVICE_DESIGN_FLOW_STALL_STOP), ...opts.limits };
   const leaseMs = opts.leaseMs ?? infra.config.SERVICE_RUN_LEASE_MS;
-  const executor = opts.executor ?? executorFor(opts.handlers ?? {});
+  const executor = opts.executor ?? executorFor(opts.handlers ?? DEFAULT_HANDLERS);
   const requests = new Map<string, Record<string, unknown>>();
   let store: RunStore;
   let host: RunHost;
@@ -167,7 +168,8 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
       const phase = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
       void (async () => {
         const request = await requestOf(runId);
-        const input = { run_id: runId, project_id: s.project_id, flow_id: s.flow.flow_id, phase, attempt: fx.attempt, notes: fx.notes, request, facts: s.flow.facts, signal: new AbortController().signal };
+        const prior = Object.fromEntries(Object.entries(s.phases).map(([id, ps]) => [id, ps.deliverables]));
+        const input = { run_id: runId, project_id: s.project_id, flow_id: s.flow.flow_id, phase, attempt: fx.attempt, notes: fx.notes, request, facts: s.flow.facts, prior, signal: new AbortController().signal };
         const outcome = await executor({
           ...input,
           callTool: (name, args, timeout = 600) =>

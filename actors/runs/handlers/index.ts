@@ -1,0 +1,13 @@
+import type { HandlerTable } from '../executors.ts';
+import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
+
+const early = { intent: intentPhase, needs: needsPhase, requirements: requirementsPhase, feasibility: feasibilityPhase };
+
+/**
+ * The deterministic phase handlers. mech_v1 is fully deterministic; hardware_v1 shares the early phases, and its other
+ * phases use the LLM slot (an environment failure until a model provider is configured).
+ */
+export const DEFAULT_HANDLERS: HandlerTable = {
+  mech_v1: { ...early },
+  hardware_v1: { ...early },
+};
