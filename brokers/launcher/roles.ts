@@ -1,5 +1,6 @@
 import { createCircuitAdapter } from '../../actors/adapters/circuit/circuit.adapter.ts';
 import { createConformanceAdapter } from '../../actors/adapters/conformance/conformance.adapter.ts';
+import { createCadscriptAdapter } from '../../actors/adapters/cadscript/cadscript.adapter.ts';
 import { createKnowledgeAdapter } from '../../actors/adapters/knowledge/knowledge.adapter.ts';
 import { createMemoryAdapter } from '../../actors/adapters/memory/memory.adapter.ts';
 import { createProjectAdapter } from '../../actors/adapters/project/project.adapter.ts';
@@ -43,6 +44,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
     { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },
     { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },
+    { name: 'adapter:cadscript', doc: 'the cadscript tool adapter (stateless OpenCascade tools in kernel threads)', services: [createCadscriptAdapter] },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
   ];
 }

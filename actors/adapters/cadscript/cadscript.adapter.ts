@@ -1,0 +1,15 @@
+import { createCadAdapter } from './common.ts';
+import { fileTools } from './file.tools.ts';
+import { scriptTools } from './script.tools.ts';
+
+/**
+ * The `cadscript` adapter (7 stateless tools, TOOLS.md): create_parametric, boolean_operation, get_properties,
+ * export_geometry, execute_script, create_assembly, generate_enclosure, on the OpenCascade kernel (replicad) in the
+ * process's kernel threads. Results carry a `cad_file` path on the shared workspace.
+ */
+export const createCadscriptAdapter = createCadAdapter({
+  id: 'cadscript',
+  version: '0.1.0',
+  capability: 'cad',
+  tools: (deps) => [...fileTools(deps), ...scriptTools(deps)],
+});
