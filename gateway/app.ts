@@ -6,6 +6,7 @@ import type { GatewayDeps } from './deps.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { createHostCheck } from './plugins/host-check.ts';
+import { conversionRoutes } from './routes/convert.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
 import { knowledgeRoutes } from './routes/knowledge.routes.ts';
 import { projectsRoutes } from './routes/projects.routes.ts';
@@ -59,6 +60,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(twinWritesRoutes(deps), { prefix: '/v1/twin' });
   await app.register(simulationRoutes(deps), { prefix: '/v1/simulation' });
   await app.register(bomRoutes(deps), { prefix: '/v1/bom' });
+  await app.register(conversionRoutes(deps));
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   return app;
 }
