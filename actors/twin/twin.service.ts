@@ -9,6 +9,8 @@ import { toItem, type ItemRow } from './items.store.ts';
 import { edgesOf, toNode } from './nodes.store.ts';
 import { itemHistory, resolveNode } from './reads.ts';
 import { recordNode, writeDefinitionWithFiles } from './records.ts';
+import { CypherError, runCypher } from './cypher/index.ts';
+import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
 
 /** Runs `fn` in a transaction, once more if a concurrent write created the same item first (unique violation). */
@@ -64,6 +66,21 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       baseline: action(T.baseline, (p) => getBaseline(db, p.id)),
       baselineDiff: action(T.baselineDiff, (p) => diffBaselines(db, p.a, p.b)),
       ...viewActions(() => db, infra),
+      query: action(T.query, async (p) => {
+        try {
+          const r = await runCypher(db, p.query, {
+            params: p.params,
+            projectScope: p.project_scope,
+            runId: p.run_id,
+            maxRows: p.max_rows,
+            allowMutations: infra.config.SERVICE_ALLOW_TWIN_MUTATIONS,
+          });
+          return r as unknown as Record<string, unknown>;
+        } catch (err) {
+          if (err instanceof CypherError) throw new ActorError('VALIDATION_FAILED', err.hint ? `${err.message}. ${err.hint}` : err.message, { cypher_error: err.kind });
+          throw err;
+        }
+      }),
       health: action(T.health, async () => {
         const t0 = performance.now();
         try {

@@ -85,5 +85,16 @@ export const TwinActions = {
   baselines: defineAction('twin.baselines', z.object({ project_id: z.string().optional(), limit: z.number().int().default(100), offset: z.number().int().default(0) }), BaselineListSchema),
   baseline: defineAction('twin.baseline', z.object({ id: z.string() }), BaselineDetailSchema),
   baselineDiff: defineAction('twin.baselineDiff', z.object({ a: z.string(), b: z.string().optional() }), BaselineDiffSchema),
+  query: defineAction(
+    'twin.query',
+    z.object({
+      query: z.string().min(1).max(20_000),
+      params: z.record(z.string(), z.unknown()).default({}),
+      project_scope: z.string().optional(),
+      run_id: z.string().optional(),
+      max_rows: z.number().int().min(1).max(10_000).optional(),
+    }),
+    z.record(z.string(), z.unknown()),
+  ),
   health: defineAction('twin.health', z.object({}), ComponentHealthSchema),
 } as const;

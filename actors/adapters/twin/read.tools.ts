@@ -9,8 +9,20 @@ const Ref = z.object({
   item_key: z.string().nullable().optional().describe('KEY (current revision for you) or KEY@n'),
 });
 
-/** `twin.get_node` and `twin.item_history` (SPEC Twin rule 4). */
+/** `twin.get_node`, `twin.item_history` (SPEC Twin rule 4) and `twin.query_cypher` (rule 11). */
 export const readTools = [
+  defineTool({
+    name: 'query_cypher',
+    description:
+      'Read-only Cypher over the twin graph (MATCH, OPTIONAL MATCH, WHERE, RETURN, ORDER BY, SKIP, LIMIT, $parameters; labels are node types such as cad_model, relationship types such as DERIVES_FROM). In a project-scoped call bind $project_id, e.g. MATCH (n {project_id: $project_id}).',
+    input: z.object({
+      query: z.string().min(1).max(20_000),
+      params: z.record(z.string(), z.unknown()).default({}),
+      max_rows: z.number().int().min(1).max(10_000).optional(),
+    }),
+    handler: (a, tc) =>
+      twinCall(call(tc.ctx, T.query, { query: a.query, params: a.params, project_scope: tc.caller.project_id, run_id: tc.caller.run_id, max_rows: a.max_rows })),
+  }),
   defineTool({
     name: 'get_node',
     description: 'Read one twin node with its edges, by node_id or by item_key (KEY gives your current revision, KEY@n that revision).',

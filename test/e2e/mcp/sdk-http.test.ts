@@ -42,16 +42,23 @@ describe('the official SDK client over Streamable HTTP', () => {
   });
 
   it('lists a profile and reports the profile members no loaded adapter registers', async () => {
-    const { client } = await connect('core');
-    const res = await client.listTools();
-    const names = res.tools.map((x) => x.name);
-    expect(names).toContain('project.create');
-    expect(names).not.toContain('project.delete');
-    const missing = (res._meta as { profile: { name: string; missing: string[] } }).profile;
-    expect(missing.name).toBe('core');
-    expect(missing.missing).toEqual(expect.arrayContaining(['twin.get_node', 'flow.status']));
-    expect(missing.missing).not.toContain('project.get');
-    await client.close();
+    // A node without the twin adapter: the core profile's twin tools are missing.
+    const partial = await startTestNode({ roles: 'gateway,tools,projects,adapter:project' });
+    try {
+      const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${partial.url}/mcp?profile=core`)));
+      const res = await client.listTools();
+      const names = res.tools.map((x) => x.name);
+      expect(names).toContain('project.create');
+      expect(names).not.toContain('project.delete');
+      const missing = (res._meta as { profile: { name: string; missing: string[] } }).profile;
+      expect(missing.name).toBe('core');
+      expect(missing.missing).toEqual(expect.arrayContaining(['twin.get_node', 'twin.record_decision']));
+      expect(missing.missing).not.toContain('project.get');
+      await client.close();
+    } finally {
+      await partial.stop();
+    }
   });
 
   it('calls a tool and returns its data as structured content and text', async () => {

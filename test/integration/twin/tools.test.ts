@@ -117,3 +117,17 @@ describe('human authority and staging', () => {
     expect(s.next_step).toContain('cadkernel.import_step');
   });
 });
+
+describe('twin.query_cypher through the tool', () => {
+  it('answers a read query, refuses writes without the launcher flag, and needs $project_id in a project-scoped call', async () => {
+    const geom = await okData(tool('commit_geometry', { name: 'Queried', step_base64: STEP }));
+    const rows = await okData(callTool(t.node.broker, 'twin.query_cypher', { query: 'MATCH (n:CadModel {name: $name}) RETURN n.item_key AS key', params: { name: 'Queried' } }));
+    expect(rows.rows).toEqual([{ key: geom.item_key }]);
+    const write = await toolError(callTool(t.node.broker, 'twin.query_cypher', { query: "MATCH (n:CadModel) SET n.x = 1" }));
+    expect(write.message).toContain('read-only');
+    const scoped = await toolError(callTool(t.node.broker, 'twin.query_cypher', { query: 'MATCH (n) RETURN count(n) AS c' }, { project_id: project }));
+    expect(scoped.message).toContain('$project_id');
+    const ok = await okData(callTool(t.node.broker, 'twin.query_cypher', { query: 'MATCH (n:CadModel {project_id: $project_id}) RETURN count(n) AS c' }, { project_id: project }));
+    expect(ok.rows[0].c).toBeGreaterThan(0);
+  });
+});
