@@ -13,6 +13,7 @@ export type RunEvent =
   | ({ type: 'GateDecided'; phase: string; gate_id: string; decision: Decision; reason: string; to_phase: string; idem: string; at: string } & DecisionIdentity)
   | { type: 'CommitConflicted'; phase: string; gate_id: string; message: string; at: string }
   | { type: 'PhasesReset'; phases: string[]; note: string; at: string }
+  | { type: 'FlowPatched'; flow: FrozenFlow; rerun: string[]; note: string; at: string }
   | { type: 'RunEnded'; status: Extract<RunStatus, 'completed' | 'failed' | 'rejected' | 'cancelled'>; kind?: FailureKind; message: string; at: string };
 
 /** The state before the first event. */
@@ -91,6 +92,16 @@ export function apply(s: RunState, e: RunEvent): RunState {
       for (const id of e.phases) Object.assign(phase(id), { status: 'pending', notes: [e.note], deliverables: [], failure: undefined, summary: undefined });
       next.gate_queue = s.gate_queue.filter((x) => !e.phases.includes(x));
       return next;
+    case 'FlowPatched': {
+      // An approved flow patch: the run continues on the new frozen version; rerun phases start over.
+      const ids = e.flow.definition.phases.map((p) => p.id);
+      next.flow = e.flow;
+      next.phases = Object.fromEntries(ids.map((id) => [id, s.phases[id] ?? { status: 'pending', attempt: 0, retries: 0, deliverables: [], notes: [] }]));
+      for (const id of e.rerun) Object.assign(phase(id), { status: 'pending', notes: [e.note], deliverables: [], failure: undefined, summary: undefined });
+      next.gate_queue = s.gate_queue.filter((x) => ids.includes(x) && !e.rerun.includes(x));
+      if (s.gate && (!ids.includes(s.gate.phase) || e.rerun.includes(s.gate.phase))) Object.assign(next, { gate: undefined, status: 'running' });
+      return next;
+    }
     case 'RunEnded':
       next.status = e.status;
       next.gate = undefined;

@@ -13,7 +13,8 @@ export type RunCommand =
   | { type: 'gateEvaluated'; phase: string; attempt: number; findings: GateFinding[]; ready: boolean }
   | { type: 'decide'; decision: Decision; reason: string; to_phase: string; identity: DecisionIdentity; idem: string }
   | { type: 'commitResult'; gate_id: string; idem: string; identity: DecisionIdentity; reason: string; ok: boolean; message: string }
-  | { type: 'cancel'; reason: string };
+  | { type: 'cancel'; reason: string }
+  | { type: 'patchFlow'; flow: FrozenFlow; base_hash: string; affected: string[]; note: string };
 
 /** Side effects the shell runs after the events are stored. */
 export type RunEffect =
@@ -167,6 +168,9 @@ export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
       b.emit({ type: 'RunEnded', status: 'cancelled', message: c.reason || 'cancelled', at: env.now });
       b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `run cancelled: ${c.reason}` }, { type: 'ended', status: 'cancelled' });
       return b.done();
+
+    case 'patchFlow':
+      return decidePatch(b, s, c, env);
   }
 }
 
@@ -222,4 +226,16 @@ export function allowedDecisions(s: RunState, limits: RunLimits): { allowed: Dec
   const targets = s.reworks < limits.maxReworks ? reworkTargetsOf(s.flow.definition, s.gate.phase) : [];
   if (targets.length) allowed.push('rework');
   return { allowed, rework_targets: targets };
+}
+
+/** An approved flow patch: refused as stale when the flow moved on or the run moved past a patched phase. */
+function decidePatch(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'patchFlow' }>, env: RunEnv): Decided {
+  if (s.flow.content_hash !== c.base_hash) return b.done({ code: 'CONFLICT', message: `stale: the patch was written against ${c.base_hash.slice(0, 12)}, the run's flow is now ${s.flow.content_hash.slice(0, 12)}` });
+  const past = c.affected.filter((id) => ['approved', 'skipped'].includes(s.phases[id]?.status ?? ''));
+  if (past.length) return b.done({ code: 'CONFLICT', message: `stale: the run moved past ${past.join(', ')}` });
+  const rerun = c.affected.filter((id) => c.flow.definition.phases.some((p) => p.id === id) && ['running', 'awaiting_gate'].includes(s.phases[id]?.status ?? ''));
+  b.emit({ type: 'FlowPatched', flow: c.flow, rerun, note: c.note, at: env.now });
+  if (rerun.length) b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `${c.note}: ${rerun.join(', ')} re-run` });
+  advance(b, env);
+  return b.done();
 }

@@ -1,0 +1,84 @@
+import type { CapabilityLevel, CapabilityReport } from '../../contracts/design-flows.ts';
+import type { FlowDef } from '../../contracts/flow-defs.ts';
+
+const ENTITY = 'twin.record_engineering_entity';
+const DOC = 'twin.record_document';
+
+/**
+ * Which tools make each deliverable type (reference `DELIVERABLE_TOOLS`): `record` writes it into the twin; `produce`
+ * lists alternative chains of tools that author its content (every tool of one chain is needed). A deliverable with a
+ * recorder but no complete producing chain can only be recorded from content made elsewhere: PARTIAL.
+ */
+export const DELIVERABLE_TOOLS: Record<string, { record: string; produce?: string[][] }> = {
+  intent: { record: ENTITY },
+  stakeholder_need: { record: ENTITY },
+  objective: { record: ENTITY },
+  design_decision: { record: 'twin.record_decision' },
+  constraint_set: { record: 'twin.record_constraint_set' },
+  prd: { record: DOC },
+  test_result: { record: DOC },
+  test_plan: { record: DOC },
+  manufacturing_file: { record: DOC },
+  firmware_source: { record: DOC },
+  cad_model: {
+    record: 'twin.commit_geometry',
+    produce: [['cadkernel.open_session', 'cadkernel.create_primitive', 'cadkernel.export_model'], ['cadscript.create_parametric'], ['cadkernel.create_parametric']],
+  },
+  simulation_result: { record: DOC, produce: [['twin.stage_work_product_file', 'cadkernel.generate_mesh', 'solver.run_fea']] },
+  bom: { record: DOC, produce: [['eda.export_bom']] },
+  schematic: { record: DOC, produce: [['eda.generate_schematic']] },
+  pcb_layout: { record: DOC, produce: [['eda.auto_route']] },
+  gerber: { record: DOC, produce: [['eda.export_gerber']] },
+  pinmap: { record: DOC, produce: [['eda.get_pin_mapping']] },
+};
+
+/** One deliverable's capability from the set of registered tool ids. */
+export function deliverableCapability(type: string, tools: ReadonlySet<string>) {
+  const spec = DELIVERABLE_TOOLS[type];
+  if (!spec) {
+    return { type, capability: 'UNKNOWN' as CapabilityLevel, tools_available: [], tools_missing: [], note: `no tool is known to produce a ${type}` };
+  }
+  const chains = spec.produce ?? [[]];
+  const missing = (ch: string[]) => ch.filter((t) => !tools.has(t)).length;
+  const best = chains.reduce((a, b) => (missing(b) < missing(a) ? b : a));
+  const complete = missing(best) === 0;
+  const wanted = [spec.record, ...best];
+  const tools_available = wanted.filter((t) => tools.has(t));
+  const tools_missing = wanted.filter((t) => !tools.has(t));
+  if (!tools.has(spec.record)) {
+    return { type, capability: 'UNAVAILABLE' as CapabilityLevel, tools_available, tools_missing, note: `${spec.record} is not registered, so no ${type} can be recorded` };
+  }
+  if (complete) return { type, capability: 'FULL' as CapabilityLevel, tools_available, tools_missing: [], note: '' };
+  return {
+    type,
+    capability: 'PARTIAL' as CapabilityLevel,
+    tools_available,
+    tools_missing,
+    note: `a ${type} can be recorded, but no registered tools author it (missing ${tools_missing.join(', ')})`,
+  };
+}
+
+const worst = (a: CapabilityReport['status'], b: CapabilityReport['status']) =>
+  a === 'BLOCKED' || b === 'BLOCKED' ? 'BLOCKED' : a === 'READY_WITH_WARNINGS' || b === 'READY_WITH_WARNINGS' ? 'READY_WITH_WARNINGS' : 'READY';
+
+/**
+ * The capability report of a flow over the registered tools (pure): a required deliverable nobody can record blocks
+ * its phase when the phase enforces deliverables; PARTIAL and UNKNOWN ones are warnings.
+ */
+export function capabilityReport(def: FlowDef, toolIds: string[], unavailableAdapters: string[]): CapabilityReport {
+  const tools = new Set(toolIds);
+  const warnings = unavailableAdapters.map((a) => `adapter ${a} is not reachable: its tools are not counted`);
+  const phases = def.phases.map((p) => {
+    const deliverables = p.required_deliverables.map((t) => deliverableCapability(t, tools));
+    let status: CapabilityReport['status'] = 'READY';
+    for (const d of deliverables) {
+      if (d.capability === 'FULL') continue;
+      const blocking = d.capability === 'UNAVAILABLE' && p.enforce_deliverables;
+      status = worst(status, blocking ? 'BLOCKED' : 'READY_WITH_WARNINGS');
+      warnings.push(`phase ${p.id}: ${d.type} is ${d.capability}${d.note ? ` (${d.note})` : ''}`);
+    }
+    return { id: p.id, title: p.title, status, deliverables };
+  });
+  const status = phases.reduce<CapabilityReport['status']>((acc, p) => worst(acc, p.status), 'READY');
+  return { status, phases, warnings, unavailable_adapters: unavailableAdapters, tool_count: tools.size };
+}

@@ -1,0 +1,123 @@
+import type { ActionSchema, Context } from 'moleculer';
+import { action, call } from '../../brokers/actions.ts';
+import { ActorError } from '../../brokers/errors.ts';
+import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
+import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
+import type { FlowDef } from '../../contracts/flow-defs.ts';
+import { PROFILE_NAMES } from '../../contracts/profiles.ts';
+import { capabilityReport } from './capabilities.ts';
+import { emptyUsageTotals, flowState } from './flow-state.ts';
+import { FLOW_IDS, FLOWS } from './flows/index.ts';
+import { depsOf } from './graph.ts';
+import { loadRunEvidence, runChanges } from './lifecycle.data.ts';
+import { lifecycleView, type CapabilityGap } from './lifecycle.ts';
+import { createPatchStore, type PatchStore } from './patch.store.ts';
+import { patchActions } from './patch.actions.ts';
+import { evaluateRequirements } from './requirements.ts';
+import { stateOf, type DesignFlowDeps } from './design-flow.deps.ts';
+
+/** The registered tools (optionally a profile's), for capability reports. */
+async function registeredTools(ctx: Context, profile?: string) {
+  if (profile && !PROFILE_NAMES.includes(profile)) {
+    throw new ActorError('VALIDATION_FAILED', `unknown profile ${JSON.stringify(profile)}; valid: ${PROFILE_NAMES.join(', ')}`, { issues: [{ path: 'profile', message: 'unknown profile' }], valid: PROFILE_NAMES });
+  }
+  const l = await call(ctx, ToolsActions.list, { profile });
+  return { ids: l.tools.map((t) => t.tool_id), unavailable: l.unavailable_adapters };
+}
+
+/** Capability gaps of a run's flow: deliverables not FULL, blocking when nobody can record them and the phase enforces them. */
+function gapsOf(def: FlowDef, ids: string[], unavailable: string[]): CapabilityGap[] {
+  const report = capabilityReport(def, ids, unavailable);
+  return report.phases.flatMap((p) =>
+    p.deliverables
+      .filter((x) => x.capability !== 'FULL')
+      .map((x) => ({ phase: p.id, deliverable: x.type, capability: x.capability, blocking: x.capability === 'UNAVAILABLE' && !!def.phases.find((q) => q.id === p.id)?.enforce_deliverables })),
+  );
+}
+
+/**
+ * Design-flow actions of the runs actor (`RunFlowActions`), spread into its `actions`: usage, flow state, the lifecycle
+ * view with the completion verdict, the run's twin changes, capability reports, and (from patch.actions.ts) flow
+ * patches and proposals.
+ */
+export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchema> {
+  let patches: PatchStore | undefined;
+  const patchStore = async () => (patches ??= createPatchStore(await d.infra.db()));
+  return {
+    catalog: action(F.catalog, () => ({
+      flows: Object.values(FLOWS).map((f) => ({
+        id: f.id,
+        version: f.version,
+        name: f.name,
+        phases: f.phases.map((p) => ({
+          id: p.id,
+          title: p.title,
+          objective: p.objective,
+          required_deliverables: p.required_deliverables,
+          depends_on: depsOf(f, p),
+          condition: p.condition ?? null,
+          gate: { name: p.gate.name, gate_id: p.gate.gate_id, enforce_constraints: p.gate.enforce_constraints },
+        })),
+      })),
+    })),
+
+    usage: action(F.usage, async (p) => {
+      await stateOf(d, p.run_id);
+      return emptyUsageTotals();
+    }),
+
+    usageSummary: action(F.usageSummary, async (p) => {
+      const until = d.infra.now();
+      const since = new Date(until.getTime() - p.window_hours * 3_600_000);
+      const db = await d.infra.db();
+      const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE updated_at >= $1', [since]);
+      return { window_hours: p.window_hours, since: since.toISOString(), until: until.toISOString(), runs: Number(rows[0].n), usage: emptyUsageTotals() };
+    }),
+
+    flowState: action(F.flowState, async (p) => flowState(await stateOf(d, p.run_id))),
+
+    lifecycle: action(F.lifecycle, async (p, ctx) => {
+      const state = await stateOf(d, p.run_id);
+      const limits: string[] = [];
+      let evidence: Awaited<ReturnType<typeof loadRunEvidence>> | undefined;
+      try {
+        evidence = await loadRunEvidence(await d.infra.db(), state);
+        limits.push(...evidence.limits);
+      } catch (err) {
+        d.infra.log.warn({ run: p.run_id, err }, 'lifecycle: twin not readable');
+        limits.push(`the twin could not be read (${(err as Error).message}): requirements and staleness are unknown`);
+      }
+      let gaps: CapabilityGap[] = [];
+      try {
+        const tools = await registeredTools(ctx);
+        gaps = gapsOf(state.flow.definition, tools.ids, tools.unavailable);
+        if (tools.unavailable.length) limits.push(`adapters not reachable: ${tools.unavailable.join(', ')}`);
+      } catch (err) {
+        limits.push(`the tool registry could not be read (${(err as Error).message}): capability gaps are unknown`);
+      }
+      const requirements = evidence ? evaluateRequirements(evidence.constraints, evidence.result, evidence.geometry) : [];
+      return lifecycleView({ state, requirements, stale: evidence?.stale ?? [], gaps, limits, evidenceRead: !!evidence });
+    }),
+
+    changes: action(F.changes, async (p) => runChanges(await d.infra.db(), await stateOf(d, p.run_id))),
+
+    capabilities: action(F.capabilities, async (p, ctx) => {
+      let def: FlowDef;
+      let versionId: string | null = null;
+      if (p.version_id) {
+        const v = await (await patchStore()).version(p.version_id);
+        if (!v) throw ActorError.notFound('flow version', p.version_id);
+        def = v.definition;
+        versionId = v.version_id;
+      } else {
+        const flow = p.flow ? FLOWS[p.flow] : undefined;
+        if (!flow) throw new ActorError('NOT_FOUND', `design flow ${JSON.stringify(p.flow ?? '')} not found; valid: ${FLOW_IDS.join(', ')}`, { flow: p.flow ?? null, valid: FLOW_IDS });
+        def = flow;
+      }
+      const tools = await registeredTools(ctx, p.profile);
+      return { flowId: def.id, versionId, profile: p.profile ?? null, report: capabilityReport(def, tools.ids, tools.unavailable) };
+    }),
+
+    ...patchActions(d, patchStore),
+  };
+}
