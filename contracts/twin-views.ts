@@ -14,10 +14,9 @@ export const PageQuerySchema = z.object({
 /** Optional project filter of twin listings; absent means every project (and the unscoped items). */
 export const ProjectFilterSchema = z.object({ project_id: z.string().min(1).max(200).optional() });
 
-/** One current item revision (the head) in the current view. */
+/** One current item revision (the head) in the current view; its type is the group it is listed under. */
 export const CurrentViewEntrySchema = z.object({
   key: ItemKeySchema,
-  item_type: z.string(),
   name: z.string(),
   revision: RevisionNumberSchema,
   ref: ItemRefSchema,
@@ -27,7 +26,7 @@ export const CurrentViewEntrySchema = z.object({
 });
 export type CurrentViewEntry = z.infer<typeof CurrentViewEntrySchema>;
 
-/** `GET /v1/twin/current-view`: the head revision of every item, grouped by item type (types and names sorted). */
+/** `GET /v1/twin/current-view`: the head revision of every item, grouped by item type (types, names, keys in byte order). */
 export const CurrentViewSchema = z.object({
   project_id: z.string().nullable(),
   item_count: z.number().int().min(0),

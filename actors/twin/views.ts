@@ -13,25 +13,38 @@ const projectIs = (a: string) => `($1::text IS NULL OR ${a}.project_id = $1)`;
 /** SQL: adopted revisions first, then the newest; picks one node when a number repeats (a closed draft, then a commit). */
 const ADOPTED_FIRST = `(revision_status IN ('committed', 'approved')) DESC, created_at DESC`;
 
-/** Head revisions of every item (of a project), grouped by item type; items that so far only have a draft are left out. */
+/** SQL: a timestamp as ISO 8601 text in UTC with milliseconds, formatted by the server (no Date per row in Node). */
+export const isoText = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Head revisions of every item (of a project), grouped by item type, sorted by type, name and key in byte order;
+ * items that so far only have a draft are left out. Reads the items alone plus the project's stale nodes (a partial
+ * index, migration 0021) and sorts in Node: no join over every revision and no server-side text sort, so it stays
+ * fast with 100,000 revisions (bench:twin).
+ */
 export async function currentView(q: Queryable, projectId: string | undefined): Promise<CurrentView> {
-  const { rows } = await q.query<{ key: string; item_type: string; name: string; revision: number; node_id: string; stale: boolean; updated_at: Date }>(
-    `SELECT i.key, i.item_type, i.name, i.head_revision AS revision, i.head_node_id AS node_id, n.stale, i.updated_at
-     FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
-     WHERE ${projectIs('i')} AND i.head_revision > 0 ORDER BY i.item_type, i.name, i.key`,
-    [projectId ?? null],
-  );
+  const [heads, stale] = await Promise.all([
+    q.query<{ key: string; item_type: string; name: string; revision: number; node_id: string; updated_at: string }>(
+      `SELECT i.key, i.item_type, i.name, i.head_revision AS revision, i.head_node_id AS node_id, ${isoText('i.updated_at')} AS updated_at
+       FROM twin_items i WHERE ${projectIs('i')} AND i.head_revision > 0`,
+      [projectId ?? null],
+    ),
+    q.query<{ id: string }>(`SELECT n.id FROM twin_nodes n WHERE n.stale AND ${projectIs('n')}`, [projectId ?? null]),
+  ]);
+  const staleIds = new Set(stale.rows.map((r) => r.id));
+  const rows = heads.rows.sort((a, b) => byteOrder(a.item_type, b.item_type) || byteOrder(a.name, b.name) || byteOrder(a.key, b.key));
   const by_type: Record<string, CurrentViewEntry[]> = {};
   for (const r of rows) {
     (by_type[r.item_type] ??= []).push({
       key: r.key,
-      item_type: r.item_type,
       name: r.name,
       revision: r.revision,
       ref: refOf(r.key, r.revision),
       node_id: r.node_id,
-      stale: r.stale,
-      updated_at: r.updated_at.toISOString(),
+      stale: staleIds.has(r.node_id),
+      updated_at: r.updated_at,
     });
   }
   return { project_id: projectId ?? null, item_count: rows.length, by_type };

@@ -30,7 +30,7 @@ const geometry = (project: string, name: string, extra: Record<string, unknown> 
 async function importForm(fields: Record<string, string>, file?: { name: string; bytes: Buffer; type?: string }) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
   const res = await fetch(`${t.url}/v1/twin/import`, { method: 'POST', body: form });
   return { status: res.status, body: (await res.json()) as any };
 }

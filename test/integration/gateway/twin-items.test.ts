@@ -49,6 +49,18 @@ describe('current view and item history over HTTP', () => {
     expect(view.by_type.constraint_set.map((e) => e.key)).toEqual([cs.item_key]);
   });
 
+  it('marks a head stale when a revision it depends on was superseded', async () => {
+    const p = await newProject('stale heads');
+    const geom = await tool(p, 'commit_geometry', { name: 'Shaft', step_base64: STEP });
+    const obj = await tool(p, 'record_engineering_entity', { entity_type: 'objective', name: 'Stiff shaft', parent_refs: [geom.item_key] });
+    const before = CurrentViewSchema.parse((await getJson(`${t.url}/v1/twin/current-view?project_id=${p}`)).body);
+    expect(before.by_type.objective[0]).toMatchObject({ key: obj.item_key, stale: false });
+    await tool(p, 'commit_geometry', { name: 'Shaft', step_base64: STEP });
+    const after = CurrentViewSchema.parse((await getJson(`${t.url}/v1/twin/current-view?project_id=${p}`)).body);
+    expect(after.by_type.objective[0]).toMatchObject({ key: obj.item_key, stale: true });
+    expect(after.by_type.cad_model[0]).toMatchObject({ revision: 2, stale: false });
+  });
+
   it('lists an item\'s revisions with the current one, and answers 404 for an unknown or malformed key', async () => {
     const p = await newProject('history');
     const a = await tool(p, 'commit_geometry', { name: 'Plate', step_base64: STEP });
