@@ -10,8 +10,11 @@ import { conversionRoutes } from './routes/convert.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
 import { knowledgeRoutes } from './routes/knowledge.routes.ts';
 import { projectsRoutes } from './routes/projects.routes.ts';
+import { runsRoutes } from './routes/runs.routes.ts';
+import { designFlowsRoutes } from './routes/design-flows.routes.ts';
 import { sessionsRoutes } from './routes/sessions.routes.ts';
 import { simulationRoutes } from './routes/simulation.routes.ts';
+import { simulationMeshRoutes } from './routes/simulation-mesh.routes.ts';
 import { bomRoutes } from './routes/twin-bom.routes.ts';
 import { twinGraphRoutes } from './routes/twin-graph.routes.ts';
 import { twinWritesRoutes } from './routes/twin-writes.routes.ts';
@@ -53,12 +56,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
 
   await app.register(opsRoutes(deps));
   await app.register(projectsRoutes(deps), { prefix: '/v1/projects' });
+  await app.register(runsRoutes(deps), { prefix: '/v1' });
+  await app.register(designFlowsRoutes(deps), { prefix: '/v1/design-flows' });
   await app.register(sessionsRoutes(deps), { prefix: '/v1/sessions' });
   await app.register(knowledgeRoutes(deps), { prefix: '/v1/knowledge' });
   await app.register(twinRoutes(deps), { prefix: '/v1/twin' });
   await app.register(twinGraphRoutes(deps), { prefix: '/v1/twin' });
   await app.register(twinWritesRoutes(deps), { prefix: '/v1/twin' });
   await app.register(simulationRoutes(deps), { prefix: '/v1/simulation' });
+  await app.register(simulationMeshRoutes(deps), { prefix: '/v1/simulation' });
   await app.register(bomRoutes(deps), { prefix: '/v1/bom' });
   await app.register(conversionRoutes(deps));
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
