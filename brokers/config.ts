@@ -38,6 +38,8 @@ export const ConfigSchema = z.object({
   SERVICE_DESIGN_FLOW_STALL_STOP: z.coerce.number().int().min(2).default(3),
   SERVICE_RUN_LEASE_MS: z.coerce.number().int().min(500).default(5000),
   SERVICE_UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
+  SERVICE_SIM_FIELD_MAX_BYTES: z.coerce.number().int().min(256).default(1_500_000),
+  SERVICE_SOLVER_MAX_NODES: z.coerce.number().int().min(100).default(95_000),
   SERVICE_CAD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SERVICE_CAD_HEAP_RECYCLE_MB: z.coerce.number().int().min(128).default(512),
 });
@@ -68,6 +70,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_RUN_LEASE_MS: 'how long a node holds a run without renewing; a dead node\'s runs move after this (5000)',
   SERVICE_WORKSPACE: 'shared adapter workspace where tools read and write files (<data dir>/workspace)',
   SERVICE_UPLOAD_LIMIT_BYTES: 'largest multipart upload (twin import, conversion), 200 MB; larger is 413',
+  SERVICE_SIM_FIELD_MAX_BYTES: 'cap on a solver result field payload, gzip bytes (1500000); over it the surface is simplified until it fits',
+  SERVICE_SOLVER_MAX_NODES: 'largest mesh the solver accepts, in nodes (95000: ~2 GB for SPOOLES with second-order tets); larger is refused',
   SERVICE_CAD_THREADS: 'OpenCascade kernel threads per process for the CAD adapters and sessions (the number of cores)',
   SERVICE_CAD_HEAP_RECYCLE_MB: 'a CAD kernel thread whose wasm heap passes this is replaced between tasks (512)',
   SERVICE_EXEMPT_LOCAL_WRITES: 'stdio callers run writing tools without a hold (true); false holds them like remote callers',

@@ -14,6 +14,7 @@ import { runsRoutes } from './routes/runs.routes.ts';
 import { designFlowsRoutes } from './routes/design-flows.routes.ts';
 import { sessionsRoutes } from './routes/sessions.routes.ts';
 import { simulationRoutes } from './routes/simulation.routes.ts';
+import { simulationMeshRoutes } from './routes/simulation-mesh.routes.ts';
 import { bomRoutes } from './routes/twin-bom.routes.ts';
 import { twinGraphRoutes } from './routes/twin-graph.routes.ts';
 import { twinWritesRoutes } from './routes/twin-writes.routes.ts';
@@ -63,6 +64,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(twinGraphRoutes(deps), { prefix: '/v1/twin' });
   await app.register(twinWritesRoutes(deps), { prefix: '/v1/twin' });
   await app.register(simulationRoutes(deps), { prefix: '/v1/simulation' });
+  await app.register(simulationMeshRoutes(deps), { prefix: '/v1/simulation' });
   await app.register(bomRoutes(deps), { prefix: '/v1/bom' });
   await app.register(conversionRoutes(deps));
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));

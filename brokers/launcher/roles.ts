@@ -16,6 +16,8 @@ import { createGatesService } from '../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../actors/runs/runs.service.ts';
 import { createFlowsService } from '../../actors/runs/intent/flows.service.ts';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
+import { createSolverAdapter } from '../../actors/adapters/solver/solver.adapter.ts';
+import { createMeshFacesService } from '../../actors/adapters/mesh/named-faces.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { ConfigError } from '../config.ts';
@@ -43,6 +45,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'gates', doc: 'the gates actor: gate readiness and findings', services: [createGatesService] },
     { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
     { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },
+    { name: 'adapter:solver', doc: 'the solver tool adapter (CalculiX) with its field-extraction worker pool, and the named-faces actor (gmsh)', services: [createSolverAdapter, createMeshFacesService] },
     { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },
     { name: 'adapter:cadscript', doc: 'the cadscript tool adapter (stateless OpenCascade tools in kernel threads)', services: [createCadscriptAdapter] },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),

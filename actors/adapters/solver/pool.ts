@@ -1,0 +1,41 @@
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import type { TaskFailure } from '../../../workers/simfield/schemas.ts';
+import type * as Tasks from '../../../workers/simfield/sim-field.worker.ts';
+import { InvalidArgumentsError, ToolError } from '../kit/tool.ts';
+
+/**
+ * The worker file: Node 22 strips types natively, so the TypeScript entry loads as is (no build step). Measured with
+ * this pool: first task including thread start ~85 ms from `.ts` vs ~45 ms from compiled `.js`; the tasks themselves run
+ * the same JIT code either way, and `minThreads: 1` starts one thread with the adapter, so calls never pay the start.
+ * A compiled build (`*.js` beside this file) picks the `.js` worker (notes/runtime.md "piscina 5.3.2").
+ */
+const WORKER = new URL(`../../../workers/simfield/sim-field.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+type TaskName = keyof typeof Tasks;
+type TaskResult<N extends TaskName> = Exclude<ReturnType<(typeof Tasks)[N]>, TaskFailure>;
+
+/** The solver adapter's piscina pool (the only owner of one, STYLE R5): field extraction, decks, mesh checks. */
+export interface SimFieldPool {
+  /** Runs a named task; a task's refusal becomes InvalidArgumentsError or ToolError; an abort stops the thread. */
+  run<N extends TaskName>(name: N, input: Parameters<(typeof Tasks)[N]>[0], signal?: AbortSignal): Promise<TaskResult<N>>;
+  destroy(): Promise<void>;
+  readonly threads: number;
+}
+
+/** Creates the pool: `maxThreads` = the cores (field builds are CPU-bound; more threads only queue), one thread warm. */
+export function createSimFieldPool(opts: { maxThreads?: number } = {}): SimFieldPool {
+  const maxThreads = opts.maxThreads ?? Math.max(1, os.availableParallelism());
+  const pool = new Piscina({ filename: WORKER, minThreads: 1, maxThreads, idleTimeout: 60_000, maxQueue: maxThreads * 16 });
+  return {
+    threads: maxThreads,
+    async run(name, input, signal) {
+      const r = (await pool.run(input, { name, signal: signal ?? null })) as TaskResult<typeof name> | TaskFailure;
+      if (r && typeof r === 'object' && 'ok' in r && r.ok === false && 'kind' in r) {
+        throw r.kind === 'invalid_arguments' ? new InvalidArgumentsError(r.message) : new ToolError(r.message);
+      }
+      return r as TaskResult<typeof name>;
+    },
+    destroy: () => pool.destroy(),
+  };
+}

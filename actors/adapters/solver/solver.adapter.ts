@@ -1,0 +1,33 @@
+import type { ServiceSchema } from 'moleculer';
+import type { Infra } from '../../../brokers/infra.ts';
+import { createAdapterService } from '../kit/adapter.service.ts';
+import { onPath } from './ccx.ts';
+import { checkMeshConvergenceTool } from './convergence.tool.ts';
+import { crossCheckTools } from './crosscheck.tools.ts';
+import { solverDeps } from './deps.ts';
+import { feaTools } from './fea.tools.ts';
+import { jointLoadsTool } from './joint-loads.tool.ts';
+import { resultTools } from './results.tools.ts';
+
+/**
+ * The `solver` adapter (role `adapter:solver`): the nine solver tools on CalculiX, with field extraction in its own
+ * piscina pool. Unhealthy, naming `ccx`, while the program is not on PATH: the tools stay listed and calls fail with
+ * TOOL_UNAVAILABLE. The pool is destroyed when the actor stops.
+ */
+export function createSolverAdapter(infra: Infra): ServiceSchema {
+  const deps = solverDeps(infra);
+  const schema = createAdapterService({
+    id: 'solver',
+    version: '0.1.0',
+    capability: 'fea',
+    tools: () => [...feaTools(deps), ...resultTools(deps), checkMeshConvergenceTool, ...crossCheckTools(deps), jointLoadsTool],
+    checkEngine: async () =>
+      (await onPath('ccx')) ? { status: 'healthy' } : { status: 'unhealthy', message: 'ccx (CalculiX) is not installed: not found on PATH (Debian package calculix-ccx)' },
+  })(infra);
+  return {
+    ...schema,
+    async stopped() {
+      await deps.pool.destroy();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+/** The shared simulation fixtures (read in place; copied into a test's workspace before use). */
+export const SIM_FIXTURES = '/work/shared/fixtures/sim';
+
+/** A fresh temp workspace for a test node (`SERVICE_WORKSPACE`), with `remove()` for afterAll. */
+export function tempWorkspace(prefix: string): { root: string; remove(): void } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { root, remove: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Copies a fixture (gunzipping `*.gz`) into `<workspace>/<dest>` and returns `dest`. */
+export function copyFixture(workspace: string, name: string, dest = name.replace(/\.gz$/, '')): string {
+  const src = fs.readFileSync(path.join(SIM_FIXTURES, name));
+  const target = path.join(workspace, dest);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, name.endsWith('.gz') ? zlib.gunzipSync(src) : src);
+  return dest;
+}
