@@ -1,6 +1,8 @@
 import { createCircuitAdapter } from '../../actors/adapters/circuit/circuit.adapter.ts';
 import { createConformanceAdapter } from '../../actors/adapters/conformance/conformance.adapter.ts';
 import { createCadscriptAdapter } from '../../actors/adapters/cadscript/cadscript.adapter.ts';
+import { createCadkernelAdapter } from '../../actors/adapters/cadkernel/cadkernel.adapter.ts';
+import { createCadSessionsService } from '../../actors/cadsessions/cadsessions.service.ts';
 import { createKnowledgeAdapter } from '../../actors/adapters/knowledge/knowledge.adapter.ts';
 import { createMemoryAdapter } from '../../actors/adapters/memory/memory.adapter.ts';
 import { createProjectAdapter } from '../../actors/adapters/project/project.adapter.ts';
@@ -48,6 +50,8 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'adapter:solver', doc: 'the solver tool adapter (CalculiX) with its field-extraction worker pool, and the named-faces actor (gmsh)', services: [createSolverAdapter, createMeshFacesService] },
     { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },
     { name: 'adapter:cadscript', doc: 'the cadscript tool adapter (stateless OpenCascade tools in kernel threads)', services: [createCadscriptAdapter] },
+    { name: 'adapter:cadkernel', doc: 'the cadkernel tool adapter (file tools, generate_mesh, session tools over the cadsessions actor)', services: [createCadkernelAdapter] },
+    { name: 'cadsessions', doc: 'the CAD session actor (tables cad_sessions, cad_session_features, cad_session_files, cad_session_exports)', services: [createCadSessionsService] },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
   ];
 }

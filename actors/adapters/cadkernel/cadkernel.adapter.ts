@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { createCadAdapter, kernelRun, PropertiesOutSchema, type CadToolDeps } from '../cadscript/common.ts';
+import { fileTools } from '../cadscript/file.tools.ts';
+import { defineTool } from '../kit/tool.ts';
+import { generateMeshTool } from '../mesh/generate-mesh.tool.ts';
+import { sessionTools } from './session.tools.ts';
+
+/** `cadkernel.describe_step_file`: parts with names and colours, units, schema and properties of a STEP file. */
+function describeStepTool(deps: CadToolDeps) {
+  return defineTool({
+    name: 'describe_step_file',
+    title: 'Describe a STEP file',
+    description:
+      'Read a STEP file from the workspace: schema, units (converted to mm), parts (name and colour from the file, [r,g,b] 0-1 or null) with volume, area, bounding box and centre of mass each, and the whole model\'s properties, all in the global frame.',
+    input: z.object({ file_path: z.string().min(1) }),
+    output: PropertiesOutSchema.extend({ part_count: z.number().int(), parts: z.array(z.looseObject({ name: z.string(), color: z.array(z.number()).nullable() })) }),
+    handler: async (a, tc) => {
+      const input = await deps.workspace.resolve(a.file_path, 'file_path');
+      const r = await kernelRun(tc, (signal) => deps.pool().run('describeStep', { input }, { signal }));
+      return { file_path: a.file_path, ...r };
+    },
+  });
+}
+
+/**
+ * The `cadkernel` adapter (TOOLS.md): 6 stateless file tools (create_parametric, boolean_operation, get_properties,
+ * export_geometry, describe_step_file, generate_mesh) and the 27 session tools served by the cadsessions actor.
+ */
+export const createCadkernelAdapter = createCadAdapter({
+  id: 'cadkernel',
+  version: '0.1.0',
+  capability: 'cad',
+  tools: (deps) => [...fileTools(deps), describeStepTool(deps), generateMeshTool({ workspace: deps.workspace }), ...sessionTools(deps)],
+});
