@@ -44,7 +44,7 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
   let patches: PatchStore | undefined;
   const patchStore = async () => (patches ??= createPatchStore(await d.infra.db()));
   return {
-    catalog: action(F.catalog, () => ({
+    flowCatalog: action(F.flowCatalog, () => ({
       flows: Object.values(FLOWS).map((f) => ({
         id: f.id,
         version: f.version,

@@ -4,6 +4,8 @@ import type { CatalogueEntry } from '../../contracts/tool-catalogue.ts';
 
 /** Tools that talk to a person themselves and are never held (TOOLS.md: `flow.await_gate` "asks the person; never held"). */
 const NEVER_HELD = new Set(['flow.await_gate']);
+/** Tools held downstream, not at the tool server: they freeze a flow version whose own approval a person gives (TOOLS.md). */
+const HELD_DOWNSTREAM = new Set(['flow.propose', 'flow.patch']);
 
 export type HoldDecision =
   | { kind: 'run' }
@@ -37,7 +39,7 @@ export function decideHold(
     }
     return { kind: 'run' };
   }
-  if (annotations.readOnlyHint || NEVER_HELD.has(toolId)) return { kind: 'run' };
+  if (annotations.readOnlyHint || NEVER_HELD.has(toolId) || HELD_DOWNSTREAM.has(toolId)) return { kind: 'run' };
   if (caller.kind === 'stdio' && opts.exemptLocalWrites) return { kind: 'run' };
   return { kind: 'hold', reason: `${toolId} writes (${annotations.destructiveHint ? 'may overwrite or delete' : 'additive'}) and the caller is ${caller.kind}` };
 }

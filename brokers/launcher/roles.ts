@@ -18,6 +18,7 @@ import { createGatesService } from '../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../actors/runs/runs.service.ts';
 import { createFlowsService } from '../../actors/runs/intent/flows.service.ts';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
+import { createFlowAdapter } from '../../actors/adapters/flow/flow.adapter.ts';
 import { createSolverAdapter } from '../../actors/adapters/solver/solver.adapter.ts';
 import { createMeshFacesService } from '../../actors/adapters/mesh/named-faces.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
@@ -46,6 +47,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'runs', doc: 'the runs actor: one event-sourced actor per design-flow run (tables runs, run_events, flow_versions)', services: [createRunsService, createFlowsService] },
     { name: 'gates', doc: 'the gates actor: gate readiness and findings', services: [createGatesService] },
     { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
+    { name: 'adapter:flow', doc: 'the flow tool adapter (design flows over the runs actor)', services: [createFlowAdapter] },
     { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },
     { name: 'adapter:solver', doc: 'the solver tool adapter (CalculiX) with its field-extraction worker pool, and the named-faces actor (gmsh)', services: [createSolverAdapter, createMeshFacesService] },
     { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },

@@ -38,7 +38,7 @@ export const StartVersionSchema = z.object({
  * capability reports, flow patches and flow proposals.
  */
 export const RunFlowActions = {
-  catalog: defineAction('runs.flowCatalog', z.object({}), FlowCatalogSchema),
+  flowCatalog: defineAction('runs.flowCatalog', z.object({}), FlowCatalogSchema),
   usage: defineAction('runs.usage', RunId, UsageTotalsSchema),
   usageSummary: defineAction('runs.usageSummary', z.object({ window_hours: z.number().int().min(1).max(8760).default(24) }), UsageSummarySchema),
   flowState: defineAction('runs.flowState', RunId, FlowStateSchema),

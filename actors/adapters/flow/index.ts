@@ -1,0 +1,1 @@
+export { createFlowAdapter } from './flow.adapter.ts';
