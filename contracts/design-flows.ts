@@ -68,8 +68,11 @@ export type RequirementResult = z.infer<typeof RequirementResultSchema>;
 
 /** Phase view values by field (SPEC "Phase view"; values from PhaseViewValueSchema). */
 export const ExecutionStatusSchema = PhaseViewValueSchema.extract(['PENDING', 'RUNNING', 'AWAITING_GATE', 'COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED']);
+/** Eligibility: PENDING (dependencies not done), ELIGIBLE, BLOCKED (pending with a blocking capability gap), SKIPPED. */
 export const EligibilitySchema = PhaseViewValueSchema.extract(['PENDING', 'ELIGIBLE', 'BLOCKED', 'SKIPPED']);
+/** Validity of a phase's outputs: VALID, STALE (an item it approved was superseded), POTENTIALLY_INVALID (downstream of a stale phase). */
 export const ValiditySchema = PhaseViewValueSchema.extract(['PENDING', 'VALID', 'STALE', 'POTENTIALLY_INVALID', 'SKIPPED']);
+/** Whether the phase's objective is shown met (COMPLETED) with current evidence. */
 export const ObjectiveStatusSchema = PhaseViewValueSchema.extract(['PENDING', 'COMPLETED', 'FAILED', 'BLOCKED', 'STALE', 'SKIPPED']);
 
 /** One phase of the lifecycle view. */
@@ -147,6 +150,7 @@ export const RunGateOutcomeSchema = z.object({
   revisions: z.array(z.string()),
 });
 
+/** `GET /v1/twin/runs/{id}/changes`: the run's item revisions and its gates. */
 export const RunChangesSchema = z.object({
   run_id: z.string(),
   project_id: z.string().nullable(),
@@ -159,6 +163,7 @@ export type RunChanges = z.infer<typeof RunChangesSchema>;
 export const CapabilityLevelSchema = z.enum(['FULL', 'PARTIAL', 'UNAVAILABLE', 'UNKNOWN']);
 export type CapabilityLevel = z.infer<typeof CapabilityLevelSchema>;
 
+/** One required deliverable: its capability level, the tools present and missing for it. */
 export const DeliverableCapabilitySchema = z.object({
   type: z.string(),
   capability: CapabilityLevelSchema,
@@ -167,6 +172,7 @@ export const DeliverableCapabilitySchema = z.object({
   note: z.string(),
 });
 
+/** Overall readiness of a phase or flow from its deliverables' capabilities. */
 export const CapabilityStatusSchema = z.enum(['READY', 'READY_WITH_WARNINGS', 'BLOCKED']);
 
 /** Capability report: per phase, each required deliverable, and the overall status. */
@@ -218,6 +224,7 @@ export const PatchProposeBodySchema = z.object({
   base_hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 
+/** A patch's approval state (pending, approved, rejected) and what the runs actor did with it (applied, stale). */
 export const PatchStatusSchema = z.enum(['pending', 'approved', 'rejected', 'applied', 'stale']);
 
 /** A proposed flow patch: a new frozen version of the run's flow, held for a person (kind flow_patch). */
@@ -244,6 +251,7 @@ export const FlowProposeSchema = z.object({
   reason: z.string().max(2000).default(''),
 });
 
+/** A proposed flow version and its approval (kind flow_version). */
 export const FlowProposalViewSchema = z.object({
   version_id: z.string(),
   flow_id: z.string(),

@@ -19,6 +19,7 @@ export interface CapabilityGap {
   blocking: boolean;
 }
 
+/** Everything the lifecycle view is computed from (pure input). */
 export interface LifecycleInput {
   state: RunState;
   requirements: RequirementResult[];

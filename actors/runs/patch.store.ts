@@ -1,6 +1,7 @@
 import { isPgError, PgErrorCodes, type Db } from '../../brokers/db/index.ts';
 import { FrozenFlowSchema, type FrozenFlow } from '../../contracts/flow-defs.ts';
 
+/** A row of flow_patches. */
 export interface PatchRow {
   run_id: string;
   version: number;
@@ -16,6 +17,7 @@ export interface PatchRow {
   created_at: Date;
 }
 
+/** A row of flow_proposals (the columns the actions read). */
 export interface ProposalRow {
   version_id: string;
   flow_id: string;
@@ -81,4 +83,5 @@ export function createPatchStore(db: Db) {
     },
   };
 }
+/** The patch store built on a database. */
 export type PatchStore = ReturnType<typeof createPatchStore>;

@@ -11,6 +11,7 @@ import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { startActors } from './actors.ts';
 
+/** A started design-flow test node. */
 export interface FlowNode {
   handle: BrokerHandle;
   /** Base URL of the node's gateway (HTTP `/v1` and `/mcp`). */
