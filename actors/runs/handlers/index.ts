@@ -1,5 +1,6 @@
 import type { HandlerTable } from '../executors.ts';
 import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
+import { designPhase, simulationPhase } from './mech/late-phases.ts';
 
 const early = { intent: intentPhase, needs: needsPhase, requirements: requirementsPhase, feasibility: feasibilityPhase };
 
@@ -8,6 +9,6 @@ const early = { intent: intentPhase, needs: needsPhase, requirements: requiremen
  * phases use the LLM slot (an environment failure until a model provider is configured).
  */
 export const DEFAULT_HANDLERS: HandlerTable = {
-  mech_v1: { ...early },
+  mech_v1: { ...early, design: designPhase, simulation: simulationPhase },
   hardware_v1: { ...early },
 };
