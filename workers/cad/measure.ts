@@ -47,11 +47,18 @@ export function boundingBox(shape: AnyShape): BBox {
   }
 }
 
-/** The kernel's validity checker (`BRepCheck_Analyzer`, geometric controls on). */
+/** Validity already established for a shape object (shapes are immutable: features return new ones). */
+const validity = new WeakMap<object, boolean>();
+
+/** The kernel's validity checker (`BRepCheck_Analyzer`, geometric controls on), computed once per shape object. */
 export function isValidShape(shape: AnyShape): boolean {
+  const known = validity.get(shape);
+  if (known !== undefined) return known;
   const analyzer = new (oc().BRepCheck_Analyzer)(shape.wrapped, true, false);
   try {
-    return analyzer.IsValid();
+    const valid = analyzer.IsValid();
+    validity.set(shape, valid);
+    return valid;
   } finally {
     analyzer.delete();
   }

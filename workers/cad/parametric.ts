@@ -96,10 +96,10 @@ function plateHoles(p: Params, length: number): HoleSpec[] {
 }
 
 /** Cuts through-holes along Z with one compound tool (one boolean for all holes, notes: faster than sequential cuts). */
-export function cutHoles(solid: Shape3D, holes: HoleSpec[]): Shape3D {
+export function cutHoles(solid: Shape3D, holes: HoleSpec[], zRange?: [number, number]): Shape3D {
   if (!holes.length) return solid;
-  const bb = solid.boundingBox.bounds;
-  const [z0, z1] = [bb[0][2] - 1, bb[1][2] + 1];
+  const bb = zRange ? undefined : solid.boundingBox.bounds;
+  const [z0, z1] = zRange ? [zRange[0] - 1, zRange[1] + 1] : [bb![0][2] - 1, bb![1][2] + 1];
   const tools = holes.map((h, i) => {
     const r = h.radius ?? (h.diameter !== undefined ? h.diameter / 2 : undefined);
     if (!r || r <= 0) throw new KernelArgumentError(`hole ${i} needs a positive diameter or radius`, { hole: i });
@@ -125,7 +125,8 @@ export function buildPart(kind: string, given: Record<string, number>, holes: Ho
   if (fillet && chamfer) throw new KernelArgumentError('give fillet or chamfer, not both');
   if (fillet || chamfer) shape = swap(shape, edgeFeature(shape, fillet ? 'fillet' : 'chamfer', (fillet ?? chamfer)!));
   const allHoles = [...(kind === 'plate' ? plateHoles(p, p.used.length) : []), ...holes];
-  if (allHoles.length) shape = swap(shape, cutHoles(shape, allHoles));
+  const zRange: [number, number] | undefined = kind === 'plate' ? [0, p.used.thickness] : kind === 'box' || kind === 'beam' ? [p.opt('centered') ? -p.used.height / 2 : 0, p.opt('centered') ? p.used.height / 2 : p.used.height] : undefined;
+  if (allHoles.length) shape = swap(shape, cutHoles(shape, allHoles, zRange));
   const [x, y, z] = [p.opt('x'), p.opt('y'), p.opt('z')];
   if (x || y || z) shape = shape.translate([x ?? 0, y ?? 0, z ?? 0]);
   return { shape, parameters_used: p.used };
