@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,4 +20,11 @@ export function copyFixture(workspace: string, name: string, dest = name.replace
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.writeFileSync(target, name.endsWith('.gz') ? zlib.gunzipSync(src) : src);
   return dest;
+}
+
+/** Writes `<dir>/<name>.step` with gmsh's OpenCASCADE kernel from .geo statements (a STEP made at test time). */
+export function writeStep(dir: string, name: string, geo: string): string {
+  fs.writeFileSync(path.join(dir, `${name}.geo`), `SetFactory("OpenCASCADE");\n${geo}\n`);
+  execFileSync('gmsh', [`${name}.geo`, '-0', '-format', 'step', '-o', `${name}.step`], { cwd: dir, stdio: 'ignore' });
+  return `${name}.step`;
 }

@@ -24,6 +24,8 @@ export interface PreparedDeck {
   warnings: string[];
 }
 
+/** A number as ccx reads it: its fields hold 20 characters, so 12 significant digits (`2.6999999999999998E-9` is refused). */
+const num = (x: number) => String(Number(x.toPrecision(12)));
 const name = (s: string) => s.toUpperCase().replace(/[^A-Z0-9_.-]/g, '_').slice(0, 80);
 
 /**
@@ -75,7 +77,7 @@ export function prepareDeck(input: Input): PreparedDeck | TaskFailure {
   if (Object.keys(strippedCounts).length) warnings.push(`left out of the deck (not volume elements): ${Object.entries(strippedCounts).map(([t, c]) => `${c} ${t}`).join(', ')}`);
 
   const out: string[] = [`** deck written by the solver adapter from ${input.meshPath.split('/').pop()}`, '*NODE, NSET=NALL'];
-  for (let i = 0; i < n; i++) out.push(`${mesh.nodeIds[i]}, ${mesh.coords[3 * i]}, ${mesh.coords[3 * i + 1]}, ${mesh.coords[3 * i + 2]}`);
+  for (let i = 0; i < n; i++) out.push(`${mesh.nodeIds[i]}, ${num(mesh.coords[3 * i])}, ${num(mesh.coords[3 * i + 1])}, ${num(mesh.coords[3 * i + 2])}`);
   const element_types: Record<string, number> = {};
   const bodies = new Map<string, number[]>();
   const groups = new Map<string, InpMesh['elements']>();
@@ -105,8 +107,8 @@ export function prepareDeck(input: Input): PreparedDeck | TaskFailure {
   writeSet(input.fixedSet, fixed);
   if (input.loadSet && name(input.loadSet) !== name(input.fixedSet)) writeSet(input.loadSet, load);
   const m = input.material;
-  out.push(`*MATERIAL, NAME=${name(m.name)}`, '*ELASTIC', `${m.youngs_modulus_mpa}, ${m.poisson_ratio}`, '*DENSITY', `${m.density_t_mm3}`);
-  out.push('*CONDUCTIVITY', `${m.conductivity}`, '*SPECIFIC HEAT', `${m.specific_heat}`);
+  out.push(`*MATERIAL, NAME=${name(m.name)}`, '*ELASTIC', `${num(m.youngs_modulus_mpa)}, ${num(m.poisson_ratio)}`, '*DENSITY', num(m.density_t_mm3));
+  out.push('*CONDUCTIVITY', num(m.conductivity), '*SPECIFIC HEAT', num(m.specific_heat));
   for (const body of bodies.keys()) out.push(`*SOLID SECTION, ELSET=${body}, MATERIAL=${name(m.name)}`);
   const F = name(input.fixedSet);
   const L = input.loadSet ? name(input.loadSet) : '';
@@ -115,21 +117,21 @@ export function prepareDeck(input: Input): PreparedDeck | TaskFailure {
   if (input.analysis === 'static_stress') {
     const force = input.forceN ?? [0, 0, 0];
     out.push('*STATIC', '*BOUNDARY', `${F}, 1, 3`, '*CLOAD');
-    force.forEach((f, k) => f !== 0 && out.push(`${L}, ${k + 1}, ${f / load.length}`));
+    force.forEach((f, k) => f !== 0 && out.push(`${L}, ${k + 1}, ${num(f / load.length)}`));
     out.push('*NODE FILE', 'U', '*EL FILE', 'S', `*NODE PRINT, NSET=${F}, TOTALS=ONLY`, 'RF');
   } else if (input.analysis === 'modal') {
     out.push('*FREQUENCY', `${input.numModes}`, '*BOUNDARY', `${F}, 1, 3`, '*NODE FILE', 'U');
   } else {
-    out.push('*HEAT TRANSFER, STEADY STATE', '*BOUNDARY', `${F}, 11, 11, ${input.sinkTempC}`);
+    out.push('*HEAT TRANSFER, STEADY STATE', '*BOUNDARY', `${F}, 11, 11, ${num(input.sinkTempC)}`);
     const faces = facesIn(mesh, new Set(load));
     const area = faces.reduce((a, f) => a + f.area, 0);
     const mw = input.powerW * 1000;
     if (faces.length && area > 0) {
       out.push('*DFLUX');
-      for (const f of faces) out.push(`${f.elem}, S${f.face + 1}, ${mw / area}`);
+      for (const f of faces) out.push(`${f.elem}, S${f.face + 1}, ${num(mw / area)}`);
       heat = { faces: faces.length, area_mm2: area, flux_mw_mm2: mw / area };
     } else if (load.length) {
-      out.push('*CFLUX', `${L}, 11, ${mw / load.length}`);
+      out.push('*CFLUX', `${L}, 11, ${num(mw / load.length)}`);
       heat = { nodes: load.length, per_node_mw: mw / load.length };
     }
     out.push('*NODE FILE', 'NT');

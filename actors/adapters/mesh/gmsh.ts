@@ -40,7 +40,8 @@ function geoScript(o: MeshStepOptions, curved: boolean): string {
   return [
     'Geometry.OCCTargetUnit = "MM";',
     'Merge "part.step";',
-    'If (#Volume{:} == 0)',
+    'v() = Volume{:};',
+    'If (#v() == 0)',
     '  Error("the STEP has no solid volume to mesh");',
     'EndIf',
     'lmax = Max(General.MaxX - General.MinX, Max(General.MaxY - General.MinY, General.MaxZ - General.MinZ));',
