@@ -19,6 +19,7 @@ export const ProfileSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('regular_polygon'), radius: z.number().positive(), sides: z.number().int().min(3).max(100), center: z.tuple([z.number(), z.number()]).optional() }),
   z.object({ type: z.literal('path'), points: z.array(z.tuple([z.number(), z.number()])).min(2) }),
 ]);
+/** A sketch profile. */
 export type Profile = z.infer<typeof ProfileSchema>;
 
 /** Argument schemas of the mutating session operations (recorded in the history). */
@@ -52,6 +53,7 @@ export const SessionOpArgs = {
 
 /** Names of the mutating operations. */
 export type SessionOpName = keyof typeof SessionOpArgs;
+/** Every recorded operation name, in table order. */
 export const SESSION_OPS = Object.keys(SessionOpArgs) as SessionOpName[];
 
 /** Read-only session queries (never recorded). */
@@ -61,6 +63,7 @@ export const SessionQueryArgs = {
   measure: z.object({ object_id: Id.optional(), other_id: Id.optional() }),
   list_joints: z.object({ assembly_id: Id.optional() }),
 } as const;
+/** Names of the read-only queries. */
 export type SessionQueryName = keyof typeof SessionQueryArgs;
 
 /** Colour input of export_model: [r,g,b] in 0-1 or 0-255. */
@@ -73,8 +76,10 @@ export const ExportModelArgs = z.object({
   color: ColorArgSchema.optional(),
   part_materials: z.record(z.string(), z.string()).optional(),
 });
+/** Validated export_model arguments. */
 export type ExportModelInput = z.infer<typeof ExportModelArgs>;
 
 /** One recorded feature: its sequence number in the session and the validated operation. */
 export const SessionFeatureSchema = z.object({ seq: z.number().int().min(1), op: z.enum(SESSION_OPS as [SessionOpName, ...SessionOpName[]]), args: z.record(z.string(), z.unknown()) });
+/** A recorded feature. */
 export type SessionFeature = z.infer<typeof SessionFeatureSchema>;

@@ -17,6 +17,7 @@ export const CadSessionSchema = z.object({
   updated_at: z.string(),
   closed_at: z.string().nullable(),
 });
+/** A CAD session record. */
 export type CadSession = z.infer<typeof CadSessionSchema>;
 
 /**

@@ -5,6 +5,7 @@ import { oc } from './kernel.ts';
 
 /** Export formats of `export_geometry` (SPEC catalogue: STEP, STL, OBJ, BREP, AMF, SVG). */
 export const EXPORT_FORMATS = ['step', 'stl', 'obj', 'brep', 'amf', 'svg'] as const;
+/** One of EXPORT_FORMATS. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Tessellation used for STL, OBJ and AMF (absolute chordal deviation in mm, angle in radians). */
