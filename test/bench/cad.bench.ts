@@ -13,6 +13,7 @@ import { propertiesOf } from '../../workers/cad/measure.ts';
 import { buildPart } from '../../workers/cad/parametric.ts';
 import { KernelPool } from '../../workers/cad/host/pool.ts';
 import { startTestNode } from '../support/node.ts';
+import { convertStage } from './support/convert-stage.ts';
 
 const N = Number(process.env.BENCH_RUNS ?? 30);
 const PLATE = { length: 100, width: 40, thickness: 10, fillet: 2, hole_count: 2, hole_diameter: 6 };
@@ -84,4 +85,5 @@ for (const r of rows) console.log(`${r.stage.padEnd(52)}${f(r.cold)}${f(q(r.time
 for (const m of mem) console.log(m);
 const warm = q(rows[2].times, 0.5);
 console.log(`target: plate under 150 ms warm (tool call p50 ${warm.toFixed(1)} ms): ${warm < 150 ? 'met' : 'NOT met'}`);
+console.log(`\n${(await convertStage()).join('\n')}`);
 process.exit(0);
