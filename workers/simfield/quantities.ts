@@ -48,7 +48,12 @@ export function vector3(values: Float64Array, block: FrdBlock): Float64Array {
 export function magnitude(v3: Float64Array): Float64Array {
   const n = v3.length / 3;
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = Math.hypot(v3[3 * i], v3[3 * i + 1], v3[3 * i + 2]);
+  for (let i = 0; i < n; i++) {
+    const x = v3[3 * i];
+    const y = v3[3 * i + 1];
+    const z = v3[3 * i + 2];
+    out[i] = Math.sqrt(x * x + y * y + z * z); // Math.hypot is several times slower here
+  }
   return out;
 }
 

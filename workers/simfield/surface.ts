@@ -44,10 +44,12 @@ export function outerSurface(el: Elements, coords: Float64Array): OuterSurface {
   for (let e = 0; e < E; e++) nf += (tables[el.types[e]]?.length ?? 0) >> 2;
   const fElem = new Int32Array(nf);
   const fLocal = new Uint8Array(nf);
-  const fMin = new Int32Array(nf);
-  const fK1 = new Int32Array(nf);
-  const fK2 = new Int32Array(nf);
-  const fK3 = new Int32Array(nf);
+  const shared = new Uint8Array(nf);
+  // Open addressing on the sorted corners, stored inline (a, b, c, d, face) so a probe touches one cache line.
+  let H = 1;
+  while (H < nf * 1.6) H <<= 1;
+  const slots = new Int32Array(H * 5).fill(-1);
+  const mask = H - 1;
   const nodes = el.nodes;
   let f = 0;
   for (let e = 0; e < E; e++) {
@@ -70,40 +72,28 @@ export function outerSurface(el: Elements, coords: Float64Array): OuterSurface {
       }
       fElem[f] = e;
       fLocal[f] = l;
-      fMin[f] = a;
-      fK1[f] = b;
-      fK2[f] = c;
-      fK3[f] = d;
-    }
-  }
-  // Buckets by a hash of the two smallest corners (CSR), so a bucket holds ~1-2 faces; equal faces share a bucket.
-  let H = 1;
-  while (H < nf) H <<= 1;
-  const bucket = new Int32Array(nf);
-  for (let i = 0; i < nf; i++) bucket[i] = (Math.imul(fMin[i], 73856093) ^ Math.imul(fK1[i], 19349663)) & (H - 1);
-  const start = new Int32Array(H + 1);
-  for (let i = 0; i < nf; i++) start[bucket[i] + 1]++;
-  for (let i = 0; i < H; i++) start[i + 1] += start[i];
-  const fill = start.slice(0, H);
-  const order = new Int32Array(nf);
-  for (let i = 0; i < nf; i++) order[fill[bucket[i]]++] = i;
-  const shared = new Uint8Array(nf);
-  for (let v = 0; v < H; v++) {
-    const end = start[v + 1];
-    for (let a = start[v]; a < end; a++) {
-      const fa = order[a];
-      const k0 = fMin[fa];
-      const k1 = fK1[fa];
-      const k2 = fK2[fa];
-      const k3 = fK3[fa];
-      for (let b = a + 1; b < end; b++) {
-        const fb = order[b];
-        if (fMin[fb] === k0 && fK1[fb] === k1 && fK2[fb] === k2 && fK3[fb] === k3) shared[fa] = shared[fb] = 1;
+      let h = (Math.imul(a, 73856093) ^ Math.imul(b, 19349663) ^ Math.imul(c, 83492791)) & mask;
+      for (;;) {
+        const k = h * 5;
+        if (slots[k] === -1) {
+          slots[k] = a;
+          slots[k + 1] = b;
+          slots[k + 2] = c;
+          slots[k + 3] = d;
+          slots[k + 4] = f;
+          break;
+        }
+        if (slots[k] === a && slots[k + 1] === b && slots[k + 2] === c && slots[k + 3] === d) {
+          shared[f] = 1;
+          shared[slots[k + 4]] = 1;
+          break;
+        }
+        h = (h + 1) & mask;
       }
     }
   }
   let outer = 0;
-  for (let i = 0; i < nf; i++) if (!shared[i]) outer += fK3[i] === -1 ? 1 : 2;
+  for (let i = 0; i < nf; i++) if (!shared[i]) outer += tables[el.types[fElem[i]]]![4 * fLocal[i] + 3] < 0 ? 1 : 2;
   const tris = new Int32Array(outer * 3);
   let t = 0;
   const c = [0, 0, 0, 0];

@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 const invoke = (adapter: string, tool: string, args: Record<string, unknown>): Promise<InvokeResult> =>
-  call(h.broker, adapterActions(adapter).invoke, { tool_id: `${adapter}.${tool}`, arguments: args, call_id: crypto.randomUUID(), timeout_ms: 120_000, caller: { kind: 'stdio', transport: 'stdio' } });
+  call(h.broker, adapterActions(adapter).invoke, { tool_id: `${adapter}.${tool}`, arguments: args, call_id: crypto.randomUUID(), timeout_ms: 120_000, caller: { kind: 'stdio', transport: 'stdio' } }, { timeout: 130_000 });
 const ok = async (p: Promise<InvokeResult>) => {
   const r = await p;
   if (r.status !== 'success') throw new Error(JSON.stringify(r.error));

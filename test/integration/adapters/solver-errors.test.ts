@@ -20,7 +20,7 @@ beforeAll(async () => {
   const frd = fs.readFileSync(path.join(ws.root, 'beam_coarse.frd'), 'latin1').split('\n');
   fs.writeFileSync(path.join(ws.root, 'bad.frd'), frd.map((l, i) => (i === 1844 ? l.slice(0, 13) + 'garbage!!!!!' + l.slice(25) : l)).join('\n'));
   fs.writeFileSync(path.join(ws.root, 'cut.frd'), frd.slice(0, 3000).join('\n'));
-  t = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_WORKSPACE: ws.root, SERVICE_SIM_FIELD_MAX_BYTES: '300' } });
+  t = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_REQUEST_TIMEOUT_MS: '300000', SERVICE_WORKSPACE: ws.root, SERVICE_SIM_FIELD_MAX_BYTES: '300' } });
 });
 afterAll(async () => {
   await t.stop();

@@ -12,8 +12,8 @@ let t: TestNode;
 let capped: TestNode;
 beforeAll(async () => {
   for (const f of ['beam_coarse.inp', 'beam_coarse.frd', 'beam_coarse_static2.frd.gz', 'beam_coarse_modal.frd.gz', 'beam_coarse_thermal.frd', 'beam_medium.frd.gz', 'beam_medium.inp.gz']) copyFixture(ws.root, f);
-  t = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_WORKSPACE: ws.root } });
-  capped = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_WORKSPACE: ws.root, SERVICE_SIM_FIELD_MAX_BYTES: '20000' } });
+  t = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_REQUEST_TIMEOUT_MS: '300000', SERVICE_WORKSPACE: ws.root } });
+  capped = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_REQUEST_TIMEOUT_MS: '300000', SERVICE_WORKSPACE: ws.root, SERVICE_SIM_FIELD_MAX_BYTES: '20000' } });
 });
 afterAll(async () => {
   await t.stop();

@@ -12,7 +12,7 @@ const ws = tempWorkspace('solver-ws-');
 let t: TestNode;
 beforeAll(async () => {
   for (const f of ['beam_medium.inp.gz', 'beam_coarse.inp']) copyFixture(ws.root, f);
-  t = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_WORKSPACE: ws.root } });
+  t = await startTestNode({ roles: 'tools,adapter:solver', env: { SERVICE_REQUEST_TIMEOUT_MS: '300000', SERVICE_WORKSPACE: ws.root } });
 });
 afterAll(async () => {
   await t.stop();
