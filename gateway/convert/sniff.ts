@@ -28,5 +28,5 @@ export function detectFormat(name: string, bytes: Uint8Array): { format: CadForm
   const actual = formatOfContent(bytes);
   if (actual === claimed) return { format: claimed };
   const why = claimed === 'step' ? 'no ISO-10303-21 header' : 'no IGES Start section (column 73 "S")';
-  return { problem: `${JSON.stringify(name)} is not a ${LABEL[claimed]} file (${why}${actual ? `; it looks like ${LABEL[actual]}` : ''})` };
+  return { problem: `${JSON.stringify(name)} is not ${claimed === 'step' ? 'a' : 'an'} ${LABEL[claimed]} file (${why}${actual ? `; it looks like ${LABEL[actual]}` : ''})` };
 }

@@ -31,6 +31,17 @@ export function assemblyGeo(n: number): string {
   return lines.join('\n');
 }
 
+/** A STEP assembly with part names and colours (replicad's `exportSTEP`): a red `plate` and a green `pin`. */
+export async function namedColouredStep(): Promise<Buffer> {
+  const { default: ocFactory } = await import('replicad-opencascadejs');
+  const replicad = await import('replicad');
+  replicad.setOC(await ocFactory({ print: () => undefined, printErr: () => undefined }));
+  const plate = replicad.makeBaseBox(60, 30, 5);
+  const pin = replicad.makeCylinder(4, 20, [10, 0, 5]);
+  const blob = replicad.exportSTEP([{ shape: plate, name: 'plate', color: '#ff0000' }, { shape: pin, name: 'pin', color: '#00ff00' }]);
+  return Buffer.from(await blob.arrayBuffer());
+}
+
 const pad = (s: string | number, w: number) => String(s).padStart(w);
 const num = (v: number) => (Number.isInteger(v) ? `${v}.` : String(v));
 

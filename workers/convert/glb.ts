@@ -8,10 +8,12 @@ const DEFAULT_COLOR: [number, number, number] = [0.8, 0.8, 0.8];
 const hex = (c: readonly number[]) => `#${c.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255).toString(16).padStart(2, '0')).join('')}`;
 
 /** Triangle index lists of one mesh grouped by colour: face colour, else part colour, else the default. */
-function trianglesByColor(m: OcctMesh): Map<string, { color: number[]; indices: number[] }> {
+function trianglesByColor(m: OcctMesh): Map<string, { color: number[]; indices: ArrayLike<number> }> {
   const idx = m.index.array;
   const triangles = idx.length / 3;
   const partColor = m.color ?? DEFAULT_COLOR;
+  // Most parts have no face colours: one group holding the whole index list, no per-triangle work.
+  if (!(m.brep_faces ?? []).some((f) => f.color)) return new Map([[hex(partColor), { color: [...partColor], indices: idx }]]);
   const colorOf = new Array<readonly number[]>(triangles).fill(partColor);
   for (const f of m.brep_faces ?? []) if (f.color) for (let t = f.first; t <= f.last && t < triangles; t++) colorOf[t] = f.color;
   const groups = new Map<string, { color: number[]; indices: number[] }>();

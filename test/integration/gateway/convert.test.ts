@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionResultSchema } from '../../../contracts/cad.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import { ConversionMetadataSchema } from '../../../workers/convert/convert.schemas.ts';
-import { gmshStep, igesBox } from '../../support/cad-files.ts';
+import { gmshStep, igesBox, namedColouredStep } from '../../support/cad-files.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { callTool, okData, realDbEnv } from '../../support/tools.ts';
 
@@ -109,6 +109,18 @@ describe('POST /v1/convert', () => {
     const glb = new Uint8Array(await (await fetch(`${t.url}${r.body.glb_url}`)).arrayBuffer());
     expect((await validator.validateBytes(glb)).issues.numErrors).toBe(0);
   });
+
+  it('keeps the part names and colours of a STEP assembly as node names and materials', async () => {
+    const step = await namedColouredStep();
+    const r = await upload({ name: 'assembly.step', bytes: step });
+    expect(r.status).toBe(200);
+    const meta = ConversionMetadataSchema.parse(r.body.metadata);
+    expect(meta.parts.children.map((c) => c.name)).toEqual(['plate', 'pin']);
+    expect(meta.materials.map((m) => [m.name, m.color, m.parts])).toEqual([['#ff0000', [1, 0, 0], 1], ['#00ff00', [0, 1, 0], 1]]);
+    const doc = await new NodeIO().readBinary(new Uint8Array(await (await fetch(`${t.url}${r.body.glb_url}`)).arrayBuffer()));
+    expect(doc.getRoot().listMaterials().map((m) => m.getBaseColorFactor())).toEqual([[1, 0, 0, 1], [0, 1, 0, 1]]);
+    expect(doc.getRoot().listNodes().map((n) => n.getName())).toContain('pin');
+  }, 60_000);
 
   it('answers 422 naming the problem: no file, a file under another field, not STEP/IGES, content not matching, unreadable', async () => {
     const none = await upload();
