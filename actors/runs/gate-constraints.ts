@@ -1,39 +1,8 @@
 import type { Queryable } from '../../brokers/db/index.ts';
 import type { GateFinding } from '../../contracts/approvals.ts';
+import { ANALYSIS_METRICS, ENVELOPE_METRICS, evaluateRequirements, type ConstraintDef } from './requirements.ts';
 
-/** Metrics a simulation result states, and how to read each from its properties. */
-const ANALYSIS_METRICS: Record<string, (p: Record<string, unknown>) => number | undefined> = {
-  max_von_mises_mpa: (p) => num(p.max_von_mises_mpa),
-  max_displacement_mm: (p) => num(p.max_displacement_mm),
-  safety_factor: (p) => num(p.safety_factor),
-};
-/** Envelope metrics checked against the current geometry's bounding box (sorted extents). */
-const GEOMETRY_METRICS = ['length_mm', 'width_mm', 'height_mm'];
-
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-export interface Constraint {
-  id: string;
-  metric: string;
-  operator: string;
-  limit: number;
-  unit: string;
-  severity: string;
-  verification_method: string;
-}
-
-/** `value operator limit` holds. */
-export function satisfies(value: number, operator: string, limit: number): boolean {
-  switch (operator) {
-    case '<=': return value <= limit;
-    case '<': return value < limit;
-    case '>=': return value >= limit;
-    case '>': return value > limit;
-    case '==': return Math.abs(value - limit) <= 1e-9 * Math.max(1, Math.abs(limit));
-    case '!=': return value !== limit;
-    default: return false;
-  }
-}
+export type { ConstraintDef as Constraint } from './requirements.ts';
 
 interface NodeRow {
   id: string;
@@ -58,9 +27,9 @@ async function currentRevisions(q: Queryable, projectId: string | null, runId: s
 }
 
 /** Every constraint in force for a run: the current revision of each of the project's constraint sets. */
-export async function constraintsInForce(q: Queryable, projectId: string | null, runId: string): Promise<{ set: string; c: Constraint }[]> {
+export async function constraintsInForce(q: Queryable, projectId: string | null, runId: string): Promise<{ set: string; c: ConstraintDef }[]> {
   const sets = await currentRevisions(q, projectId, runId, 'constraint_set');
-  return sets.flatMap((s) => ((s.properties.constraints as Constraint[] | undefined) ?? []).map((c) => ({ set: `${s.item_key}@${s.revision}`, c })));
+  return sets.flatMap((s) => ((s.properties.constraints as ConstraintDef[] | undefined) ?? []).map((c) => ({ set: `${s.item_key}@${s.revision}`, c })));
 }
 
 /** The latest valid (not stale) simulation result that analysed one of the current geometry revisions. */
@@ -79,38 +48,26 @@ export async function latestValidResult(q: Queryable, projectId: string | null, 
 
 /**
  * Constraint checks of a gate that enforces constraints (SPEC: a constraint that cannot be compared is never passed):
- * analysis metrics against the latest valid result of the current geometry (`analysis` findings), envelope metrics
- * against the geometry's bounding box (`geometry`), anything else reported as not compared.
+ * the requirement evaluation of the lifecycle view (`requirements.ts`, one set of rules) turned into findings:
+ * analysis metrics against the latest valid result of the current geometry (`analysis`), envelope metrics against
+ * the geometry (`geometry`), anything else that no evidence states reported as not compared (a warning).
  */
 export async function constraintFindings(q: Queryable, projectId: string | null, runId: string): Promise<GateFinding[]> {
   const constraints = await constraintsInForce(q, projectId, runId);
   if (!constraints.length) return [];
   const result = await latestValidResult(q, projectId, runId);
-  const geoms = await currentRevisions(q, projectId, runId, 'cad_model');
-  const bbox = geoms.map((g) => g.properties.bounding_box as { min?: number[]; max?: number[] } | undefined).find((b) => b?.min && b?.max);
-  const extents = bbox ? bbox.max!.map((v, i) => Math.abs(v - bbox.min![i])).sort((a, b) => b - a) : undefined;
+  const geometry = (await currentRevisions(q, projectId, runId, 'cad_model')).at(-1);
+  const ev = (n: NodeRow | undefined) => n && { node_id: n.id, ref: n.item_key ? `${n.item_key}@${n.revision}` : null, properties: n.properties };
   const out: GateFinding[] = [];
-  for (const { set, c } of constraints) {
-    const label = `${c.id} (${set}) ${c.metric} ${c.operator} ${c.limit} ${c.unit}`.trim();
-    const read = ANALYSIS_METRICS[c.metric];
-    if (read) {
-      const value = result ? read(result.properties) : undefined;
-      if (value === undefined) {
-        out.push({ kind: 'analysis', severity: 'error', message: `not evaluated: ${label} — no valid simulation result of the current geometry states ${c.metric}` });
-      } else if (!satisfies(value, c.operator, c.limit)) {
-        out.push({ kind: 'analysis', severity: 'error', message: `violated: ${label}, but the result ${result!.id} gives ${value} ${c.unit}`.trim() });
-      }
-      continue;
+  for (const r of evaluateRequirements(constraints, ev(result), ev(geometry))) {
+    if (r.status === 'pass') continue;
+    const label = `${r.id} (${r.constraint_set}) ${r.metric} ${r.operator} ${r.limit} ${r.unit}`.trim();
+    const kind = ANALYSIS_METRICS.has(r.metric) ? 'analysis' : ENVELOPE_METRICS.includes(r.metric) ? 'geometry' : 'other';
+    if (r.status === 'fail') {
+      out.push({ kind: kind === 'other' ? 'constraint_violation' : kind, severity: r.severity, message: `violated: ${label}, but ${r.note}` });
+    } else {
+      out.push({ kind, severity: kind === 'other' ? 'warning' : 'error', message: `not evaluated: ${label} — ${r.note}` });
     }
-    const gi = GEOMETRY_METRICS.indexOf(c.metric);
-    if (gi >= 0) {
-      if (!extents) out.push({ kind: 'geometry', severity: 'error', message: `not evaluated: ${label} — the current geometry has no bounding box` });
-      else if (!satisfies(Math.round(extents[gi] * 1000) / 1000, c.operator, c.limit)) {
-        out.push({ kind: 'geometry', severity: 'error', message: `violated: ${label}, but the geometry measures ${extents[gi]} mm` });
-      }
-      continue;
-    }
-    out.push({ kind: 'other', severity: 'warning', message: `not compared: ${label} — no check reads ${c.metric}, so it is not counted as passed` });
   }
   return out;
 }

@@ -18,9 +18,9 @@ export interface Evidence {
 }
 
 /** Metrics only a simulation result can state (the gate checks read the same names). */
-const ANALYSIS_METRICS = new Set(['max_von_mises_mpa', 'max_displacement_mm', 'safety_factor']);
+export const ANALYSIS_METRICS = new Set(['max_von_mises_mpa', 'max_displacement_mm', 'safety_factor']);
 /** Envelope metrics read from the geometry's bounding box, largest extent first. */
-const ENVELOPE_METRICS = ['length_mm', 'width_mm', 'height_mm'];
+export const ENVELOPE_METRICS = ['length_mm', 'width_mm', 'height_mm'];
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
