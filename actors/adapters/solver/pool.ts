@@ -7,8 +7,8 @@ import { InvalidArgumentsError, ToolError } from '../kit/tool.ts';
 /**
  * The worker file: Node 22 strips types natively, so the TypeScript entry loads as is and the repository needs no build
  * step. Measured with `npm run bench:field` (2 cores, busy machine): first task including thread start, median of 5,
- * `.ts` 419 ms vs compiled `.js` 367 ms; after that both run the same JIT code. `minThreads: 1` starts a thread with
- * the adapter, so calls rarely pay the start. A compiled build (`*.js` beside this file) picks the `.js` worker.
+ * `.ts` 419 ms vs compiled `.js` 367 ms; after that both run the same JIT code. After the first task one thread
+ * stays warm (`minThreads: 1`), so later calls do not pay the start. A compiled build (`*.js` here) picks the `.js`.
  */
 const WORKER = new URL(`../../../workers/simfield/sim-field.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
@@ -23,19 +23,26 @@ export interface SimFieldPool {
   readonly threads: number;
 }
 
-/** Creates the pool: `maxThreads` = the cores (field builds are CPU-bound; more threads only queue), one thread warm. */
+/**
+ * Creates the pool: `maxThreads` = the cores (field builds are CPU-bound; more threads only queue). Threads start on the
+ * first task (a process hosting every role should not pay for a solver it never calls); one then stays warm.
+ */
 export function createSimFieldPool(opts: { maxThreads?: number } = {}): SimFieldPool {
   const maxThreads = opts.maxThreads ?? Math.max(1, os.availableParallelism());
-  const pool = new Piscina({ filename: WORKER, minThreads: 1, maxThreads, idleTimeout: 60_000, maxQueue: maxThreads * 16 });
+  let pool: Piscina | undefined;
   return {
     threads: maxThreads,
     async run(name, input, signal) {
+      pool ??= new Piscina({ filename: WORKER, minThreads: 1, maxThreads, idleTimeout: 60_000, maxQueue: maxThreads * 16 });
       const r = (await pool.run(input, { name, signal: signal ?? null })) as TaskResult<typeof name> | TaskFailure;
       if (r && typeof r === 'object' && 'ok' in r && r.ok === false && 'kind' in r) {
         throw r.kind === 'invalid_arguments' ? new InvalidArgumentsError(r.message) : new ToolError(r.message);
       }
       return r as TaskResult<typeof name>;
     },
-    destroy: () => pool.destroy(),
+    destroy: async () => {
+      await pool?.destroy();
+      pool = undefined;
+    },
   };
 }
