@@ -2,6 +2,7 @@ import vm from 'node:vm';
 import * as replicad from 'replicad';
 import type { AnyShape } from 'replicad';
 import { KernelError } from './errors.ts';
+import { requestRetire, snapshotShared } from './integrity.ts';
 import { kernelErrorText } from './kernel.ts';
 import { propertiesOf } from './measure.ts';
 
@@ -81,6 +82,7 @@ export async function runScript(code: string, opts: { timeoutMs: number; params?
   for (const [k, v] of Object.entries(replicad)) if (k !== 'setOC' && k !== 'getOC' && k !== 'setManifold' && k !== 'getManifold') globals[k] = v;
   Object.assign(globals, { console: { log, info: log, warn: log, error: log }, measure: (s: AnyShape) => propertiesOf(s), ...opts.extra });
   const context = vm.createContext(globals, { name: 'cad-script', codeGeneration: { strings: false, wasm: false } });
+  const shared = snapshotShared();
   vm.runInContext(`globalThis.params = JSON.parse(${JSON.stringify(JSON.stringify(opts.params ?? {}))});`, context);
   let value: unknown;
   try {
@@ -89,9 +91,23 @@ export async function runScript(code: string, opts: { timeoutMs: number; params?
     value = named !== undefined ? named : completion;
     if (value && typeof (value as PromiseLike<unknown>).then === 'function') value = await (value as PromiseLike<unknown>);
   } catch (err) {
-    throw scriptError(err);
+    await settle();
+    throw tampered(shared.changed()) ?? scriptError(err);
   }
+  await settle();
+  const bad = tampered(shared.changed());
+  if (bad) throw bad;
   return { value, logs, duration_ms: performance.now() - started };
+}
+
+/** Lets every promise job the script queued run (microtasks drain before the next macrotask) before the check. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A script that changed the thread's shared objects: the thread is retired and the call refused. */
+function tampered(names: string[]): KernelError | undefined {
+  if (!names.length) return undefined;
+  requestRetire();
+  return new KernelError(`the script changed shared objects of the kernel (${names.slice(0, 5).join(', ')}); the call is refused and its kernel thread replaced`, { changed: names.slice(0, 20) });
 }
 
 /** A script failure as a tool error: the vm's timeout, a syntax error, or the script's own exception text. */

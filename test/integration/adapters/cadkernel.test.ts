@@ -7,6 +7,7 @@ import { call } from '../../../brokers/actions.ts';
 import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { callTool, okData, realDbEnv, toolError } from '../../support/tools.ts';
+import { patientCall, warmUp } from './cad-support.ts';
 
 let t: TestNode;
 let ws: string;
@@ -16,6 +17,7 @@ beforeAll(async () => {
   const db = await realDbEnv();
   drop = db.drop;
   t = await startTestNode({ roles: 'tools,projects,twin,adapter:twin,adapter:cadkernel,cadsessions', env: { ...db.env, SERVICE_WORKSPACE: ws, SERVICE_CAD_THREADS: '1' } });
+  await warmUp(t, 'cadkernel.get_properties');
 });
 afterAll(async () => {
   await t?.stop();
@@ -116,7 +118,8 @@ describe('cadkernel bad input', () => {
       caller: { kind: 'stdio', transport: 'stdio' },
     });
     expect(out).toMatchObject({ kind: 'tool_error', error: { type: 'TOOL_TIMEOUT' } });
-    const after = await okData(tool('measure', { session_id: sid, object_id: 'part_1' }));
+    // The next call waits for the replacement thread (start + warm-up) and replays the session's history on it.
+    const after = await okData(patientCall(t, 'cadkernel.measure', { session_id: sid, object_id: 'part_1' }));
     expect(after.volume_mm3).toBeCloseTo(Math.PI * 100 * 20, 3);
   });
 

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { callTool, okData, toolError } from '../../support/tools.ts';
+import { warmUp } from './cad-support.ts';
 
 let t: TestNode;
 let ws: string;
 beforeAll(async () => {
   ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cadscript-'));
   t = await startTestNode({ roles: 'tools,adapter:cadscript', env: { SERVICE_WORKSPACE: ws, SERVICE_CAD_THREADS: '1' } });
+  await warmUp(t, 'cadscript.get_properties');
 });
 afterAll(async () => {
   await t?.stop();

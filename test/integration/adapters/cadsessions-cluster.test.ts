@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { TEST_SERVERS } from '../../support/servers.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { callTool, okData, toolError } from '../../support/tools.ts';
+import { warmUp } from './cad-support.ts';
 
 const servers = inject('servers');
 
@@ -48,6 +49,7 @@ describe.runIf(servers.nats && servers.pg)('CAD sessions across nodes on NATS', 
     const first = await start('cadsessions');
     const front = await start('tools,adapter:cadkernel');
     await front.node.broker.waitForServices(['cadsessions', 'adapters.cadkernel']);
+    await warmUp(front, 'cadkernel.get_properties');
     const tool = (name: string, args: Record<string, unknown>) => callTool(front.node.broker, `cadkernel.${name}`, args);
 
     const sid = (await okData(tool('open_session', { name: 'cluster' }))).session_id as string;

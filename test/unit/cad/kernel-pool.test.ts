@@ -50,6 +50,16 @@ describe('kernel pool', () => {
     expect(await pool.run('ping', undefined)).toEqual({ ok: true });
   }, 120_000);
 
+  it('refuses a script that changes shared objects and replaces its thread', async () => {
+    const gen = pool.stats()[0].generation;
+    const attacks = ['Object.getPrototypeOf(makeBaseBox(1, 1, 1).boundingBox.bounds).evil = 1', 'Object.getPrototypeOf(makeBaseBox(1, 1, 1)).fillet = () => 0'];
+    const later = 'Promise.resolve().then(() => { Object.getPrototypeOf(makeBaseBox(1, 1, 1)).chamfer = () => 0; }); 1';
+    for (const code of [...attacks, later]) await expect(script(code), code).rejects.toMatchObject({ message: expect.stringContaining('changed shared objects') });
+    expect(await pool.run('ping', undefined)).toEqual({ ok: true });
+    expect(pool.stats()[0].generation).toBe(gen + 3);
+    expect(await script('Object.getPrototypeOf(makeBaseBox(1, 1, 1).boundingBox.bounds).evil === undefined && typeof makeBaseBox(2, 2, 2).fillet(0.5) === "object"')).toMatchObject({ result: true });
+  }, 120_000);
+
   it('pins a key to one slot', () => {
     const big = new KernelPool({ threads: 4, recycleHeapBytes: 1, recycleAfterTasks: 1, maxOldGenerationSizeMb: 64 });
     expect(big.slotFor('session-a')).toBe(big.slotFor('session-a'));

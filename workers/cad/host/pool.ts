@@ -127,8 +127,8 @@ export class KernelPool {
       job.reject(err as Error);
     } finally {
       job.signal?.removeEventListener('abort', onAbort);
-      if (!thread.dead && (thread.heapBytes > this.opts.recycleHeapBytes || thread.tasks >= this.opts.recycleAfterTasks)) {
-        const reason = `recycled after ${thread.tasks} tasks with a ${Math.round(thread.heapBytes / 2 ** 20)} MB wasm heap`;
+      if (!thread.dead && (thread.retire || thread.heapBytes > this.opts.recycleHeapBytes || thread.tasks >= this.opts.recycleAfterTasks)) {
+        const reason = thread.retire ? 'retired: a script changed its shared objects' : `recycled after ${thread.tasks} tasks with a ${Math.round(thread.heapBytes / 2 ** 20)} MB wasm heap`;
         await thread.kill({ kind: 'crash', message: reason });
       }
       slot.busy = false;

@@ -24,8 +24,8 @@ export interface KernelFailure {
 /** What a kernel thread posts: `ready` once after init, then one `result` per request, with the wasm heap size. */
 export type KernelReply =
   | { type: 'ready'; init_ms: number; heap_bytes: number }
-  | { type: 'result'; id: number; ok: true; value: unknown; heap_bytes: number }
-  | { type: 'result'; id: number; ok: false; error: KernelFailure; heap_bytes: number };
+  | { type: 'result'; id: number; ok: true; value: unknown; heap_bytes: number; retire?: boolean }
+  | { type: 'result'; id: number; ok: false; error: KernelFailure; heap_bytes: number; retire?: boolean };
 
 /** A failed kernel task on the host side; adapters map `kind` to tool errors, invalid arguments or unavailability. */
 export class KernelTaskError extends Error {

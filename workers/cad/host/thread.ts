@@ -20,6 +20,8 @@ export class KernelThread {
   /** Tasks run by this thread. */
   tasks = 0;
   dead = false;
+  /** The thread asked to be replaced (a script changed its shared objects). */
+  retire = false;
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private nextId = 1;
@@ -59,6 +61,7 @@ export class KernelThread {
     if (!p) return;
     this.pending.delete(r.id);
     this.heapBytes = r.heap_bytes;
+    if (r.retire) this.retire = true;
     if (r.ok) p.resolve(r.value);
     else p.reject(new KernelTaskError(r.error));
   }
@@ -79,5 +82,6 @@ export class KernelThread {
   async kill(reason: KernelFailure): Promise<void> {
     this.killReason ??= reason;
     await this.worker.terminate();
+    this.dead = true;
   }
 }
