@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { startTestNode, type TestNode } from '../../support/node.ts';
 import { callTool, okData, realDbEnv, toolError } from '../../support/tools.ts';
 import { patientCall, warmUp } from './cad-support.ts';
 
+const require = createRequire(import.meta.url);
 let t: TestNode;
 let ws: string;
 let drop: () => Promise<void>;
@@ -94,6 +96,37 @@ describe('cadkernel sessions on the real kernel', () => {
     expect(r).toMatchObject({ obj_id: 'part_2', result_truncated: false, result: { type: 'shape', is_valid: true } });
     const listed = await okData(tool('execute_code', { session_id: sid, code: 'listObjects().map((o) => o.obj_id)' }));
     expect(listed).toMatchObject({ result: ['part_1', 'part_2'], feature_count: 2 });
+  });
+});
+
+describe('cadkernel file tools', () => {
+  const SAMPLES = path.join(path.dirname(require.resolve('occt-import-js/package.json')), 'test', 'testfiles');
+
+  it('describes a CAx-IF assembly: every part with its name and colour, in mm', async () => {
+    fs.mkdirSync(path.join(ws, 'samples'), { recursive: true });
+    fs.copyFileSync(path.join(SAMPLES, 'cax-if', 'as1-oc-214.stp'), path.join(ws, 'samples', 'as1.stp'));
+    const d = await okData(patientCall(t, 'cadkernel.describe_step_file', { file_path: 'samples/as1.stp' }));
+    expect(d.part_count).toBe(18);
+    expect(d.volume_mm3).toBeCloseTo(764522.7, 0);
+    const names = new Set(d.parts.map((p: { name: string }) => p.name));
+    expect([...names].some((n) => /nut/i.test(String(n)))).toBe(true);
+    expect(d.parts.filter((p: { color: unknown }) => p.color !== null).length).toBeGreaterThan(0);
+  });
+
+  it('converts STEP units to mm and writes the beam for the solver chain', async () => {
+    // The same cube written in inch, metre and millimetre: read back, all three are the same size in mm.
+    const sizes = [];
+    for (const unit of ['in', 'm', 'mm']) {
+      fs.copyFileSync(path.join(SAMPLES, 'cube-units', `cube-${unit}.step`), path.join(ws, 'samples', `cube-${unit}.step`));
+      const d = await okData(tool('describe_step_file', { file_path: `samples/cube-${unit}.step` }));
+      expect(d.units).toBe('mm');
+      sizes.push(d.bounding_box.size);
+    }
+    expect(sizes[0][0]).toBeCloseTo(1000, 3);
+    expect(sizes[1]).toEqual(sizes[0]);
+    expect(sizes[2]).toEqual(sizes[0]);
+    const beam = await okData(tool('create_parametric', { shape_type: 'beam', parameters: { length: 200, width: 20, height: 10 }, output_path: 'chain/beam.step' }));
+    expect(beam).toMatchObject({ cad_file: 'chain/beam.step', volume_mm3: 40000, bounding_box: { min: [0, 0, 0], max: [200, 20, 10] } });
   });
 });
 
