@@ -33,7 +33,8 @@ export function crossCheckTools(deps: SolverDeps) {
     if (!a.frd_path) return undefined;
     const frdPath = await existingFile(deps.workspace, a.frd_path, 'frd_path');
     if (a.axis === a.load_axis) throw new InvalidArgumentsError('axis and load_axis must differ');
-    return deps.pool.run('probeFrd', { frdPath, axis: a.axis, loadAxis: a.load_axis, stationMm }, tc.signal);
+    const { ok: _ok, ...measured } = await deps.pool.run('probeFrd', { frdPath, axis: a.axis, loadAxis: a.load_axis, stationMm }, tc.signal);
+    return measured;
   };
   return [
     defineTool({
