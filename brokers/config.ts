@@ -34,6 +34,10 @@ export const ConfigSchema = z.object({
   SERVICE_ALLOW_TWIN_MUTATIONS: bool.default(false),
   SERVICE_WEB_SEARCH_URL: z.string().url().optional(),
   SERVICE_EXEMPT_LOCAL_WRITES: bool.default(true),
+  SERVICE_APPROVAL_HOLD_SECONDS: z.coerce.number().int().min(1).default(100),
+  SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS: z.coerce.number().int().min(1).default(180),
+  SERVICE_APPROVAL_PROGRESS_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(10),
+  SERVICE_DASHBOARD_URL: z.string().url().optional(),
   SERVICE_WORKSPACE: z.string().optional(),
   SERVICE_DESIGN_FLOW_STALL_STOP: z.coerce.number().int().min(2).default(3),
   SERVICE_RUN_LEASE_MS: z.coerce.number().int().min(500).default(5000),
@@ -75,6 +79,10 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_CAD_THREADS: 'OpenCascade kernel threads per process for the CAD adapters and sessions (the number of cores)',
   SERVICE_CAD_HEAP_RECYCLE_MB: 'a CAD kernel thread whose wasm heap passes this is replaced between tasks (512)',
   SERVICE_EXEMPT_LOCAL_WRITES: 'stdio callers run writing tools without a hold (true); false holds them like remote callers',
+  SERVICE_APPROVAL_HOLD_SECONDS: 'how long a held call waits for a person when it carries no progress token (100)',
+  SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS: 'how long a held call with a progress token waits for a person (180; an explicit gate timeout caps it)',
+  SERVICE_APPROVAL_PROGRESS_INTERVAL_SECONDS: 'seconds between progress notifications of a held call with a progress token (10)',
+  SERVICE_DASHBOARD_URL: 'base URL of the dashboard: held calls link its Approvals page (<url>/approvals); unset = named, not linked',
 };
 
 /** Reads the configuration from an environment map; throws a readable error naming the bad variables. */

@@ -14,6 +14,7 @@ import { createMemoryService } from '../../actors/memory/index.ts';
 import { createProjectsService } from '../../actors/projects/index.ts';
 import { createSessionsService } from '../../actors/sessions/index.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
+import { createHoldsService } from '../../actors/holds/holds.service.ts';
 import { createGatesService } from '../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../actors/runs/runs.service.ts';
 import { createFlowsService } from '../../actors/runs/intent/flows.service.ts';
@@ -36,6 +37,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'gateway', doc: 'HTTP /v1, /health, /metrics', services: [(infra) => createGatewayService(infra, runtime)] },
     { name: 'projects', doc: 'the projects actor (table projects)', services: [createProjectsService] },
     { name: 'tools', doc: 'the tool registry and the tools.search adapter', services: [createToolsService, createToolsAdapter] },
+    { name: 'holds', doc: 'the holds actor: held tool calls and the tool-approval ledger (table tool_approvals)', services: [createHoldsService] },
     { name: 'adapter:project', doc: 'the project tool adapter', services: [createProjectAdapter] },
     { name: 'sessions', doc: 'the sessions actor (tables agent_sessions, agent_session_events)', services: [createSessionsService] },
     { name: 'knowledge', doc: 'the knowledge actor (tables knowledge_sources, knowledge_chunks)', services: [createKnowledgeService] },

@@ -22,6 +22,8 @@ export const CallerSchema = z.object({
   run_id: z.string().optional(),
   /** The run's phase making the call (recorded on what the call writes). */
   phase: z.string().optional(),
+  /** The session declared elicitation at initialize (2025-06-18 or later): a held call's question can be put to the client. */
+  can_elicit: z.boolean().optional(),
 });
 export type Caller = z.infer<typeof CallerSchema>;
 
@@ -110,5 +112,7 @@ export const ToolProgressEventSchema = z.object({
   call_id: z.string(),
   progress: z.number().min(0).max(1),
   message: z.string().default(''),
+  /** Set by a hold: the client sees `progress * total` of `total` (seconds of the hold window); unset = a fraction of 1. */
+  total: z.number().positive().optional(),
 });
 export type ToolProgressEvent = z.infer<typeof ToolProgressEventSchema>;

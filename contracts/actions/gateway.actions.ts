@@ -14,12 +14,22 @@ export const ToolRequestSchema = z.object({
   call_id: z.string(),
   method: z.enum(['elicitation/create', 'sampling/createMessage', 'roots/list']),
   params: z.record(z.string(), z.unknown()),
+  /** JSON-RPC id to give the request (a hold names it to withdraw it later); unset = the gateway picks one. */
+  request_id: z.string().optional(),
+  /** A held call's question: only when the session declared elicitation, on the stream the spec's held-call rules pick. */
+  hold: z.boolean().optional(),
 });
 export const ToolRequestResultSchema = z.discriminatedUnion('delivered', [
   z.object({ delivered: z.literal(true), result: z.unknown() }),
   z.object({ delivered: z.literal(false), reason: z.string() }),
 ]);
 export type ToolRequestResult = z.infer<typeof ToolRequestResultSchema>;
+
+/** Withdraws a server request the client has not answered: `notifications/cancelled` goes where the request went. */
+export const ToolWithdrawSchema = z.object({ call_id: z.string(), request_id: z.string(), reason: z.string() });
+
+/** Broadcast event: the stream of an in-flight call closed before its answer (a hold stops waiting). Best effort. */
+export const TOOLCALL_CLOSED_EVENT = 'toolcall.closed';
 
 /**
  * Actions of the `gateway` actor that other actors call back, always on the node holding the caller's stream
@@ -29,4 +39,5 @@ export const GatewayActions = {
   toolProgress: defineAction('gateway.toolProgress', ToolProgressEventSchema, z.object({ delivered: z.boolean() })),
   toolNotify: defineAction('gateway.toolNotify', ToolNotifySchema, z.object({ delivered: z.boolean() })),
   toolRequest: defineAction('gateway.toolRequest', ToolRequestSchema, ToolRequestResultSchema),
+  toolWithdraw: defineAction('gateway.toolWithdraw', ToolWithdrawSchema, z.object({ delivered: z.boolean() })),
 } as const;

@@ -22,6 +22,8 @@ export const ToolCallParamsSchema = z.object({
   call_id: z.string(),
   caller: CallerSchema,
   progress_node: z.string().optional(),
+  /** The call carries `_meta.progressToken`: a hold then gets the longer window and reports progress. */
+  has_progress: z.boolean().optional(),
 });
 export type ToolCallParams = z.infer<typeof ToolCallParamsSchema>;
 

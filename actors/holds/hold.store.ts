@@ -1,0 +1,98 @@
+import type { Db } from '../../brokers/db/index.ts';
+import type { HoldPatch, HoldState } from './hold.machine.ts';
+
+const COLUMNS = [
+  'id', 'kind', 'status', 'tool_id', 'title', 'arguments', 'detail', 'project_id', 'requested_by', 'reason_held', 'route', 'source',
+  'call_id', 'session_id', 'node', 'window_seconds', 'deadline', 'next_progress_at', 'decision', 'error', 'created_at', 'updated_at',
+] as const;
+const JSON_COLUMNS = new Set(['arguments', 'detail', 'decision']);
+const TIME_COLUMNS = new Set(['deadline', 'next_progress_at', 'created_at', 'updated_at']);
+/** Columns a transition may change (HoldPatch keys). */
+const PATCHABLE = new Set(['status', 'route', 'decision', 'error', 'detail']);
+
+const iso = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+const param = (col: string, v: unknown): unknown => (JSON_COLUMNS.has(col) && v != null ? JSON.stringify(v) : v);
+const cast = (col: string): string => (JSON_COLUMNS.has(col) ? '::jsonb' : TIME_COLUMNS.has(col) ? '::timestamptz' : '');
+
+function toState(r: Record<string, unknown>): HoldState {
+  const out: Record<string, unknown> = {};
+  for (const c of COLUMNS) out[c] = TIME_COLUMNS.has(c) ? iso(r[c]) : r[c];
+  out.arguments ??= {};
+  out.detail ??= {};
+  return out as HoldState;
+}
+
+/** The tool-approval ledger on the process's database (table tool_approvals, migration 0050). */
+export interface HoldStore {
+  insert(s: HoldState): Promise<void>;
+  get(id: string): Promise<HoldState | undefined>;
+  list(status: 'pending' | 'decided' | 'all', projectId?: string): Promise<HoldState[]>;
+  /** Applies a patch only while the record is still awaiting_approval: exactly one of concurrent transitions wins. */
+  transition(id: string, patch: HoldPatch, now: Date): Promise<HoldState | undefined>;
+  /** Moves a progress timer from `due` to `next`; false when another tick already took it. */
+  claimProgress(id: string, due: string, next: string): Promise<boolean>;
+  /** Awaiting records whose window ended (deadline timer rows). */
+  dueDeadlines(now: Date): Promise<HoldState[]>;
+  /** Awaiting records of `node` whose next progress report is due (progress timer rows). */
+  dueProgress(node: string, now: Date): Promise<HoldState[]>;
+  /** Of these ids, the records that are no longer awaiting. */
+  ended(ids: string[]): Promise<HoldState[]>;
+  /** Awaiting held calls whose waiting node is not one of `alive` (or is `node` when given). */
+  orphans(alive: string[], node?: string): Promise<HoldState[]>;
+  ping(): Promise<void>;
+}
+
+/** Builds the ledger store over a database (STYLE R5). */
+export function createHoldStore(db: Db): HoldStore {
+  const select = `SELECT ${COLUMNS.join(', ')} FROM tool_approvals`;
+  const many = async (sql: string, params: unknown[]) => (await db.query<Record<string, unknown>>(sql, params)).rows.map(toState);
+  return {
+    async insert(s) {
+      const values = COLUMNS.map((c) => param(c, s[c]));
+      await db.query(`INSERT INTO tool_approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c, i) => `$${i + 1}${cast(c)}`).join(', ')})`, values);
+    },
+    async get(id) {
+      return (await many(`${select} WHERE id = $1`, [id]))[0];
+    },
+    list(status, projectId) {
+      const where: string[] = [];
+      if (status === 'pending') where.push(`status = 'awaiting_approval'`);
+      if (status === 'decided') where.push(`status <> 'awaiting_approval'`);
+      if (projectId !== undefined) where.push(`project_id = $1`);
+      return many(`${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id`, projectId !== undefined ? [projectId] : []);
+    },
+    async transition(id, patch, now) {
+      const cols = Object.keys(patch).filter((k) => PATCHABLE.has(k));
+      const sets = cols.map((c, i) => `${c} = $${i + 3}${cast(c)}`);
+      const rows = await many(
+        `UPDATE tool_approvals SET ${[...sets, 'updated_at = $2::timestamptz'].join(', ')} WHERE id = $1 AND status = 'awaiting_approval' RETURNING ${COLUMNS.join(', ')}`,
+        [id, now.toISOString(), ...cols.map((c) => param(c, patch[c as keyof HoldPatch]))],
+      );
+      return rows[0];
+    },
+    async claimProgress(id, due, next) {
+      const r = await db.query(
+        `UPDATE tool_approvals SET next_progress_at = $3::timestamptz WHERE id = $1 AND status = 'awaiting_approval' AND next_progress_at = $2::timestamptz`,
+        [id, due, next],
+      );
+      return r.rowCount === 1;
+    },
+    dueDeadlines(now) {
+      return many(`${select} WHERE status = 'awaiting_approval' AND deadline <= $1::timestamptz ORDER BY deadline LIMIT 500`, [now.toISOString()]);
+    },
+    dueProgress(node, now) {
+      return many(`${select} WHERE status = 'awaiting_approval' AND node = $1 AND next_progress_at <= $2::timestamptz`, [node, now.toISOString()]);
+    },
+    async ended(ids) {
+      if (!ids.length) return [];
+      return many(`${select} WHERE id = ANY($1::text[]) AND status <> 'awaiting_approval'`, [ids]);
+    },
+    orphans(alive, node) {
+      if (node !== undefined) return many(`${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND node = $1`, [node]);
+      return many(`${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND (node IS NULL OR NOT (node = ANY($1::text[])))`, [alive]);
+    },
+    async ping() {
+      await db.query('SELECT 1 FROM tool_approvals LIMIT 1');
+    },
+  };
+}
