@@ -3,7 +3,7 @@ import type { ServiceSchema } from 'moleculer';
 import { action } from '../brokers/actions.ts';
 import type { Infra } from '../brokers/infra.ts';
 import { TOOLCALL_CANCEL_EVENT } from '../contracts/actions/adapters.actions.ts';
-import { GatewayActions } from '../contracts/actions/gateway.actions.ts';
+import { GatewayActions, TOOLCALL_CLOSED_EVENT } from '../contracts/actions/gateway.actions.ts';
 import type { HealthRollup } from '../contracts/health.ts';
 import { buildGateway } from './app.ts';
 import { createHealth } from './health.ts';
@@ -54,7 +54,7 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
     name: 'gateway',
 
     actions: {
-      toolProgress: action(GatewayActions.toolProgress, (p) => ({ delivered: inflight.progress(p.call_id, p.progress, p.message) })),
+      toolProgress: action(GatewayActions.toolProgress, (p) => ({ delivered: inflight.progress(p.call_id, p.progress, p.message, p.total) })),
       toolNotify: action(GatewayActions.toolNotify, (p) => {
         const c = inflight.get(p.call_id);
         if (!c) return { delivered: false };
@@ -64,8 +64,16 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
       toolRequest: action(GatewayActions.toolRequest, async (p) => {
         const c = inflight.get(p.call_id);
         if (!c) return { delivered: false as const, reason: 'the call is not in flight on this node' };
-        if (!c.out.canStream) return { delivered: false as const, reason: 'the client cannot be reached on this call (no SSE stream)' };
-        return { delivered: true as const, result: await c.out.request(p.method, p.params) };
+        if (p.hold && !c.canElicit) return { delivered: false as const, reason: 'the client did not declare elicitation at initialize' };
+        const out = p.hold ? (c.out.forHold?.(c.progressToken !== undefined) ?? c.out) : c.out;
+        if (!out.canStream) return { delivered: false as const, reason: 'the client cannot be reached on this call (no SSE stream)' };
+        return { delivered: true as const, result: await out.request(p.method, p.params, { id: p.request_id }) };
+      }),
+      toolWithdraw: action(GatewayActions.toolWithdraw, (p) => {
+        if (!pending.withdraw(p.request_id, p.reason)) return { delivered: false };
+        const c = inflight.peek(p.call_id);
+        const out = c ? (c.out.forHold?.(c.progressToken !== undefined) ?? c.out) : undefined;
+        return { delivered: out?.notify('notifications/cancelled', { requestId: p.request_id, reason: p.reason }) ?? false };
       }),
     },
 
@@ -85,6 +93,8 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
         defaultProfile: config.SERVICE_PROFILE,
         health: (client) => health(client),
         cancelCall: (callId, reason) => void broker.broadcast(TOOLCALL_CANCEL_EVENT, { call_id: callId, reason }),
+        callClosed: (callId) => void broker.broadcast(TOOLCALL_CLOSED_EVENT, { call_id: callId, reason: 'the client closed the stream' }),
+        holdMaxSeconds: Math.max(config.SERVICE_APPROVAL_HOLD_SECONDS, config.SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS),
         noteClient: (s) => {
           lastClient = clientOf(s);
         },

@@ -7,6 +7,7 @@ import type { RollupAdapter } from '../../contracts/health.ts';
 import { TOOL_CATALOGUE } from '../../contracts/tool-catalogue.ts';
 import { ArgValidator } from './arg-validator.ts';
 import { dispatch } from './dispatch.ts';
+import { gateHeldCall } from './hold-gate.ts';
 import { decideHold } from './hold-policy.ts';
 import { ToolRegistry } from './registry.ts';
 
@@ -64,13 +65,8 @@ export function createToolsService(infra: Infra): ServiceSchema {
     const hold = decideHold(tool.tool_id, tool.annotations, TOOL_CATALOGUE.get(tool.tool_id), p.caller, { exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES });
     if (hold.kind === 'refuse') return { kind: 'refused', tool_id: tool.tool_id, message: hold.reason };
     if (hold.kind === 'hold') {
-      infra.log.info({ tool: tool.tool_id, caller: p.caller.kind, session: p.caller.session_id }, 'mcp_tool_call_held_for_approval');
-      return {
-        kind: 'held',
-        tool_id: tool.tool_id,
-        outcome: 'not_configured',
-        message: `${tool.tool_id} needs a person's approval before it runs, and no approval gate is configured on this server, so the call was refused and not run (outcome not_configured)`,
-      };
+      const unapproved = await gateHeldCall(ctx, infra, tool.tool_id, p, hold.reason);
+      if (unapproved) return unapproved;
     }
     return dispatch(ctx, tool, { ...p, name: tool.tool_id });
   }

@@ -21,6 +21,10 @@ export interface McpDeps {
   cancelCall(callId: string, reason: string): void;
   /** Remembers the last initialized client for `GET /health`. */
   noteClient(session: McpSession): void;
+  /** Longest hold window (seconds): a held call's bus deadline covers it on top of the tool's own timeout. */
+  holdMaxSeconds?: number;
+  /** Tells the holds that a call's stream closed before its answer (best effort). */
+  callClosed?(callId: string): void;
 }
 
 /** Per-message context a transport hands to the server (json-rpc-2.0 "server params"). */

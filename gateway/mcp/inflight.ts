@@ -12,6 +12,10 @@ export interface InflightCall {
   out: Outbound;
   lastProgress: number;
   cancelled: boolean;
+  /** The session declared elicitation at initialize: a hold may put its question to the client. */
+  canElicit?: boolean;
+  /** Last progress value a hold reported (seconds of its window): the tool's own progress continues above it. */
+  progressBase?: number;
 }
 
 /**
@@ -44,16 +48,31 @@ export class InflightCalls {
     return c && !c.cancelled ? c : undefined;
   }
 
-  /** Delivers adapter progress to the caller; false when the call is unknown here or has no way to report it. */
-  progress(callId: string, fraction: number, message: string): boolean {
+  /** The call even when the client cancelled it (a hold still withdraws its question on that call's stream). */
+  peek(callId: string): InflightCall | undefined {
+    return this.byCall.get(callId);
+  }
+
+  /**
+   * Delivers progress to the caller; false when the call is unknown here or has no way to report it. With `total` (a
+   * hold) the client sees `fraction * total` of `total`; the tool's own fractions then continue above the last of
+   * those, so the value never goes back (MCP: progress increases with each notification).
+   */
+  progress(callId: string, fraction: number, message: string, total?: number): boolean {
     const c = this.byCall.get(callId);
     if (!c || c.cancelled) return false;
-    const value = Math.max(c.lastProgress, Math.min(1, fraction));
-    c.lastProgress = value;
     if (c.dialect === 'mcp') {
       if (c.progressToken === undefined) return false;
-      return c.out.notify('notifications/progress', { progressToken: c.progressToken, progress: value, total: 1, message });
+      const base = c.progressBase ?? 0;
+      const f = Math.min(1, fraction);
+      const raw = total !== undefined ? Math.round(f * total * 1000) / 1000 : base + f;
+      const value = Math.max(c.lastProgress, raw);
+      c.lastProgress = value;
+      if (total !== undefined) c.progressBase = value;
+      return c.out.notify('notifications/progress', { progressToken: c.progressToken, progress: value, total: total ?? base + 1, message });
     }
+    const value = Math.max(c.lastProgress, Math.min(1, fraction));
+    c.lastProgress = value;
     return c.out.notify('tool/result', { request_id: String(c.requestId), progress: value, message });
   }
 }

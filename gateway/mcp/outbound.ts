@@ -11,7 +11,11 @@ export interface Outbound {
   readonly canStream: boolean;
   notify(method: string, params: Record<string, unknown>): boolean;
   /** Sends a server-to-client request and resolves with the client's answer (`result`), or rejects with its error. */
-  request(method: string, params: Record<string, unknown>, opts?: { signal?: AbortSignal }): Promise<unknown>;
+  request(method: string, params: Record<string, unknown>, opts?: { signal?: AbortSignal; id?: string }): Promise<unknown>;
+  /** Where a held call's messages go (SPEC "Events", held `tools/call` streaming rules); unset = this same way back. */
+  forHold?(hasProgress: boolean): Outbound;
+  /** Runs `cb` when the client's stream closes before the answer was sent. */
+  onClose?(cb: () => void): void;
 }
 
 /** Nowhere to send: a plain JSON reply. */
@@ -33,9 +37,9 @@ interface Pending {
 export class PendingRequests {
   private readonly pending = new Map<string, Pending>();
 
-  /** Registers a request and returns its id and the promise of the answer. */
-  open(signal?: AbortSignal): { id: string; answer: Promise<unknown> } {
-    const id = `srv-${crypto.randomUUID()}`;
+  /** Registers a request (with the id given, else a new one) and returns its id and the promise of the answer. */
+  open(signal?: AbortSignal, given?: string): { id: string; answer: Promise<unknown> } {
+    const id = given ?? `srv-${crypto.randomUUID()}`;
     const answer = new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       signal?.addEventListener(
@@ -60,11 +64,13 @@ export class PendingRequests {
     return true;
   }
 
-  withdraw(id: string, reason: string): void {
+  /** Stops waiting for an answer; true when one was still awaited (a later answer is then ignored). */
+  withdraw(id: string, reason: string): boolean {
     const p = this.pending.get(id);
-    if (!p) return;
+    if (!p) return false;
     this.pending.delete(id);
     p.reject(new Error(reason));
+    return true;
   }
 }
 
@@ -74,7 +80,7 @@ export function outboundOver(write: (msg: WireMessage) => boolean, pending: Pend
     canStream: true,
     notify: (method, params) => write({ jsonrpc: '2.0', method, params }),
     async request(method, params, opts) {
-      const { id, answer } = pending.open(opts?.signal);
+      const { id, answer } = pending.open(opts?.signal, opts?.id);
       if (!write({ jsonrpc: '2.0', id, method, params })) {
         pending.withdraw(id, 'the client stream is closed');
       }

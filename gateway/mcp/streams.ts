@@ -70,8 +70,23 @@ export class PostReply implements Outbound {
     return this.streamable ? this.via.notify(method, params) : this.fallback.notify(method, params);
   }
 
-  request(method: string, params: Record<string, unknown>, opts?: { signal?: AbortSignal }): Promise<unknown> {
+  request(method: string, params: Record<string, unknown>, opts?: { signal?: AbortSignal; id?: string }): Promise<unknown> {
     return this.streamable ? this.via.request(method, params, opts) : this.fallback.request(method, params, opts);
+  }
+
+  /**
+   * A held call (SPEC "Events"): this POST turns into `text/event-stream` when the client accepts it and either the call
+   * has a progress token or no `GET /mcp` stream is open; otherwise the open GET stream; otherwise nowhere.
+   */
+  forHold(hasProgress: boolean): Outbound {
+    if (this.streamable && (hasProgress || !this.fallback.canStream)) return this.via;
+    return this.fallback.canStream ? this.fallback : NO_OUTBOUND;
+  }
+
+  onClose(cb: () => void): void {
+    this.reply.raw.once('close', () => {
+      if (!this.reply.raw.writableEnded) cb();
+    });
   }
 
   private write(msg: WireMessage): boolean {

@@ -144,6 +144,12 @@ function idMap(ids: Int32Array): Int32Array | Map<number, number> {
 
 type Fail = (at: number, msg: string) => never;
 
+/** Index of the newline ending the line at `pos` (the file length for a last line without one). */
+function lineEnd(buf: Buffer, pos: number): number {
+  const nl = buf.indexOf(10, pos);
+  return nl === -1 ? buf.length : nl;
+}
+
 function readNodes(b: Uint8Array, buf: Buffer, pos: number, n: number, long: boolean, fail: Fail) {
   const nodeIds = new Int32Array(n);
   const coords = new Float64Array(n * 3);
@@ -151,9 +157,12 @@ function readNodes(b: Uint8Array, buf: Buffer, pos: number, n: number, long: boo
   let k = 0;
   for (;;) {
     if (pos >= b.length) fail(pos, 'the node block is not closed by -3');
-    let nl = buf.indexOf(10, pos);
-    if (nl === -1) nl = b.length;
-    if (b[pos + 1] === 45 && b[pos + 2] === 51) return { nodeIds: k === n ? nodeIds : fail(pos, `node block lists ${k} nodes, its header says ${n}`), coords, nl };
+    if (b[pos + 1] === 45 && b[pos + 2] === 51) {
+      const end = buf.indexOf(10, pos);
+      return { nodeIds: k === n ? nodeIds : fail(pos, `node block lists ${k} nodes, its header says ${n}`), coords, nl: end === -1 ? b.length : end };
+    }
+    let nl = pos + 39 + w; // fixed-length line (id, three E12.5); else search the newline
+    if (b[nl] !== 10) nl = lineEnd(buf, pos);
     if (b[pos + 1] !== 45 || b[pos + 2] !== 49) fail(pos, `expected a node line " -1", found "${text(b, pos, nl)}"`);
     if (k >= n) fail(pos, `more nodes than the ${n} the header announces`);
     nodeIds[k] = readInt(b, pos + 3, pos + 3 + w);
@@ -176,12 +185,12 @@ function readElements(b: Uint8Array, buf: Buffer, pos: number, n: number, long: 
   let fill = 0;
   for (;;) {
     if (pos >= b.length) fail(pos, 'the element block is not closed by -3');
-    let nl = buf.indexOf(10, pos);
-    if (nl === -1) nl = b.length;
     if (b[pos + 1] === 45 && b[pos + 2] === 51) {
       if (k !== n) fail(pos, `element block lists ${k} elements, its header says ${n}`);
-      return { elemIds, elemTypes, elemOffsets, elemNodes: elemNodes.subarray(0, fill), nl };
+      return { elemIds, elemTypes, elemOffsets, elemNodes: elemNodes.subarray(0, fill), nl: lineEnd(buf, pos) };
     }
+    let nl = pos + 18 + w; // ` -1`, id, type, group, material
+    if (b[nl] !== 10) nl = lineEnd(buf, pos);
     if (b[pos + 1] !== 45 || b[pos + 2] !== 49) fail(pos, `expected an element line " -1", found "${text(b, pos, nl)}"`);
     if (k >= n) fail(pos, `more elements than the ${n} the header announces`);
     elemIds[k] = readInt(b, pos + 3, pos + 3 + w);
@@ -197,8 +206,8 @@ function readElements(b: Uint8Array, buf: Buffer, pos: number, n: number, long: 
     let got = 0;
     pos = nl + 1;
     while (got < t.nodes) {
-      nl = buf.indexOf(10, pos);
-      if (nl === -1) nl = b.length;
+      nl = pos + 3 + w * Math.min(t.nodes - got, long ? 10 : 15);
+      if (b[nl] !== 10) nl = lineEnd(buf, pos);
       if (b[pos + 1] !== 45 || b[pos + 2] !== 50) fail(pos, `element ${k + 1} of type ${t.name} needs ${t.nodes} nodes, found ${got}`);
       for (let c = pos + 3; c + w <= nl && got < t.nodes; c += w) {
         const id = readInt(b, c, c + w);

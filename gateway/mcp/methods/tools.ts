@@ -46,6 +46,7 @@ function callerOf(ctx: McpRequestContext): Caller {
     transport: ctx.transport,
     session_id: ctx.session?.id,
     client: ctx.session?.client_info.name,
+    ...(ctx.session?.can_elicit ? { can_elicit: true } : {}),
   };
 }
 
@@ -89,13 +90,15 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
       out: ctx.out,
       lastProgress: 0,
       cancelled: false,
+      canElicit: ctx.session?.can_elicit ?? false,
     });
+    ctx.out.onClose?.(() => deps.callClosed?.(callId));
     try {
       const outcome = await call(
         deps.bus,
         ToolsActions.call,
-        { name, arguments: args, timeout_seconds: timeout, call_id: callId, caller: callerOf(ctx), progress_node: deps.nodeID },
-        { timeout: timeout * 1000 + 10_000 },
+        { name, arguments: args, timeout_seconds: timeout, call_id: callId, caller: callerOf(ctx), progress_node: deps.nodeID, has_progress: token !== undefined },
+        { timeout: (timeout + (deps.holdMaxSeconds ?? 0)) * 1000 + 10_000 },
       );
       return { outcome, callId };
     } finally {

@@ -102,14 +102,21 @@ describe('the official SDK client over Streamable HTTP', () => {
     await client.close();
   });
 
-  it('refuses a remote write with the unapproved-held-call error while no approval gate is wired', async () => {
-    const { client } = await connect();
-    const err = await errorOf(client.callTool({ name: 'project.create', arguments: { name: 'held' } }));
-    expect(err.code).toBe(-32001);
-    expect(err.data).toEqual({ tool_id: 'project.create', code: 'approval_required', outcome: 'not_configured', retryable: false });
-    const list = (await (await fetch(`${t.url}/v1/projects?limit=1000`)).json()) as { projects: { name: string }[] };
-    expect(list.projects.map((p) => p.name)).not.toContain('held');
-    await client.close();
+  it('refuses a remote write with the unapproved-held-call error on a node without the holds role (no approval gate wired)', async () => {
+    // With the holds role (in `all`) the write is held for a person instead: test/e2e/mcp/holds-*.test.ts.
+    const bare = await startTestNode({ roles: 'gateway,tools,projects,adapter:project' });
+    try {
+      const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${bare.url}/mcp`)));
+      const err = await errorOf(client.callTool({ name: 'project.create', arguments: { name: 'held' } }));
+      expect(err.code).toBe(-32001);
+      expect(err.data).toEqual({ tool_id: 'project.create', code: 'approval_required', outcome: 'not_configured', retryable: false });
+      const list = (await (await fetch(`${bare.url}/v1/projects?limit=1000`)).json()) as { projects: { name: string }[] };
+      expect(list.projects.map((p) => p.name)).not.toContain('held');
+      await client.close();
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('opens the GET stream after initialized, and a terminated session answers 404', async () => {
