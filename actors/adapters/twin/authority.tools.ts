@@ -1,27 +1,28 @@
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
-import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
+import { HoldsActions } from '../../../contracts/actions/approvals.actions.ts';
 import { AttemptPromotionRequestSchema } from '../../../contracts/approvals.ts';
 import { defineTool, ToolError, type ToolContext } from '../kit/tool.ts';
-import { projectOf, twinCall, writerOf } from './common.ts';
+import { projectOf } from './common.ts';
 
 /**
  * Files a pending human-authority request and refuses to decide it: no tool approves its own call, and these
  * decisions belong to a person (SPEC "What the service does" 3, TOOLS.md "human authority").
  */
 async function fileRequest(tc: ToolContext, kind: string, projectId: string | null, title: string, request: Record<string, unknown>): Promise<never> {
-  const r = await twinCall(
-    call(tc.ctx, T.recordNode, {
-      project_id: projectId,
-      node_type: 'authority_request',
-      name: title,
-      properties: { kind, status: 'pending', request, requested_by: tc.caller.client ?? tc.caller.kind, session_id: tc.caller.session_id ?? null },
-      writer: writerOf(tc),
-    }),
-  );
-  throw new ToolError(`${kind} needs a person's authority and a tool cannot decide it: pending request ${r.node.id} was filed for a person to decide in the approvals queue`, {
+  const r = await call(tc.ctx, HoldsActions.file, {
+    kind: 'human_authority',
+    tool_id: `twin.${kind}`,
+    title,
+    arguments: request,
+    detail: { authority: kind, session_id: tc.caller.session_id ?? null, run_id: tc.caller.run_id ?? null },
+    project_id: projectId,
+    requested_by: tc.caller.client ?? tc.caller.kind,
+  });
+  const id = `tool:${r.id}`;
+  throw new ToolError(`${kind} needs a person's authority and a tool cannot decide it: pending request ${id} was filed for a person to decide in the approvals queue`, {
     code: 'human_authority_required',
-    request_id: r.node.id,
+    request_id: id,
     kind,
   });
 }
