@@ -1,6 +1,7 @@
 import vm from 'node:vm';
 import * as replicad from 'replicad';
 import type { AnyShape } from 'replicad';
+import { defect } from './check.ts';
 import { KernelError } from './errors.ts';
 import { requestRetire, snapshotShared } from './integrity.ts';
 import { kernelErrorText } from './kernel.ts';
@@ -56,6 +57,13 @@ export function capResult(plain: unknown): { result: unknown; result_truncated: 
   const text = JSON.stringify(plain);
   if (text.length <= RESULT_CAP) return { result: plain, result_truncated: false, result_chars: text.length };
   return { result: text.slice(0, RESULT_CAP), result_truncated: true, result_chars: text.length };
+}
+
+/** A solid a script returns must pass the same checks as any feature: never an invalid solid back to the caller. */
+export function checkedResult(value: unknown): void {
+  if (!isShape(value) || !replicad.isShape3D(value)) return;
+  const bad = defect(value);
+  if (bad) throw new KernelError(`the script's result is not a usable solid: ${bad}`, { reason: bad });
 }
 
 /** What a script run produced: its `result` (or completion value), captured console output, elapsed time. */

@@ -5,7 +5,7 @@ import type { AnyShape } from 'replicad';
 import { KernelArgumentError } from './errors.ts';
 import { readShape } from './formats.ts';
 import { propertiesOf } from './measure.ts';
-import { capResult, isShape, runScript, toPlain } from './sandbox.ts';
+import { capResult, checkedResult, isShape, runScript, toPlain } from './sandbox.ts';
 import { sessionTasks } from './session/tasks.ts';
 import { booleanFiles, createAssemblyFile, createParametric, exportFile, fileProperties, generateEnclosure, saveShape } from './stateless.ts';
 import { matchLabels, stepLabels } from './step-info.ts';
@@ -36,6 +36,7 @@ export async function describeStep(input: { input: string }) {
 /** Stateless `execute_script`: runs the script; a shape result is written to `output` and measured. */
 export async function runStatelessScript(input: { code: string; params?: unknown; timeout_ms: number; output: string }) {
   const run = await runScript(input.code, { timeoutMs: input.timeout_ms, params: input.params });
+  checkedResult(run.value);
   let file: Awaited<ReturnType<typeof saveShape>> | undefined;
   if (isShape(run.value) && replicad.isShape3D(run.value)) file = await saveShape(run.value, input.output, undefined, { name: 'script_result' });
   return { ...capResult(toPlain(run.value)), logs: run.logs, script_ms: run.duration_ms, ...(file ? { file } : {}) };

@@ -99,6 +99,11 @@ describe('cadscript bad input', () => {
     expect(fs.existsSync(path.join(ws, 'bad/fillet.step'))).toBe(false);
   });
 
+  it('refuses an invalid solid a script returns', async () => {
+    const err = await toolError(tool('execute_script', { code: 'makeBaseBox(100, 40, 10).fillet(6)' }));
+    expect(err.message).toMatch(/not a usable solid: the kernel validity check/);
+  });
+
   it('refuses a path outside the workspace as invalid arguments', async () => {
     const err = await tool('get_properties', { file_path: '../../etc/passwd.step' });
     expect(err).toMatchObject({ kind: 'invalid_params', validation_errors: [{ message: expect.stringContaining('outside the workspace') }] });

@@ -3,7 +3,7 @@ import type { Shape3D } from 'replicad';
 import { KernelArgumentError, KernelError } from '../errors.ts';
 import { as3d, readShape } from '../formats.ts';
 import { boundingBox, propertiesOf, volumeOf } from '../measure.ts';
-import { capResult, isShape, runScript, toPlain } from '../sandbox.ts';
+import { capResult, checkedResult, isShape, runScript, toPlain } from '../sandbox.ts';
 import { buildAssemblyPart } from '../stateless.ts';
 import { matchLabels, stepLabels } from '../step-info.ts';
 import type { SessionDoc } from './doc.ts';
@@ -83,6 +83,7 @@ export async function executeCode(doc: SessionDoc, a: OpArgs<'execute_code'>) {
     listObjects: () => [...doc.objects.values()].map((o) => ({ obj_id: o.id, kind: o.kind, name: o.name })),
   };
   const run = await runScript(a.code, { timeoutMs: (a.cpu_seconds ?? 300) * 1000, params: a.params, extra });
+  checkedResult(run.value);
   let objId: string | undefined;
   if (isShape(run.value) && replicad.isShape3D(run.value)) {
     objId = doc.nextId('part');
