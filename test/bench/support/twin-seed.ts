@@ -8,6 +8,7 @@ const TYPES: [string, string][] = [
   ['objective', 'OBJ'], ['schematic', 'SCH'], ['pcb_layout', 'PCB'], ['test_plan', 'TP'], ['bom', 'BOM'],
 ];
 
+/** What `seedTwin` inserted, and the keys the bench drafts. */
 export interface SeededTwin {
   items: number;
   revisions: number;
