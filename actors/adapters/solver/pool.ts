@@ -7,9 +7,9 @@ import { InvalidArgumentsError, ToolError } from '../kit/tool.ts';
 /**
  * The worker file: Node 22 strips types natively, so the TypeScript entry loads as is and the repository needs no build
  * step. Measured with `npm run bench:field` (2 cores, busy machine): first task including thread start, median of 5,
- * `.ts` 259-419 ms vs compiled `.js` 197-367 ms (type stripping ~50-60 ms); after that both run the same JIT code and
- * the fine-beam field costs the same. After the first task one thread
- * stays warm (`minThreads: 1`), so later calls do not pay the start. A compiled build (`*.js` here) picks the `.js`.
+ * `.ts` 259-419 ms vs compiled `.js` 197-367 ms (type stripping costs ~50-60 ms once per thread); after loading, both
+ * run the same JIT-compiled code. After the first task one thread stays warm (`minThreads: 1`), so later calls do not
+ * pay the start. A compiled build (`*.js` here) picks the `.js` worker.
  */
 const WORKER = new URL(`../../../workers/simfield/sim-field.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
