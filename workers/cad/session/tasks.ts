@@ -22,8 +22,21 @@ export type SessionAction =
   | { type: 'export'; args: ExportModelInput }
   | { type: 'drop' };
 
-/** Session documents of this thread, by session id. */
+/** Session documents of this thread, by session id, least recently used first. */
 const docs = new Map<string, SessionDoc>();
+/** Documents kept per thread; the least recently used beyond this is dropped (its owner replays it when needed). */
+const MAX_DOCS = 32;
+
+/** Marks a document as just used and drops the least recently used ones past MAX_DOCS. */
+function touch(id: string, doc: SessionDoc): void {
+  docs.delete(id);
+  docs.set(id, doc);
+  for (const [old, d] of docs) {
+    if (docs.size <= MAX_DOCS) break;
+    d.dispose();
+    docs.delete(old);
+  }
+}
 
 /** Applies one operation (arguments already validated by the owner against SessionOpArgs). */
 async function applyOp(doc: SessionDoc, op: SessionOpName, rawArgs: Record<string, unknown>, blob?: Uint8Array): Promise<{ result: Record<string, unknown>; recorded: boolean }> {
@@ -102,6 +115,7 @@ async function session(input: { session_id: string; expected_seq: number; histor
     if (!input.history && input.expected_seq !== 0) return { needs_replay: true as const };
     doc = await rebuild(id, input.history ?? []);
   }
+  touch(id, doc);
   if (action.type === 'query') return { result: query(doc, action.name, action.args) };
   if (action.type === 'export') {
     const { step_bytes, ...rest } = await exportModel(doc, action.args);
