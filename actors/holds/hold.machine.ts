@@ -34,6 +34,9 @@ export type HoldRefusal = { code: 'CONFLICT'; message: string };
 
 export type HoldDecided = { patch?: HoldPatch; effects: HoldEffect[]; refusal?: HoldRefusal };
 
+/** What a command needs of the record besides being awaiting_approval; the store checks it in the same UPDATE. */
+export type HoldGuard = { notInClient?: true; hasCall?: true };
+
 /** Parameters of `holds.request` and `holds.file`, defaults applied. */
 export type HoldRequest = ActionParams<typeof HoldsActions.request>;
 export type HoldFile = ActionParams<typeof HoldsActions.file>;
@@ -135,31 +138,48 @@ export function decisionRecord(cmd: Extract<HoldCommand, { type: 'decide' }>, en
 }
 
 /**
+ * A command's move when its guard holds, without reading the record: the store applies it in one conditional UPDATE
+ * (one round trip, and exactly one of concurrent moves wins). Undefined for moves that depend on the record (fallback).
+ */
+export function planOf(cmd: HoldCommand, env: HoldEnv): (HoldDecided & { patch: HoldPatch; guard: HoldGuard }) | undefined {
+  const settle: HoldEffect[] = [{ type: 'settle' }];
+  switch (cmd.type) {
+    case 'decide':
+      return {
+        patch: { status: cmd.decision === 'approve' ? 'approved' : 'rejected', decision: decisionRecord(cmd, env) },
+        effects: settle,
+        guard: cmd.inClient ? {} : { notInClient: true },
+      };
+    case 'cancel':
+      return { patch: { status: 'canceled', error: cmd.reason }, effects: settle, guard: {} };
+    case 'orphan':
+      return { patch: { status: 'failed', error: orphanMessage(cmd.node) }, effects: settle, guard: { hasCall: true } };
+    case 'expire':
+    case 'fallback':
+      return undefined;
+  }
+}
+
+/**
  * The hold lifecycle (SPEC "States": approval item, ledger records, held-call outcomes). Only an awaiting record moves;
  * a decision from the queue is refused while the question is put in the client (route elicitation, the 409 row).
  */
 export function decide(s: HoldState, cmd: HoldCommand, env: HoldEnv): HoldDecided {
   if (s.status !== 'awaiting_approval') return { effects: [], refusal: notPending(s) };
-  switch (cmd.type) {
-    case 'decide': {
-      if (!cmd.inClient && s.route === 'elicitation' && s.call_id) {
-        return { effects: [], refusal: { code: 'CONFLICT', message: `approval ${approvalIdOf(s.id)} is asked in the client (route elicitation); the person answers it there` } };
-      }
-      const status = cmd.decision === 'approve' ? 'approved' : 'rejected';
-      return { patch: { status, decision: decisionRecord(cmd, env) }, effects: [{ type: 'settle' }] };
-    }
-    case 'expire':
-      if (!s.deadline || Date.parse(s.deadline) > env.now.getTime()) return { effects: [], refusal: { code: 'CONFLICT', message: 'the hold window has not ended' } };
-      return { patch: { status: 'expired', error: `nobody answered within the ${s.window_seconds} s hold window` }, effects: [{ type: 'settle' }] };
-    case 'cancel':
-      return { patch: { status: 'canceled', error: cmd.reason }, effects: [{ type: 'settle' }] };
-    case 'fallback':
-      if (s.route === 'dashboard') return { effects: [] };
-      return { patch: { route: 'dashboard', detail: { ...s.detail, elicitation_failed: cmd.reason } }, effects: [{ type: 'shown_on_dashboard' }] };
-    case 'orphan':
-      if (!s.call_id) return { effects: [], refusal: { code: 'CONFLICT', message: 'a filed request has no waiting call to lose' } };
-      return { patch: { status: 'failed', error: orphanMessage(cmd.node) }, effects: [{ type: 'settle' }] };
+  if (cmd.type === 'fallback') {
+    if (s.route === 'dashboard') return { effects: [] };
+    return { patch: { route: 'dashboard', detail: { ...s.detail, elicitation_failed: cmd.reason } }, effects: [{ type: 'shown_on_dashboard' }] };
   }
+  if (cmd.type === 'expire') {
+    if (!s.deadline || Date.parse(s.deadline) > env.now.getTime()) return { effects: [], refusal: { code: 'CONFLICT', message: 'the hold window has not ended' } };
+    return { patch: { status: 'expired', error: `nobody answered within the ${s.window_seconds} s hold window` }, effects: [{ type: 'settle' }] };
+  }
+  const plan = planOf(cmd, env)!;
+  if (plan.guard.notInClient && s.route === 'elicitation' && s.call_id) {
+    return { effects: [], refusal: { code: 'CONFLICT', message: `approval ${approvalIdOf(s.id)} is asked in the client (route elicitation); the person answers it there` } };
+  }
+  if (plan.guard.hasCall && !s.call_id) return { effects: [], refusal: { code: 'CONFLICT', message: 'a filed request has no waiting call to lose' } };
+  return plan;
 }
 
 /** A due progress report of a held call: seconds held of the window, and when the next one is due (a timer row). */

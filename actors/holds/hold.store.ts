@@ -1,5 +1,5 @@
 import type { Db } from '../../brokers/db/index.ts';
-import type { HoldPatch, HoldState } from './hold.machine.ts';
+import type { HoldGuard, HoldPatch, HoldState } from './hold.machine.ts';
 
 const COLUMNS = [
   'id', 'kind', 'status', 'tool_id', 'title', 'arguments', 'detail', 'project_id', 'requested_by', 'reason_held', 'route', 'source',
@@ -27,8 +27,8 @@ export interface HoldStore {
   insert(s: HoldState): Promise<void>;
   get(id: string): Promise<HoldState | undefined>;
   list(status: 'pending' | 'decided' | 'all', projectId?: string): Promise<HoldState[]>;
-  /** Applies a patch only while the record is still awaiting_approval: exactly one of concurrent transitions wins. */
-  transition(id: string, patch: HoldPatch, now: Date): Promise<HoldState | undefined>;
+  /** Applies a patch only while the record is still awaiting_approval (and the guard holds): one of concurrent moves wins. */
+  transition(id: string, patch: HoldPatch, now: Date, guard?: HoldGuard): Promise<HoldState | undefined>;
   /** Moves a progress timer from `due` to `next`; false when another tick already took it. */
   claimProgress(id: string, due: string, next: string): Promise<boolean>;
   /** Awaiting records whose window ended (deadline timer rows). */
@@ -61,11 +61,14 @@ export function createHoldStore(db: Db): HoldStore {
       if (projectId !== undefined) where.push(`project_id = $1`);
       return many(`${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id`, projectId !== undefined ? [projectId] : []);
     },
-    async transition(id, patch, now) {
+    async transition(id, patch, now, guard = {}) {
       const cols = Object.keys(patch).filter((k) => PATCHABLE.has(k));
       const sets = cols.map((c, i) => `${c} = $${i + 3}${cast(c)}`);
+      const where = [`id = $1`, `status = 'awaiting_approval'`];
+      if (guard.notInClient) where.push(`NOT (route = 'elicitation' AND call_id IS NOT NULL)`);
+      if (guard.hasCall) where.push(`call_id IS NOT NULL`);
       const rows = await many(
-        `UPDATE tool_approvals SET ${[...sets, 'updated_at = $2::timestamptz'].join(', ')} WHERE id = $1 AND status = 'awaiting_approval' RETURNING ${COLUMNS.join(', ')}`,
+        `UPDATE tool_approvals SET ${[...sets, 'updated_at = $2::timestamptz'].join(', ')} WHERE ${where.join(' AND ')} RETURNING ${COLUMNS.join(', ')}`,
         [id, now.toISOString(), ...cols.map((c) => param(c, patch[c as keyof HoldPatch]))],
       );
       return rows[0];

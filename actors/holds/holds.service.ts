@@ -10,7 +10,7 @@ import { ApprovalsActions, HoldsActions as H, type LedgerRecord } from '../../co
 import { TOOLCALL_CLOSED_EVENT } from '../../contracts/actions/gateway.actions.ts';
 import { putQuestion, sendProgress, withdrawQuestion } from './hold.client.ts';
 import { answerToCommand } from './hold.elicitation.ts';
-import { approvalIdOf, decide, ledgerIdOf, newFiled, newHeldCall, progressDue, type HoldCommand, type HoldEnv, type HoldState } from './hold.machine.ts';
+import { approvalIdOf, decide, ledgerIdOf, newFiled, newHeldCall, planOf, progressDue, type HoldCommand, type HoldEffect, type HoldEnv, type HoldState } from './hold.machine.ts';
 import { outcomeOf } from './hold.outcome.ts';
 import { createHoldStore, type HoldStore } from './hold.store.ts';
 import { Waiters, type Waiter } from './hold.waiters.ts';
@@ -50,8 +50,14 @@ export function createHoldsService(infra: Infra): ServiceSchema {
     dashboardUrl: cfg.SERVICE_DASHBOARD_URL,
   });
 
-  /** Parse → load → decide → persist (only while still awaiting) → effects. A lost race reloads and is refused. */
+  /**
+   * Parse → decide → persist (only while still awaiting) → effects. A guarded move goes first as one conditional UPDATE;
+   * when it finds nothing, load → decide says why (404, 409) or, after a race it lost, refuses on the reload.
+   */
   async function apply(id: string, cmd: HoldCommand, via: Via): Promise<HoldState> {
+    const plan = planOf(cmd, env());
+    const moved = plan && (await store.transition(id, plan.patch, infra.now(), plan.guard));
+    if (plan && moved) return effects(moved, plan.effects, via);
     for (let attempt = 0; attempt < 3; attempt++) {
       const s = await store.get(id);
       if (!s) throw ActorError.notFound('approval', approvalIdOf(id));
@@ -60,14 +66,17 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       if (out.refusal) throw new ActorError(out.refusal.code, out.refusal.message, { approval_id: approvalIdOf(id), status: s.status });
       if (!out.patch) return s;
       const next = await store.transition(id, out.patch, e.now);
-      if (!next) continue;
-      for (const fx of out.effects) {
-        if (fx.type === 'settle') settle(next, via);
-        if (fx.type === 'shown_on_dashboard') noteShown(next);
-      }
-      return next;
+      if (next) return effects(next, out.effects, via);
     }
     throw new ActorError('CONFLICT', `approval ${approvalIdOf(id)} changed while it was being decided`, { approval_id: approvalIdOf(id) });
+  }
+
+  function effects(s: HoldState, fxs: HoldEffect[], via: Via): HoldState {
+    for (const fx of fxs) {
+      if (fx.type === 'settle') settle(s, via);
+      if (fx.type === 'shown_on_dashboard') noteShown(s);
+    }
+    return s;
   }
 
   /** Same as apply, for moves that may legitimately lose a race (the hold already ended): undefined then. */
