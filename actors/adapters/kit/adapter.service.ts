@@ -24,6 +24,8 @@ export interface AdapterDefinition {
   tools: ToolDefinition<any, any>[] | ((infra: Infra) => ToolDefinition<any, any>[]);
   /** Tools are also listed and called by their bare `name` (names an outside suite fixes); the registry refuses clashes. */
   bareNames?: boolean;
+  /** Limits announced in every tool's manifest (SPEC defaults 1024 MB, 300 CPU s, 256 MB disk). */
+  resourceLimits?: { max_memory_mb?: number; max_cpu_seconds?: number; max_disk_mb?: number };
   /** Checks the engine behind the adapter; `unhealthy` with a message naming what is missing. Cached per call burst. */
   checkEngine?(infra: Infra): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; message?: string }>;
 }
@@ -67,7 +69,7 @@ export function createAdapterService(def: AdapterDefinition) {
         input_schema: inputJsonSchema(t.input),
         output_schema: t.output ? outputJsonSchema(t.output) : null,
         phase: entry?.phase ?? 1,
-        resource_limits: { max_memory_mb: 1024, max_cpu_seconds: 300, max_disk_mb: 256 },
+        resource_limits: { max_memory_mb: 1024, max_cpu_seconds: 300, max_disk_mb: 256, ...def.resourceLimits },
         annotations,
         idempotent: annotations.idempotentHint,
         ...(def.bareNames ? { bare_name: true } : {}),

@@ -20,6 +20,8 @@ export function createSolverAdapter(infra: Infra): ServiceSchema {
     id: 'solver',
     version: '0.1.0',
     capability: 'fea',
+    // SPEC Limits: the solver adapter example, 2048 MB, 600 CPU seconds, 512 MB disk.
+    resourceLimits: { max_memory_mb: 2048, max_cpu_seconds: 600, max_disk_mb: 512 },
     tools: () => [...feaTools(deps), ...resultTools(deps), checkMeshConvergenceTool, ...crossCheckTools(deps), jointLoadsTool],
     checkEngine: async () =>
       (await onPath('ccx')) ? { status: 'healthy' } : { status: 'unhealthy', message: 'ccx (CalculiX) is not installed: not found on PATH (Debian package calculix-ccx)' },
