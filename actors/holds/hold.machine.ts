@@ -32,13 +32,15 @@ export type HoldEffect = { type: 'settle' } | { type: 'shown_on_dashboard' };
 /** Why a command is refused: the record is no longer pending, or the question is put elsewhere. */
 export type HoldRefusal = { code: 'CONFLICT'; message: string };
 
+/** What the machine decided: the columns to change and the effects to run, or why it refuses. */
 export type HoldDecided = { patch?: HoldPatch; effects: HoldEffect[]; refusal?: HoldRefusal };
 
 /** What a command needs of the record besides being awaiting_approval; the store checks it in the same UPDATE. */
 export type HoldGuard = { notInClient?: true; hasCall?: true };
 
-/** Parameters of `holds.request` and `holds.file`, defaults applied. */
+/** Parameters of `holds.request`, defaults applied. */
 export type HoldRequest = ActionParams<typeof HoldsActions.request>;
+/** Parameters of `holds.file`, defaults applied. */
 export type HoldFile = ActionParams<typeof HoldsActions.file>;
 
 /** The normalized approval id of a ledger record (SPEC "Approval item": prefix `tool:`). */

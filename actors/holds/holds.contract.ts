@@ -15,4 +15,5 @@ export const HoldsInternal = {
 
 /** Broadcast: ledger record `id` left awaiting_approval; the replica whose call waits on it wakes it. Safe to lose (the tick re-checks). */
 export const HOLD_SETTLED_EVENT = 'holds.settled';
+/** Payload of HOLD_SETTLED_EVENT. */
 export const HoldSettledSchema = z.object({ id: z.string() });

@@ -83,6 +83,7 @@ export class PostReply implements Outbound {
     return this.fallback.canStream ? this.fallback : NO_OUTBOUND;
   }
 
+  /** Runs `cb` when the client drops the connection before the reply ended (the call's stream closed). */
   onClose(cb: () => void): void {
     this.reply.raw.once('close', () => {
       if (!this.reply.raw.writableEnded) cb();

@@ -11,6 +11,7 @@ export interface TestClock {
   advance(seconds: number): void;
 }
 
+/** A test clock starting at a fixed instant. */
 export function testClock(start = Date.UTC(2026, 0, 5, 9, 0, 0)): TestClock {
   let t = start;
   return { now: () => new Date(t), advance: (s) => void (t += s * 1000) };
@@ -19,6 +20,7 @@ export function testClock(start = Date.UTC(2026, 0, 5, 9, 0, 0)): TestClock {
 /** The roles a held twin write needs: the gateway, the registry, the holds actor, projects and the twin. */
 export const HOLD_ROLES = 'gateway,tools,holds,projects,twin,adapter:twin';
 
+/** A started node with its clock and the holds helpers. */
 export interface HoldsNode {
   node: StartedNode;
   url: string;
