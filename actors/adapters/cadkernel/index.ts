@@ -1,0 +1,1 @@
+export { createCadkernelAdapter } from './cadkernel.adapter.ts';

@@ -1,0 +1,2 @@
+export { createCadscriptAdapter } from './cadscript.adapter.ts';
+export { createCadAdapter, checkKernel, type CadToolDeps } from './common.ts';
