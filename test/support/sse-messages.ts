@@ -1,10 +1,11 @@
 /** Reads the JSON-RPC messages of an SSE response one at a time (the `data:` lines of each event, parsed). */
-export function sseMessages(body: ReadableStream<Uint8Array>): { next(): Promise<any> } {
+export function sseMessages(body: ReadableStream<Uint8Array>): { next(): Promise<any>; close(): Promise<void> } {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   const queue: unknown[] = [];
   return {
+    close: () => reader.cancel(),
     async next() {
       for (;;) {
         if (queue.length) return queue.shift();

@@ -54,6 +54,37 @@ describe('held calls on the wire', () => {
     expect(await decisionsOf(t.url, project)).toEqual([]);
   });
 
+  it('asks on the open GET stream when the call has no progress token, and on the call\'s own stream when it has one', async () => {
+    const project = await createProject(t.url, 'get stream');
+    const mcp = rawMcp(t.url);
+    const { sessionId } = await mcp.initialize('2025-11-25', { elicitation: {} });
+    const answer = (id: string, result: unknown) => mcp.post({ jsonrpc: '2.0', id, result }, { 'mcp-session-id': sessionId });
+    const get = await fetch(`${t.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+    const standalone = sseMessages(get.body!);
+    try {
+      const plain = postCall(sessionId, 9, write(project, 'Pin it'));
+      const q = await standalone.next();
+      expect(q).toMatchObject({ method: 'elicitation/create', params: { mode: 'form' } });
+      expect((await answer(q.id, { action: 'accept', content: { decision: 'approve' } })).status).toBe(202);
+      const res = await plain;
+      expect(res.headers.get('content-type')).toContain('application/json');
+      expect(((await res.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+      expect(await decisionsOf(t.url, project)).toEqual(['Pin it']);
+
+      const withToken = await postCall(sessionId, 10, { ...write(project, 'Pin it twice'), _meta: { progressToken: 'p-1' } });
+      expect(withToken.headers.get('content-type')).toContain('text/event-stream');
+      const own = sseMessages(withToken.body!);
+      expect(await own.next()).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p-1', progress: 0, total: 180 } });
+      const q2 = await own.next();
+      expect(q2.method).toBe('elicitation/create');
+      await answer(q2.id, { action: 'decline' });
+      expect(await own.next()).toMatchObject({ id: 10, error: { code: -32001, data: { outcome: 'rejected', route: 'elicitation' } } });
+      expect(await decisionsOf(t.url, project)).toEqual(['Pin it']);
+    } finally {
+      await standalone.close();
+    }
+  });
+
   it('cancels a hold whose client closes the call\'s stream', async () => {
     const project = await createProject(t.url, 'closed stream');
     const { sessionId } = await rawMcp(t.url).initialize();
