@@ -38,6 +38,8 @@ export const ConfigSchema = z.object({
   SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS: z.coerce.number().int().min(1).default(180),
   SERVICE_APPROVAL_PROGRESS_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(10),
   SERVICE_DASHBOARD_URL: z.string().url().optional(),
+  SERVICE_AUTH_TOKENS_PATH: z.string().min(1).optional(),
+  SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY: bool.default(false),
   SERVICE_WORKSPACE: z.string().optional(),
   SERVICE_DESIGN_FLOW_STALL_STOP: z.coerce.number().int().min(2).default(3),
   SERVICE_RUN_LEASE_MS: z.coerce.number().int().min(500).default(5000),
@@ -83,6 +85,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS: 'how long a held call with a progress token waits for a person (180; an explicit gate timeout caps it)',
   SERVICE_APPROVAL_PROGRESS_INTERVAL_SECONDS: 'seconds between progress notifications of a held call with a progress token (10)',
   SERVICE_DASHBOARD_URL: 'base URL of the dashboard: held calls link its Approvals page (<url>/approvals); unset = named, not linked',
+  SERVICE_AUTH_TOKENS_PATH: 'JSON file mapping gateway bearer tokens to principals ({"<token>": "<principal>"}, owner-only permissions); unset = gateway auth off',
+  SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY: 'agents (surface agent) may decide human_authority and design_loop approvals (false)',
 };
 
 /** Reads the configuration from an environment map; throws a readable error naming the bad variables. */

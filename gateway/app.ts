@@ -19,6 +19,10 @@ import { bomRoutes } from './routes/twin-bom.routes.ts';
 import { twinGraphRoutes } from './routes/twin-graph.routes.ts';
 import { twinWritesRoutes } from './routes/twin-writes.routes.ts';
 import { twinRoutes } from './routes/twin.routes.ts';
+import { approvalsRoutes } from './routes/approvals.routes.ts';
+import { approvalsLegacyRoutes } from './routes/approvals-legacy.routes.ts';
+import { chatApprovalsRoutes } from './routes/chat-approvals.routes.ts';
+import { approvalAuthFor } from './approvals/auth.ts';
 
 /**
  * Builds the gateway (STYLE R10): a Fastify instance that never listens by itself. Tests use `inject` or listen on a
@@ -34,6 +38,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.log);
+  approvalAuthFor(deps.config); // a bad SERVICE_AUTH_TOKENS_PATH stops the start here, not at the first approval
 
   const requests = getOrCreate(
     deps.registry,
@@ -66,6 +71,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(simulationRoutes(deps), { prefix: '/v1/simulation' });
   await app.register(simulationMeshRoutes(deps), { prefix: '/v1/simulation' });
   await app.register(bomRoutes(deps), { prefix: '/v1/bom' });
+  await app.register(approvalsRoutes(deps), { prefix: '/v1/approvals' });
+  await app.register(approvalsLegacyRoutes(deps));
+  await app.register(chatApprovalsRoutes(deps), { prefix: '/v1/chat/tool_approvals' });
   await app.register(conversionRoutes(deps));
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   return app;

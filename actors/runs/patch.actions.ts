@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
-import type { ActionSchema } from 'moleculer';
+import type { ActionSchema, Context } from 'moleculer';
 import { z } from 'zod';
-import { action } from '../../brokers/actions.ts';
+import { action, call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
+import { HoldsActions } from '../../contracts/actions/approvals.actions.ts';
 import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
 import type { FlowOperation } from '../../contracts/design-flows.ts';
 import { toValidationIssues } from '../../contracts/errors.ts';
@@ -33,6 +34,17 @@ function buildFlow(def: FlowDef, ops: FlowOperation[]): FlowDef {
   }
 }
 
+/**
+ * Files the approval a person gives in the approvals queue (a `tool:` ledger record of kind flow_patch or
+ * flow_version; the queue writes the decision back into flow_patches / flow_proposals). A ledger that cannot be
+ * reached is logged: the patch or proposal stays saved and pending.
+ */
+async function fileApproval(ctx: Context, d: DesignFlowDeps, p: { kind: 'flow_patch' | 'flow_version'; title: string; detail: Record<string, unknown>; project_id: string | null }): Promise<void> {
+  await call(ctx, HoldsActions.file, { kind: p.kind, title: p.title, detail: p.detail, project_id: p.project_id, requested_by: 'design flows' }).catch((err: unknown) =>
+    d.infra.log.warn({ kind: p.kind, detail: p.detail, err: (err as Error).message }, 'flow approval not filed in the approvals queue'),
+  );
+}
+
 const patchView = (r: PatchRow, nextStep: string) => ({
   run_id: r.run_id,
   version: r.version,
@@ -54,7 +66,7 @@ const patchView = (r: PatchRow, nextStep: string) => ({
  */
 export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchStore>): Record<string, ActionSchema> {
   return {
-    proposePatch: action(F.proposePatch, async (p) => {
+    proposePatch: action(F.proposePatch, async (p, ctx) => {
       const s = await stateOf(d, p.run_id);
       if (['completed', 'failed', 'rejected', 'cancelled'].includes(s.status)) throw new ActorError('CONFLICT', `run ${s.id} has ended (${s.status}): its flow cannot be patched`);
       const base = p.base_hash ?? s.flow.content_hash;
@@ -70,6 +82,7 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
         { run_id: s.id, version_id: frozen.version_id, base_hash: base, content_hash: frozen.content_hash, operations: p.operations, affected, reason: p.reason },
         d.infra.now(),
       );
+      await fileApproval(ctx, d, { kind: 'flow_patch', title: `Flow patch ${row.version} of run ${s.id}`, detail: { run_id: s.id, version: row.version, version_id: row.version_id, affected, reason: p.reason, operations: p.operations }, project_id: s.project_id });
       return patchView(row, `A person approves patch ${row.version} (kind flow_patch) in the approvals queue; then POST /v1/runs/${s.id}/patches/${row.version}/apply.`);
     }),
 
@@ -102,11 +115,15 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
       return view(rerun);
     }),
 
-    proposeFlow: action(F.proposeFlow, async (p) => {
+    proposeFlow: action(F.proposeFlow, async (p, ctx) => {
       const def = p.operations.length ? buildFlow(FLOWS[p.base_flow], p.operations) : FLOWS[p.base_flow];
       const frozen = freezeFlow(def, p.facts);
       await d.store().saveVersion(frozen);
-      const row = await (await patchStore()).insertProposal({ version_id: frozen.version_id, flow_id: frozen.flow_id, operations: p.operations, reason: p.reason }, d.infra.now());
+      const now = d.infra.now();
+      const row = await (await patchStore()).insertProposal({ version_id: frozen.version_id, flow_id: frozen.flow_id, operations: p.operations, reason: p.reason }, now);
+      if (row.created_at.getTime() === now.getTime()) {
+        await fileApproval(ctx, d, { kind: 'flow_version', title: `Flow version ${frozen.version_id} (${frozen.flow_id})`, detail: { version_id: frozen.version_id, flow_id: frozen.flow_id, reason: p.reason, operations: p.operations }, project_id: null });
+      }
       return {
         version_id: frozen.version_id,
         flow_id: frozen.flow_id,

@@ -11,7 +11,7 @@ export type RunCommand =
   | { type: 'phaseResult'; phase: string; attempt: number; ok: true; summary: string; deliverables: Deliverable[] }
   | { type: 'phaseResult'; phase: string; attempt: number; ok: false; kind: FailureKind; message: string }
   | { type: 'gateEvaluated'; phase: string; attempt: number; findings: GateFinding[]; ready: boolean }
-  | { type: 'decide'; decision: Decision; reason: string; to_phase: string; identity: DecisionIdentity; idem: string }
+  | { type: 'decide'; decision: Decision; reason: string; to_phase: string; identity: DecisionIdentity; idem: string; gate_id?: string }
   | { type: 'commitResult'; gate_id: string; idem: string; identity: DecisionIdentity; reason: string; ok: boolean; message: string }
   | { type: 'cancel'; reason: string }
   | { type: 'patchFlow'; flow: FrozenFlow; base_hash: string; affected: string[]; note: string };
@@ -179,6 +179,7 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
   if (s.decisions.some((d) => d.idem === c.idem)) return b.done(); // the same command again: applied once already
   const gate = s.gate;
   if (!gate) return b.done({ code: 'CONFLICT', message: `run ${s.id} has no open gate` });
+  if (c.gate_id && c.gate_id !== gate.gate_id) return b.done({ code: 'CONFLICT', message: `gate ${c.gate_id} of run ${s.id} is no longer open (already decided)` });
   const def = s.flow.definition;
   const phaseDef = def.phases.find((p) => p.id === gate.phase)!;
   const needsReason = c.decision !== 'approve';

@@ -86,7 +86,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         if (fwd) return fwd;
         const out = await host.decideWithCommit(
           p.run_id,
-          { type: 'decide', decision: p.decision, reason: p.reason, to_phase: p.to_phase, identity: p.identity, idem: p.idem },
+          { type: 'decide', decision: p.decision, reason: p.reason, to_phase: p.to_phase, identity: p.identity, idem: p.idem, gate_id: p.gate_id },
           (fx, s) => commitDrafts(ctx, p.run_id, fx, s),
         );
         if (out.refusal) throw refusalError(out.refusal);

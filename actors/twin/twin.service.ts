@@ -12,6 +12,7 @@ import { recordNode, writeDefinitionWithFiles } from './records.ts';
 import { CypherError, runCypher } from './cypher/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
+import { approvalNodeActions } from './approval-nodes.ts';
 
 /** Runs `fn` in a transaction, once more if a concurrent write created the same item first (unique violation). */
 async function txRetry<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
@@ -66,6 +67,7 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       baseline: action(T.baseline, (p) => getBaseline(db, p.id)),
       baselineDiff: action(T.baselineDiff, (p) => diffBaselines(db, p.a, p.b)),
       ...viewActions(() => db, infra),
+      ...approvalNodeActions(() => db, infra),
       query: action(T.query, async (p) => {
         try {
           const r = await runCypher(db, p.query, {

@@ -15,6 +15,7 @@ import { createProjectsService } from '../../actors/projects/index.ts';
 import { createSessionsService } from '../../actors/sessions/index.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createHoldsService } from '../../actors/holds/holds.service.ts';
+import { createApprovalsService } from '../../actors/approvals/approvals.service.ts';
 import { createGatesService } from '../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../actors/runs/runs.service.ts';
 import { createFlowsService } from '../../actors/runs/intent/flows.service.ts';
@@ -48,6 +49,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'twin', doc: 'the twin actor (items, revisions, drafts, change sets, baselines, nodes, edges, blobs)', services: [createTwinService] },
     { name: 'runs', doc: 'the runs actor: one event-sourced actor per design-flow run (tables runs, run_events, flow_versions)', services: [createRunsService, createFlowsService] },
     { name: 'gates', doc: 'the gates actor: gate readiness and findings', services: [createGatesService] },
+    { name: 'approvals', doc: 'the approvals queue: one normalized queue over gates, the ledger, design changes, loops, sketches, drawings (table approval_decisions)', services: [createApprovalsService] },
     { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
     { name: 'adapter:flow', doc: 'the flow tool adapter (design flows over the runs actor)', services: [createFlowAdapter] },
     { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },

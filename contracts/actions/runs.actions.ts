@@ -31,6 +31,8 @@ export const RunDecideSchema = z.object({
   identity: DecisionIdentitySchema,
   /** Idempotency key: the same decision sent twice is applied once. */
   idem: z.string().min(1),
+  /** The gate this decision is for (the approvals queue sends it): refused CONFLICT when that gate is no longer open. */
+  gate_id: z.string().optional(),
 });
 
 /** A phase as the run view shows it. */

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,19 +8,13 @@ import { RunsActions as R, RunStartSchema, RunViewSchema } from '../../contracts
 import { RunGateDecisionBodySchema } from '../../contracts/approvals.ts';
 import { FlowStateSchema, LifecycleViewSchema, PatchProposeBodySchema, PatchViewSchema, RunChangesSchema, UsageSummarySchema } from '../../contracts/design-flows.ts';
 import { AppliedPatchViewSchema, DesignFlowSchema, UsageTotalsSchema } from '../../contracts/flows.ts';
+import { decideViaQueue, logIgnoredIdentity } from '../approvals/decide.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(200) });
 const ListQuery = z.object({ project_id: z.string().min(1).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) });
 const RunWithUsageSchema = RunViewSchema.extend({ usage: UsageTotalsSchema });
-const IDENTITY_KEYS = ['reviewer', 'approved_by', 'approvedBy'];
 const FLOW_IDS: readonly string[] = DesignFlowSchema.options;
-
-/**
- * Who decides through this older per-kind route until the approvals work wires identity (SPEC Gateway rule 2: with
- * authentication off the dashboard approver is `local:dashboard`, unverified; an older route records surface `unknown`).
- */
-const ROUTE_IDENTITY = { approver: 'local:dashboard', approver_verified: false, surface: 'unknown', on_behalf_of: null, agent: null };
 
 /**
  * Design-flow runs under `/v1` (SPEC "Projects, runs, flows"): start, list, one run with usage, flow state, usage
@@ -62,21 +55,14 @@ export function runsRoutes(deps: GatewayDeps) {
     r.post(
       '/runs/:id/approval',
       {
-        schema: { params: IdParams, headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }), body: RunGateDecisionBodySchema, response: { 200: RunViewSchema } },
-        preValidation: async (req) => {
-          const given = IDENTITY_KEYS.filter((k) => req.body && typeof req.body === 'object' && k in (req.body as object));
-          if (given.length) deps.log.info({ run: (req.params as { id?: string }).id, fields: given }, 'approval_body_identity_ignored');
-        },
+        schema: { params: IdParams, headers: z.looseObject({ 'idempotency-key': z.string().min(1).max(200).optional() }), body: RunGateDecisionBodySchema, response: { 200: RunViewSchema } },
+        preValidation: logIgnoredIdentity(deps),
       },
-      (req) =>
-        call(deps.caller, R.decide, {
-          run_id: req.params.id,
-          decision: req.body.decision,
-          reason: req.body.reason,
-          to_phase: req.body.to_phase,
-          identity: ROUTE_IDENTITY,
-          idem: req.headers['idempotency-key'] ?? `http:${crypto.randomUUID()}`,
-        }),
+      // The approvals queue's decision code (gate:<run id>), surface unknown as on every older per-kind route.
+      async (req) => {
+        await decideViaQueue(deps, req, { id: `gate:${req.params.id}`, ...req.body, route: 'legacy', idem: req.headers['idempotency-key'] });
+        return call(deps.caller, R.get, { run_id: req.params.id });
+      },
     );
 
     r.post('/runs/:id/patches', { schema: { params: IdParams, body: PatchProposeBodySchema, response: { 201: PatchViewSchema } } }, async (req, reply) => {

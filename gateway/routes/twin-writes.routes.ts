@@ -7,14 +7,12 @@ import { call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { TwinViewActions as V } from '../../contracts/actions/twin-views.actions.ts';
 import { ProjectsActions } from '../../contracts/actions/projects.actions.ts';
-import { NodeApprovalBodySchema, NodeApprovalResultSchema, SurfaceHeaderSchema } from '../../contracts/approvals.ts';
+import { NodeApprovalBodySchema, NodeApprovalResultSchema } from '../../contracts/approvals.ts';
 import { toValidationIssues } from '../../contracts/errors.ts';
-import { ConstraintCreateBodySchema, ConstraintCreateResultSchema, ImportFieldsSchema, ImportResultSchema, type ApprovableNodeType } from '../../contracts/twin-forms.ts';
+import { ConstraintCreateBodySchema, ConstraintCreateResultSchema, ImportFieldsSchema, ImportResultSchema } from '../../contracts/twin-forms.ts';
+import { decideViaQueue, logIgnoredIdentity } from '../approvals/decide.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { gatewayBlobs } from '../plugins/blob-reply.ts';
-
-/** Approver recorded by the per-kind approval routes until the approvals work brings identity rules. */
-export const LOCAL_APPROVER = 'local:dashboard';
 
 const MEDIA_BY_EXTENSION: Record<string, string> = { step: 'model/step', stp: 'model/step', iges: 'model/iges', igs: 'model/iges', frd: 'text/plain', dat: 'text/plain', vtu: 'application/xml' };
 
@@ -86,23 +84,20 @@ export function twinWritesRoutes(deps: GatewayDeps) {
       return reply.code(201).header('location', `/v1/twin/nodes/${result.setWorkProductId}`).send(result);
     });
 
-    const approvals: [string, ApprovableNodeType][] = [['approve-sketch', 'sketch'], ['approve-technical-drawing', 'technical_drawing']];
-    for (const [suffix, nodeType] of approvals) {
+    // The approvals queue's decision code (sketch:<id>, drawing:<id>), surface unknown as on every older per-kind route;
+    // `approved_by` is ignored (the approver is the authenticated principal) and logged.
+    const approvals: [string, 'sketch' | 'drawing'][] = [['approve-sketch', 'sketch'], ['approve-technical-drawing', 'drawing']];
+    for (const [suffix, prefix] of approvals) {
       const schema = {
         params: z.object({ id: z.string().min(1).max(200) }),
-        headers: z.looseObject({ 'x-service-surface': SurfaceHeaderSchema.optional() }),
+        headers: z.looseObject({ 'idempotency-key': z.string().min(1).max(200).optional() }),
         body: NodeApprovalBodySchema.nullable(),
         response: { 200: NodeApprovalResultSchema },
       };
-      r.post(`/nodes/:id/${suffix}`, { schema }, (req) =>
-        call(deps.caller, V.approveNode, {
-          node_id: req.params.id,
-          node_type: nodeType,
-          approver: LOCAL_APPROVER,
-          surface: req.headers['x-service-surface'] ?? 'unknown',
-          claimed_by: req.body?.approved_by ?? null,
-        }),
-      );
+      r.post(`/nodes/:id/${suffix}`, { schema, preValidation: logIgnoredIdentity(deps) }, async (req) => {
+        const item = await decideViaQueue(deps, req, { id: `${prefix}:${req.params.id}`, decision: 'approve', route: 'legacy', idem: req.headers['idempotency-key'] });
+        return { node_id: req.params.id, approved: item.status === 'approved', approved_at: item.decision?.decided_at ?? new Date().toISOString() };
+      });
     }
   };
 }

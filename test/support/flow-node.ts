@@ -1,6 +1,7 @@
 import type { BrokerHandle } from '../../brokers/broker.ts';
 import type { ServiceFactory } from '../../brokers/infra.ts';
 import { createFlowAdapter } from '../../actors/adapters/flow/flow.adapter.ts';
+import { createApprovalsService } from '../../actors/approvals/approvals.service.ts';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
 import type { PhaseExecutor } from '../../actors/runs/executor.ts';
 import { createGatesService } from '../../actors/runs/gates.service.ts';
@@ -22,7 +23,8 @@ export interface FlowNode {
 /**
  * Starts a node for design-flow tests: the gateway (listening on a free port), the runs actor with the given phase
  * executor (the adapter boundary: tests record twin data instead of running real engines), gates, twin, the tool
- * registry, the twin and flow adapters, and the flows actor (intent compiler).
+ * registry, the twin and flow adapters, the flows actor (intent compiler) and the approvals queue (every gate decision
+ * route goes through it).
  */
 export async function startFlowNode(opts: { executor: PhaseExecutor; env?: Record<string, string>; extra?: ServiceFactory[] }): Promise<FlowNode> {
   const runtime: GatewayRuntime = { transport: 'http' };
@@ -36,6 +38,7 @@ export async function startFlowNode(opts: { executor: PhaseExecutor; env?: Recor
       createToolsService,
       createTwinAdapter,
       createFlowAdapter,
+      createApprovalsService,
       ...(opts.extra ?? []),
     ],
     { SERVICE_PORT: '0', ...opts.env },

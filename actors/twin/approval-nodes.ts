@@ -1,0 +1,127 @@
+import type { ActionSchema } from 'moleculer';
+import type { z } from 'zod';
+import { action } from '../../brokers/actions.ts';
+import type { Db, Queryable } from '../../brokers/db/index.ts';
+import { ActorError } from '../../brokers/errors.ts';
+import type { Infra } from '../../brokers/infra.ts';
+import type { Decider } from '../../contracts/actions/approvals.actions.ts';
+import { kindOfNodeType, NODE_TYPE_OF_KIND, TwinApprovalActions as A, type ApprovalNode, type NodeApprovalKind, type NodeDecideSchema } from '../../contracts/actions/twin-approvals.actions.ts';
+import { refOf } from './keys.ts';
+import type { NodeRow } from './nodes.store.ts';
+
+/** Visible nodes only: committed and approved revisions and records; drafts wait for their run's gate first. */
+const VISIBLE = `(revision_status IS NULL OR revision_status IN ('committed', 'approved'))`;
+/** Still waiting for a person: changes and loops by their status, sketches and drawings until approved. */
+const PENDING = `((node_type IN ('design_change', 'design_loop') AND coalesce(properties->>'status', 'pending') = 'pending')
+  OR (node_type IN ('sketch', 'technical_drawing') AND coalesce(properties->>'approved', 'false') <> 'true'))`;
+const COLUMNS = 'id, project_id, node_type, name, properties, item_key, revision, author, created_at, updated_at';
+
+type Row = Pick<NodeRow, 'id' | 'project_id' | 'node_type' | 'name' | 'properties' | 'item_key' | 'revision' | 'author' | 'created_at' | 'updated_at'>;
+
+const toApprovalNode = (r: Row): ApprovalNode => ({
+  id: r.id,
+  project_id: r.project_id,
+  node_type: r.node_type,
+  name: r.name,
+  properties: r.properties ?? {},
+  item_ref: r.item_key && r.revision ? refOf(r.item_key, r.revision) : null,
+  author: r.author,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+/** The winning iteration of design loops, one query for all of them. */
+async function withWinners(q: Queryable, nodes: ApprovalNode[]): Promise<ApprovalNode[]> {
+  const ids = nodes.map((n) => (n.node_type === 'design_loop' ? String(n.properties.winning_iteration ?? '') : '')).filter(isUuid);
+  if (!ids.length) return nodes;
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[])`, [ids]);
+  const byId = new Map(rows.map((r) => [r.id, toApprovalNode(r)]));
+  return nodes.map((n) => {
+    if (n.node_type !== 'design_loop') return n;
+    const w = byId.get(String(n.properties.winning_iteration ?? ''));
+    return { ...n, winning: w ? { id: w.id, name: w.name, node_type: w.node_type, item_ref: w.item_ref } : null };
+  });
+}
+
+/** Nodes of the given kinds by status and project, newest first; with `count_unscoped` also those with no project. */
+export async function listApprovalNodes(db: Queryable, p: z.output<typeof A.nodes.params>): Promise<{ nodes: ApprovalNode[]; unscoped_count: number }> {
+  const types = p.kinds.map((k) => NODE_TYPE_OF_KIND[k]);
+  const status = p.status === 'pending' ? `AND ${PENDING}` : p.status === 'decided' ? `AND NOT ${PENDING}` : '';
+  const where = `node_type IN ('design_change', 'design_loop', 'sketch', 'technical_drawing') AND node_type = ANY($1::text[]) AND ${VISIBLE} ${status}`;
+  const scoped = p.project_id !== undefined;
+  const [list, unscoped] = await Promise.all([
+    db.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE ${where}${scoped ? ' AND project_id = $2' : ''} ORDER BY created_at DESC, id`, scoped ? [types, p.project_id] : [types]),
+    scoped && p.count_unscoped ? db.query<{ n: string }>(`SELECT count(*) AS n FROM twin_nodes WHERE ${where} AND project_id IS NULL`, [types]) : undefined,
+  ]);
+  return { nodes: await withWinners(db, list.rows.map(toApprovalNode)), unscoped_count: Number(unscoped?.rows[0].n ?? 0) };
+}
+
+/** One approvable node by id; unknown, invisible (a draft) or of a type nobody approves is NOT_FOUND. */
+export async function approvalNode(q: Queryable, id: string, lock = false): Promise<ApprovalNode> {
+  const rows = isUuid(id) ? (await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = $1 AND ${VISIBLE}${lock ? ' FOR UPDATE' : ''}`, [id])).rows : [];
+  if (!rows[0] || !kindOfNodeType(rows[0].node_type)) throw ActorError.notFound('node', id);
+  return (await withWinners(q, [toApprovalNode(rows[0])]))[0];
+}
+
+/** Whether a node is still waiting for a person (the same rule as the PENDING predicate). */
+export function nodePending(n: Pick<ApprovalNode, 'node_type' | 'properties'>): boolean {
+  if (n.node_type === 'sketch' || n.node_type === 'technical_drawing') return n.properties.approved !== true;
+  return (n.properties.status ?? 'pending') === 'pending';
+}
+
+/** Metadata of an approval on a work product (SPEC "Where each decision is persisted": sketches, drawings, loop winners). */
+export function approvalFields(d: Decider, at: string): Record<string, unknown> {
+  return { approved: true, approved_by: d.approver, approved_at: at, approver_verified: d.approver_verified, approval_surface: d.surface, approval_on_behalf_of: d.on_behalf_of, approval_agent: d.agent };
+}
+
+/** Metadata of a decision on a design-change proposal (SPEC: reviewer, reviewer_verified, decision_surface, ...). */
+export function reviewFields(decision: 'approve' | 'reject', reason: string, d: Decider, at: string): Record<string, unknown> {
+  return {
+    status: decision === 'approve' ? 'approved' : 'rejected',
+    reviewer: d.approver,
+    reviewer_verified: d.approver_verified,
+    decision_surface: d.surface,
+    decision_on_behalf_of: d.on_behalf_of,
+    decision_agent: d.agent,
+    decision_reason: reason,
+    decided_at: at,
+  };
+}
+
+async function patchNode(q: Queryable, id: string, props: Record<string, unknown>, approvedBy: string | null, now: Date): Promise<void> {
+  await q.query(`UPDATE twin_nodes SET properties = properties || $2::jsonb, approved_by = coalesce($3, approved_by), approved_at = CASE WHEN $3::text IS NULL THEN approved_at ELSE $4 END, updated_at = $4 WHERE id = $1`, [
+    id, JSON.stringify(props), approvedBy, now,
+  ]);
+}
+
+/**
+ * A person's decision on a node, in the caller's transaction with the node row locked, so of concurrent decisions
+ * exactly one finds it pending. Design loops record the approval on the loop and on its winning iteration node.
+ */
+export async function decideNode(q: Queryable, p: z.output<typeof NodeDecideSchema>, now: Date): Promise<ApprovalNode> {
+  const n = await approvalNode(q, p.node_id, true);
+  if (kindOfNodeType(n.node_type) !== p.kind) throw ActorError.notFound(p.kind, p.node_id);
+  if (!nodePending(n)) throw new ActorError('CONFLICT', `${p.kind} ${n.id} is already decided (${n.node_type === 'sketch' || n.node_type === 'technical_drawing' ? 'approved' : String(n.properties.status)})`, { node_id: n.id });
+  const at = now.toISOString();
+  if (p.kind === 'design_change') await patchNode(q, n.id, reviewFields(p.decision, p.reason, p.decider, at), p.decision === 'approve' ? p.decider.approver : null, now);
+  else if (p.decision !== 'approve') throw new ActorError('VALIDATION_FAILED', `a ${p.kind} is only approved`, { issues: [{ path: 'decision', message: 'approve only' }] });
+  else if (p.kind === 'design_loop') {
+    if (!n.winning) throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
+    await patchNode(q, n.winning.id, { ...approvalFields(p.decider, at), approval_reason: p.reason, design_loop_id: n.id }, p.decider.approver, now);
+    await patchNode(q, n.id, { ...approvalFields(p.decider, at), status: 'approved', approval_reason: p.reason }, p.decider.approver, now);
+  } else await patchNode(q, n.id, { ...approvalFields(p.decider, at), approval_reason: p.reason }, p.decider.approver, now);
+  return approvalNode(q, n.id);
+}
+
+/** The twin actor's approval actions (`TwinApprovalActions`), spread into its `actions`; `db` is read at call time. */
+export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, ActionSchema> {
+  return {
+    approvalNodes: action(A.nodes, (p) => listApprovalNodes(db(), p)),
+    approvalNode: action(A.node, (p) => approvalNode(db(), p.node_id)),
+    decideApproval: action(A.decide, (p) => db().tx((q) => decideNode(q, p, infra.now()))),
+  };
+}
+
+export type { NodeApprovalKind };

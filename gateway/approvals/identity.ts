@@ -1,0 +1,64 @@
+import type { Decider } from '../../contracts/actions/approvals.actions.ts';
+import { SurfaceHeaderSchema } from '../../contracts/approvals.ts';
+import type { AuthResult } from './auth.ts';
+
+/** Which route a decision came through: the unified API, an older per-kind route (surface `unknown`), or inline (chat). */
+export type DecisionRoute = 'unified' | 'legacy' | 'inline';
+
+/** The approval headers of a request (SPEC "Authentication / Gateway" rule 3). */
+export interface ApprovalHeaders {
+  surface?: string;
+  on_behalf_of?: string;
+  agent?: string;
+}
+
+/** A refused identity: the catalogue code fixes the status (401 no or wrong token, 422 bad headers, 403 not allowed). */
+export type IdentityRefusal = { code: 'AUTH_REQUIRED' | 'VALIDATION_FAILED' | 'FORBIDDEN'; message: string; details: Record<string, unknown> };
+
+/** With authentication off (SPEC Gateway rule 2): dashboard and CLI decisions are `local:dashboard`, inline ones `local:elicitation`. */
+export const LOCAL_DASHBOARD = 'local:dashboard';
+export const LOCAL_ELICITATION = 'local:elicitation';
+
+const given = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
+
+/**
+ * Who decides (pure; SPEC "Authentication / Gateway" rules 2-6). The approver is always the authenticated principal
+ * (verified) when authentication is on, never a field of the body. Surface: the header (absent = `unknown`, any other
+ * value 422); on-behalf-of and agent only with surface agent (422 otherwise); an agent needs on-behalf-of (422), which
+ * must equal the principal when authentication is on (403); with it off the on-behalf-of user is the approver,
+ * unverified. An older per-kind route records surface `unknown`. An inline decision is `local:elicitation` unless its
+ * own request is authenticated, and is recorded with surface chat.
+ */
+export function resolveDecider(h: ApprovalHeaders, auth: AuthResult, route: DecisionRoute): { decider: Decider } | { refusal: IdentityRefusal } {
+  const refuse = (code: IdentityRefusal['code'], message: string, details: Record<string, unknown> = {}) => ({ refusal: { code, message, details } });
+  if (auth.on && 'error' in auth && (route !== 'inline' || auth.error === 'mismatch')) {
+    return refuse('AUTH_REQUIRED', auth.error === 'missing_key' ? 'this gateway requires Authorization: Bearer <token> on approval requests' : 'the bearer token is not one this gateway knows', { reason: auth.error });
+  }
+  const principal = auth.on && 'principal' in auth ? auth.principal : undefined;
+  if (route === 'inline') {
+    return { decider: { approver: principal ?? LOCAL_ELICITATION, approver_verified: principal !== undefined, surface: 'chat', on_behalf_of: null, agent: null } };
+  }
+  const raw = given(h.surface);
+  const surface = raw === undefined ? 'unknown' : SurfaceHeaderSchema.safeParse(raw).success ? (raw as 'dashboard' | 'cli' | 'agent') : undefined;
+  if (!surface) return refuse('VALIDATION_FAILED', `X-Service-Surface must be dashboard, cli or agent (got ${JSON.stringify(raw)})`, { issues: [{ path: 'headers.x-service-surface', message: 'expected dashboard, cli or agent' }] });
+  const obo = given(h.on_behalf_of);
+  const agent = given(h.agent);
+  if (surface !== 'agent' && (obo || agent)) {
+    const which = obo ? 'x-service-on-behalf-of' : 'x-service-agent';
+    return refuse('VALIDATION_FAILED', `${which} is valid only with X-Service-Surface: agent`, { issues: [{ path: `headers.${which}`, message: 'only with surface agent' }] });
+  }
+  const recorded = route === 'legacy' ? 'unknown' : surface;
+  if (surface !== 'agent') return { decider: { approver: principal ?? LOCAL_DASHBOARD, approver_verified: principal !== undefined, surface: recorded, on_behalf_of: null, agent: null } };
+  if (!obo) return refuse('VALIDATION_FAILED', 'an agent decision needs X-Service-On-Behalf-Of (the person the agent acts for)', { issues: [{ path: 'headers.x-service-on-behalf-of', message: 'required with surface agent' }] });
+  if (principal !== undefined && obo !== principal) return refuse('FORBIDDEN', `X-Service-On-Behalf-Of (${obo}) is not the authenticated principal (${principal})`, { on_behalf_of: obo, principal });
+  return { decider: { approver: principal ?? obo, approver_verified: principal !== undefined, surface: recorded, on_behalf_of: obo, agent: agent ?? null } };
+}
+
+/** The approval headers out of a request's (lower-cased) headers. */
+export function approvalHeaders(headers: Record<string, string | string[] | undefined>): ApprovalHeaders {
+  const one = (k: string) => {
+    const v = headers[k];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return { surface: one('x-service-surface'), on_behalf_of: one('x-service-on-behalf-of'), agent: one('x-service-agent') };
+}
