@@ -1,6 +1,6 @@
 import { ActorError } from '../../brokers/errors.ts';
 import type { Logger } from '../../brokers/logger.ts';
-import { decide, type Decided, type RunCommand, type RunEffect } from './run.machine.ts';
+import { decide, resumeEffects, type Decided, type RunCommand, type RunEffect } from './run.machine.ts';
 import { apply, foldRun } from './run.events.ts';
 import { FencedError, type RunStore } from './run.store.ts';
 import type { RunLimits, RunState } from './run.types.ts';
@@ -11,6 +11,14 @@ interface Held {
   epoch: number;
   chain: Promise<unknown>;
   lastUsed: number;
+  /** Aborted when this node stops holding the run: its phase executions must stop writing. */
+  abort: AbortController;
+}
+
+/** The ownership an effect was started under: a phase execution checks it before each tool call. */
+export interface RunLease {
+  epoch: number;
+  signal: AbortSignal;
 }
 
 export interface HostDeps {
@@ -18,8 +26,8 @@ export interface HostDeps {
   log: Logger;
   now(): Date;
   limits: RunLimits;
-  /** Runs one effect after its events are stored. `commitDrafts` is handled by `decideWithCommit` instead. */
-  runEffect(runId: string, fx: RunEffect, state: RunState): void;
+  /** Runs one effect after its events are stored (`commitDrafts` is `decideWithCommit`'s); a promise when others wait for it. */
+  runEffect(runId: string, fx: RunEffect, state: RunState, lease: RunLease): Promise<unknown> | void;
 }
 
 /** Thrown when this node may not act for a run right now (another owner holds a valid lease): the caller retries. */
@@ -43,8 +51,17 @@ export class RunHost {
     return [...this.held.keys()];
   }
 
-  drop(runId: string): void {
+  /** Forgets the run (only the copy held under `epoch`, when given) and stops its phase executions. */
+  drop(runId: string, epoch?: number): void {
+    const h = this.held.get(runId);
+    if (!h || (epoch !== undefined && h.epoch !== epoch)) return;
     this.held.delete(runId);
+    h.abort.abort();
+  }
+
+  /** Whether this node still holds the run under `epoch` (in memory; the store's epoch is the authority). */
+  holds(runId: string, epoch: number): boolean {
+    return this.held.get(runId)?.epoch === epoch;
   }
 
   /** Serialises work on one run through its mailbox. */
@@ -73,23 +90,29 @@ export class RunHost {
     const epoch = await this.deps.store.claim(runId, this.deps.now());
     if (epoch === undefined) throw notOwner(runId, `owned by ${row.owner} until ${row.lease_until?.toISOString()}`);
     const state = foldRun(await this.deps.store.events(runId));
-    const h: Held = { state, epoch, chain: Promise.resolve(), lastUsed: Date.now() };
-    queueMicrotask(() => this.resume(runId, h));
+    const h: Held = { state, epoch, chain: Promise.resolve(), lastUsed: Date.now(), abort: new AbortController() };
+    queueMicrotask(() => this.runEffects(runId, h, resumeEffects(state)));
     return h;
   }
 
-  private resume(runId: string, h: Held): void {
-    const s = h.state;
-    if (['completed', 'failed', 'rejected', 'cancelled'].includes(s.status)) return;
-    for (const [phase, ps] of Object.entries(s.phases)) {
-      if (ps.status === 'running') this.deps.runEffect(runId, { type: 'runPhase', phase, attempt: ps.attempt, notes: ps.notes }, s);
+  /**
+   * Starts a command's effects in order; phases start only once the drafts a retry or rework closes are closed, so a
+   * new attempt's first drafts are never closed with the old ones.
+   */
+  private runEffects(runId: string, h: Held, effects: RunEffect[]): void {
+    const lease: RunLease = { epoch: h.epoch, signal: h.abort.signal };
+    let closing: Promise<unknown> = Promise.resolve();
+    for (const fx of effects) {
+      if (fx.type === 'commitDrafts') continue;
+      if (fx.type === 'runPhase') void closing.then(() => this.deps.runEffect(runId, fx, h.state, lease));
+      else if (fx.type === 'closeDrafts') closing = Promise.resolve(this.deps.runEffect(runId, fx, h.state, lease)).catch(() => undefined);
+      else this.deps.runEffect(runId, fx, h.state, lease);
     }
-    if (!s.gate && s.gate_queue.length) this.deps.runEffect(runId, { type: 'evaluateGate', phase: s.gate_queue[0], attempt: s.phases[s.gate_queue[0]].attempt }, s);
   }
 
   /** Creates a run held by this node (its first events in the same mailbox). */
   async create(runId: string, epoch: number, cmd: Extract<RunCommand, { type: 'create' }>, initial: RunState): Promise<Decided & { state: RunState }> {
-    return this.withRun(runId, (h) => this.applyCommand(runId, h, cmd), { create: { state: initial, epoch, chain: Promise.resolve(), lastUsed: Date.now() } });
+    return this.withRun(runId, (h) => this.applyCommand(runId, h, cmd), { create: { state: initial, epoch, chain: Promise.resolve(), lastUsed: Date.now(), abort: new AbortController() } });
   }
 
   /** Applies one command; effects run after the events are stored. */
@@ -107,7 +130,15 @@ export class RunHost {
       const first = await this.applyCommand(runId, h, cmd);
       const fx = first.effects.find((e) => e.type === 'commitDrafts');
       if (!fx || fx.type !== 'commitDrafts' || first.refusal) return first;
-      const out = await commit(fx, h.state);
+      // A node that lost the run (stalled past its lease) must not commit the drafts of a gate the new owner now decides.
+      if (!(await this.deps.store.owns(runId, h.epoch))) {
+        this.drop(runId, h.epoch);
+        throw notOwner(runId, `epoch ${h.epoch} was taken over before the commit`);
+      }
+      const out = await commit(fx, h.state).catch((err: unknown) => {
+        // The commit is idempotent per (run, gate): a caller retrying with the same key finishes it.
+        throw err instanceof ActorError ? err : new ActorError('SERVICE_UNAVAILABLE', `committing the drafts of ${fx.gate_id} failed, nothing was decided; retry with the same key: ${(err as Error).message}`, { run_id: runId, retry: true });
+      });
       return this.applyCommand(runId, h, { type: 'commitResult', gate_id: fx.gate_id, idem: fx.idem, identity: fx.identity, reason: fx.reason, ok: out.ok, message: out.message });
     });
   }
@@ -121,7 +152,7 @@ export class RunHost {
         await this.deps.store.append(runId, h.epoch, h.state.seq, d.events, next, now, cmd.type === 'decide' || cmd.type === 'commitResult' ? cmd.idem : undefined);
       } catch (err) {
         if (err instanceof FencedError) {
-          this.held.delete(runId);
+          this.drop(runId, h.epoch);
           this.deps.log.warn({ run: runId, err: err.message }, 'run fenced: another node owns it now');
           throw notOwner(runId, err.message);
         }
@@ -129,7 +160,9 @@ export class RunHost {
       }
       h.state = next;
     }
-    for (const fx of d.effects) if (fx.type !== 'commitDrafts') this.deps.runEffect(runId, fx, h.state);
+    this.runEffects(runId, h, d.effects);
+    // An ended run needs nothing more from this node: no lease to renew, no memory to keep (reads use the projection).
+    if (['completed', 'failed', 'rejected', 'cancelled'].includes(h.state.status)) this.drop(runId, h.epoch);
     return { ...d, state: h.state };
   }
 
@@ -148,12 +181,12 @@ export class RunHost {
     const ids = this.heldIds();
     if (!ids.length) return;
     const kept = new Set(await this.deps.store.renew(ids, this.deps.now()));
-    for (const id of ids) if (!kept.has(id)) this.held.delete(id);
+    for (const id of ids) if (!kept.has(id)) this.drop(id);
   }
 
   /** Releases runs idle for `idleMs` that wait on a person (placement drifts back to the shard owner). */
   releaseIdle(idleMs: number): void {
     const cutoff = Date.now() - idleMs;
-    for (const [id, h] of this.held) if (h.lastUsed < cutoff && h.state.status === 'awaiting_approval') this.held.delete(id);
+    for (const [id, h] of this.held) if (h.lastUsed < cutoff && h.state.status === 'awaiting_approval') this.drop(id, h.epoch);
   }
 }

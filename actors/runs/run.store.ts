@@ -54,6 +54,12 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
       return rows[0] ? Number(rows[0].epoch) : undefined;
     },
 
+    /** Whether `epoch` is still the run's fencing token (a check before effects that other actors cannot fence). */
+    async owns(id: string, epoch: number): Promise<boolean> {
+      const { rows } = await db.query<{ epoch: string }>('SELECT epoch FROM runs WHERE id = $1', [id]);
+      return rows[0] !== undefined && Number(rows[0].epoch) === epoch;
+    },
+
     async events(id: string): Promise<RunEvent[]> {
       const { rows } = await db.query<{ payload: RunEvent }>('SELECT payload FROM run_events WHERE run_id = $1 ORDER BY seq', [id]);
       return rows.map((r) => r.payload);

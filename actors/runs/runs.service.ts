@@ -12,8 +12,8 @@ import { executorFor, type HandlerTable } from './executors.ts';
 import { DEFAULT_HANDLERS } from './handlers/index.ts';
 import { freezeFlow, FLOWS } from './flows/index.ts';
 import { emptyRun } from './run.events.ts';
-import type { RunEffect, Refusal } from './run.machine.ts';
-import { RunHost } from './run-host.ts';
+import { PATCH_FINDINGS_ORDER, type RunEffect, type Refusal } from './run.machine.ts';
+import { notOwner, RunHost, type RunLease } from './run-host.ts';
 import { createRunStore, type RunStore } from './run.store.ts';
 import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
 import { runView } from './run.view.ts';
@@ -25,10 +25,12 @@ export interface RunsOptions {
   executor?: PhaseExecutor;
   limits?: Partial<RunLimits>;
   leaseMs?: number;
+  /** Patch markers recorded on runs created now (default ACTIVE_PATCHES); replay recordings of an older release pin theirs. */
+  patches?: string[];
 }
 
 /** Patch markers active for runs created now (STYLE R6): a behaviour change for runs in flight gets a new one. */
-export const ACTIVE_PATCHES = ['findings-order-insensitive-v1'];
+export const ACTIVE_PATCHES = [PATCH_FINDINGS_ORDER];
 
 const refusalError = (r: Refusal) => new ActorError(r.code, r.message);
 
@@ -59,7 +61,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         const request = { goal: p.goal, context: p.context };
         const epoch = await store.create({ id: runId, project_id: p.project_id ?? null, design_flow: p.design_flow, version_id: flow.version_id, request, state: emptyRun() }, infra.now());
         requests.set(runId, request);
-        const out = await host.create(runId, epoch, { type: 'create', run_id: runId, project_id: p.project_id ?? null, flow, patches: ACTIVE_PATCHES }, emptyRun());
+        const out = await host.create(runId, epoch, { type: 'create', run_id: runId, project_id: p.project_id ?? null, flow, patches: opts.patches ?? ACTIVE_PATCHES }, emptyRun());
         return runView(out.state, request, limits);
       }),
 
@@ -114,7 +116,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     async started() {
       const broker = this.broker;
       store = createRunStore(await infra.db(), broker.nodeID, leaseMs);
-      host = new RunHost({ store, log: infra.log, now: infra.now, limits, runEffect: (id, fx, s) => runEffect(broker, id, fx, s) });
+      host = new RunHost({ store, log: infra.log, now: infra.now, limits, runEffect: (id, fx, s, lease) => runEffect(broker, id, fx, s, lease) });
       timers = [
         setInterval(() => void host.renew().catch((err: unknown) => infra.log.warn({ err }, 'run lease renewal failed')), Math.max(200, leaseMs / 3)),
         setInterval(() => void reapOrphans(), leaseMs),
@@ -159,14 +161,26 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     }
   }
 
+  /**
+   * Commits the run's drafts at the gate. A conflict is confirmed once more before it counts: a commit that waited on
+   * another commit of the same drafts (a former owner finishing this very approval after a stall) sees the old draft
+   * rows under READ COMMITTED and reports their base as stale; the second look finds them committed (idempotent).
+   */
   async function commitDrafts(ctx: Context, runId: string, fx: Extract<RunEffect, { type: 'commitDrafts' }>, s: RunState) {
-    const out = await call(ctx, TwinActions.commitChangeSet, { run_id: runId, project_id: s.project_id, gate_id: fx.gate_id, gate_name: fx.gate_name, approver: fx.approver, reason: fx.reason });
+    const params = { run_id: runId, project_id: s.project_id, gate_id: fx.gate_id, gate_name: fx.gate_name, approver: fx.approver, reason: fx.reason };
+    let out = await call(ctx, TwinActions.commitChangeSet, params);
+    if (out.status === 'conflict') out = await call(ctx, TwinActions.commitChangeSet, params);
     if (out.status === 'committed') return { ok: true, message: '' };
     return { ok: false, message: `patch conflict: drafts were based on revisions that changed: ${out.conflicts.map((c) => `${c.key} (draft on @${c.base_revision}, head now @${c.head_revision})`).join(', ')}; nothing was committed, retry rebases` };
   }
 
-  function runEffect(bus: ServiceBroker, runId: string, fx: RunEffect, s: RunState): void {
+  /**
+   * Runs one effect under the lease it was started with. A phase execution whose lease is gone (the run was taken over
+   * or dropped) makes no more tool calls and reports nothing: the owner of the newer epoch re-runs the phase.
+   */
+  function runEffect(bus: ServiceBroker, runId: string, fx: RunEffect, s: RunState, lease: RunLease): Promise<unknown> | void {
     const fail = (err: unknown) => infra.log.error({ run: runId, effect: fx.type, err }, 'run effect failed');
+    const fenced = async () => lease.signal.aborted || !(await store.owns(runId, lease.epoch));
     if (fx.type === 'runPhase') {
       const phase = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
       void (async () => {
@@ -175,9 +189,16 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         const input = { run_id: runId, project_id: s.project_id, flow_id: s.flow.flow_id, phase, attempt: fx.attempt, notes: fx.notes, request, facts: s.flow.facts, prior, signal: new AbortController().signal };
         const outcome = await executor({
           ...input,
-          callTool: (name, args, timeout = 600) =>
-            call(bus, ToolsActions.call, { name, arguments: args, timeout_seconds: timeout, call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`, caller: serviceCaller(input) }, { timeout: timeout * 1000 + 10_000 }),
+          signal: lease.signal,
+          callTool: async (name, args, timeout = 600) => {
+            if (await fenced()) {
+              host.drop(runId, lease.epoch);
+              throw notOwner(runId, `the execution of ${fx.phase} under epoch ${lease.epoch} was fenced`);
+            }
+            return call(bus, ToolsActions.call, { name, arguments: args, timeout_seconds: timeout, call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`, caller: serviceCaller(input) }, { timeout: timeout * 1000 + 10_000 });
+          },
         }).catch((err: unknown) => ({ ok: false as const, kind: 'unknown' as const, message: `phase handler crashed: ${(err as Error).message}` }));
+        if (lease.signal.aborted) return infra.log.warn({ run: runId, phase: fx.phase, epoch: lease.epoch }, 'phase result of a fenced execution dropped');
         await host.command(runId, { type: 'phaseResult', phase: fx.phase, attempt: fx.attempt, ...outcome });
       })().catch(fail);
     } else if (fx.type === 'evaluateGate') {
@@ -192,10 +213,10 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         enforce_deliverables: def.enforce_deliverables,
         enforce_constraints: def.gate.enforce_constraints,
       })
-        .then((g) => host.command(runId, { type: 'gateEvaluated', phase: fx.phase, attempt: fx.attempt, findings: g.findings, ready: g.ready }))
+        .then((g) => (lease.signal.aborted ? undefined : host.command(runId, { type: 'gateEvaluated', phase: fx.phase, attempt: fx.attempt, findings: g.findings, ready: g.ready })))
         .catch(fail);
     } else if (fx.type === 'closeDrafts') {
-      void call(bus, TwinActions.closeDrafts, { run_id: runId, status: fx.status, reason: fx.reason }).catch(fail);
+      return call(bus, TwinActions.closeDrafts, { run_id: runId, status: fx.status, reason: fx.reason }).catch(fail);
     } else if (fx.type === 'gateOpened' || fx.type === 'ended') {
       void bus.broadcast(`runs.${fx.type}`, { run_id: runId, ...fx });
     }

@@ -2,7 +2,7 @@ import type { GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { createBroker, type BrokerHandle } from '../broker.ts';
 import type { ServiceConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { resolveRoles, roleTable } from './roles.ts';
+import { resolveRoles, roleTable, type RoleOverrides } from './roles.ts';
 
 export interface StartedNode extends BrokerHandle {
   /** The gateway's address when this node hosts the gateway role. */
@@ -20,9 +20,11 @@ export async function startNode(opts: {
   now?: () => Date;
   transport?: GatewayRuntime['transport'];
   onStdioClosed?: () => void;
+  /** Replaces the services of named roles; only tests and benchmarks pass it (the launcher never does). */
+  overrides?: RoleOverrides;
 }): Promise<StartedNode> {
   const gateway: GatewayRuntime = { transport: opts.transport ?? 'http', onStdioClosed: opts.onStdioClosed };
-  const roles = resolveRoles(opts.roles, roleTable(gateway));
+  const roles = resolveRoles(opts.roles, roleTable(gateway, process.env, opts.overrides));
   const handle = createBroker({ roles, transporter: opts.config.SERVICE_TRANSPORTER, config: opts.config, log: opts.log, now: opts.now });
   try {
     await handle.broker.start();

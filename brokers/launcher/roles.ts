@@ -26,15 +26,18 @@ import { createMeshFacesService } from '../../actors/adapters/mesh/named-faces.s
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { ConfigError } from '../config.ts';
-import type { RoleDefinition } from '../infra.ts';
+import type { RoleDefinition, ServiceFactory } from '../infra.ts';
+
+/** Test seam: replaces the service factories of named roles (e.g. `runs` with a recording executor). Never set by the launcher. */
+export type RoleOverrides = Partial<Record<string, ServiceFactory[]>>;
 
 /**
  * The role table: what each `--roles` name hosts. `all` (the default) hosts every role in one process.
  * The gateway's runtime object receives its listening address. `adapter:conformance` (the MCP conformance suite's
  * fixture tools) exists only when `MCP_CONFORMANCE_FIXTURES=1`, so production never lists them.
  */
-export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = process.env): RoleDefinition[] {
-  return [
+export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = process.env, overrides: RoleOverrides = {}): RoleDefinition[] {
+  const table: RoleDefinition[] = [
     { name: 'gateway', doc: 'HTTP /v1, /health, /metrics', services: [(infra) => createGatewayService(infra, runtime)] },
     { name: 'projects', doc: 'the projects actor (table projects)', services: [createProjectsService] },
     { name: 'tools', doc: 'the tool registry and the tools.search adapter', services: [createToolsService, createToolsAdapter] },
@@ -60,6 +63,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'cadsessions', doc: 'the CAD session actor (tables cad_sessions, cad_session_features, cad_session_files, cad_session_exports)', services: [createCadSessionsService] },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
   ];
+  return table.map((r) => (overrides[r.name] ? { ...r, services: overrides[r.name]! } : r));
 }
 
 /** Expands a `--roles` value (`all`, or a comma list) into role definitions; an unknown name is a ConfigError listing the valid ones. */

@@ -22,9 +22,12 @@ export interface SpawnedService {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the real `service` command as a child process with the current Node (22) and parses its JSON log lines. */
-export function spawnService(args: string[], env: Record<string, string>): SpawnedService {
-  const proc = spawn(process.execPath, [SERVICE_BIN, ...args], {
+/**
+ * Runs the real `service` command (or another entry script, e.g. `test/support/runs-node.ts`) as a child process with
+ * the current Node (22) and parses its JSON log lines.
+ */
+export function spawnService(args: string[], env: Record<string, string>, bin = SERVICE_BIN): SpawnedService {
+  const proc = spawn(process.execPath, [bin, ...args], {
     cwd: ROOT,
     env: { ...process.env, SERVICE_LOG_LEVEL: 'info', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

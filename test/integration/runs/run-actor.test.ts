@@ -3,7 +3,6 @@ import { call } from '../../../brokers/actions.ts';
 import type { BrokerHandle } from '../../../brokers/broker.ts';
 import { createGatesService } from '../../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../../actors/runs/runs.service.ts';
-import type { PhaseExecutor } from '../../../actors/runs/executor.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../../actors/twin/twin.service.ts';
 import { createTwinAdapter } from '../../../actors/adapters/twin/twin.adapter.ts';
@@ -12,24 +11,7 @@ import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
 import type { RunView } from '../../../contracts/actions/runs.actions.ts';
 import { startActors } from '../../support/actors.ts';
 import { realDbEnv } from '../../support/tools.ts';
-
-/** Handlers that only write twin records: each phase records its required deliverables through the real tools. */
-const recordingExecutor: PhaseExecutor = async (input) => {
-  for (const type of input.phase.required_deliverables) {
-    const out =
-      type === 'cad_model'
-        ? await input.callTool('twin.commit_geometry', { name: 'Part', step_base64: Buffer.from('ISO-10303-21;\nEND-ISO-10303-21;\n').toString('base64') })
-        : type === 'constraint_set'
-          ? await input.callTool('twin.record_constraint_set', { name: 'Limits', constraints: [{ metric: 'mass_kg', limit: 2, unit: 'kg' }] })
-          : ['intent', 'stakeholder_need', 'objective'].includes(type)
-            ? await input.callTool('twin.record_engineering_entity', { entity_type: type, name: `${type} of ${input.run_id}` })
-            : type === 'design_decision'
-              ? await input.callTool('twin.record_decision', { title: `${input.phase.id} decision`, decision: 'go' })
-              : await input.callTool('twin.record_document', { document_type: type, name: type, content: 'x' });
-    if (out.kind !== 'ok') return { ok: false, kind: 'tool', message: JSON.stringify(out) };
-  }
-  return { ok: true, summary: `${input.phase.id} done`, deliverables: [] };
-};
+import { recordingExecutor } from '../../support/recording-executor.ts';
 
 let h: BrokerHandle;
 let drop: () => Promise<void>;
