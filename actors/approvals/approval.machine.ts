@@ -56,7 +56,8 @@ export interface ApprovalEnv {
   allowAgentHumanAuthority: boolean;
 }
 
-const isAgent = (v: Pick<Decider, 'surface'> | undefined) => v?.surface === 'agent';
+/** An agent decides (surface agent; on an older route the surface is recorded `unknown` but on-behalf-of stays set). */
+const isAgent = (v: Pick<Decider, 'surface' | 'on_behalf_of'> | undefined) => v?.surface === 'agent' || Boolean(v?.on_behalf_of);
 
 /** Why this viewer cannot decide the item now, or null when it can. */
 function whyNot(s: SourceItem, viewer: Decider | undefined, env: ApprovalEnv): string | null {
