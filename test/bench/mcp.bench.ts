@@ -69,7 +69,14 @@ const servers = await probeServers();
 let nats: [McpLoadResult, McpLoadResult] | undefined;
 if (servers.nats && servers.pg) {
   const db = await createTestDatabase('bench');
-  const env = { SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl, SERVICE_NAMESPACE: `bench-${crypto.randomBytes(3).toString('hex')}`, SERVICE_DATABASE_URL: db.url };
+  // The cluster as README's "Running a cluster" sets it up: NATS, PostgreSQL and the Redis cacher (the embedded case
+  // caches in memory, so without Redis this case would also pay a PostgreSQL read the other does not).
+  const env = {
+    SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl,
+    SERVICE_NAMESPACE: `bench-${crypto.randomBytes(3).toString('hex')}`,
+    SERVICE_DATABASE_URL: db.url,
+    ...(servers.redis ? { SERVICE_REDIS_URL: TEST_SERVERS.redisUrl } : {}),
+  };
   const procs: SpawnedService[] = [];
   try {
     procs.push(spawnService(['--roles', 'gateway,tools,projects', '--port', '0'], env));
