@@ -15,41 +15,43 @@ const ADOPTED_FIRST = `(revision_status IN ('committed', 'approved')) DESC, crea
 
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Column-wise heads: one JSON array per column, so 10,000 items cross as one value (PGlite pays per row and field). */
-type HeadColumns = [string[], string[], string[], number[], string[], number[]] | null;
+/** One item type's heads, column-wise: keys, names, revisions, node ids, updated_at (UTC, no zone suffix). */
+type HeadColumns = [string[], string[], number[], string[], string[]];
 
 /**
  * Head revisions of every item (of a project), grouped by item type, sorted by type, name and key in byte order;
- * items that so far only have a draft are left out. Reads the items alone, column-wise in one row, plus the project's
- * stale nodes (a partial index, migration 0021), and sorts in Node: no join over every revision, no per-row transfer,
- * no server-side text sort, so it stays fast with 100,000 revisions on PGlite as on PostgreSQL (bench:twin).
+ * items that so far only have a draft are left out. Reads the items alone, one row per type with a JSON array per
+ * column (PGlite pays per row and field), plus the project's stale nodes (a partial index, migration 0021), and sorts
+ * in Node: no join over every revision, no server-side text sort, so it stays fast with 100,000 revisions (bench:twin).
  */
 export async function currentView(q: Queryable, projectId: string | undefined): Promise<CurrentView> {
-  const [heads, stale] = await Promise.all([
-    q.query<{ c: HeadColumns }>(
-      `SELECT json_build_array(json_agg(i.item_type), json_agg(i.key), json_agg(i.name), json_agg(i.head_revision), json_agg(i.head_node_id),
-         json_agg((extract(epoch FROM i.updated_at) * 1000)::bigint)) AS c
-       FROM twin_items i WHERE ${projectIs('i')} AND i.head_revision > 0 HAVING count(*) > 0`,
+  const [groups, stale] = await Promise.all([
+    q.query<{ item_type: string; c: string }>(
+      `SELECT i.item_type, json_build_array(json_agg(i.key), json_agg(i.name), json_agg(i.head_revision), json_agg(i.head_node_id),
+         json_agg(i.updated_at AT TIME ZONE 'UTC'))::text AS c
+       FROM twin_items i WHERE ${projectIs('i')} AND i.head_revision > 0 GROUP BY i.item_type`,
       [projectId ?? null],
     ),
     q.query<{ id: string }>(`SELECT n.id FROM twin_nodes n WHERE n.stale AND ${projectIs('n')}`, [projectId ?? null]),
   ]);
   const staleIds = new Set(stale.rows.map((r) => r.id));
-  const [types, keys, names, revisions, nodeIds, updated] = heads.rows[0]?.c ?? [[], [], [], [], [], []];
-  const order = types.map((_, i) => i).sort((a, b) => byteOrder(types[a], types[b]) || byteOrder(names[a], names[b]) || byteOrder(keys[a], keys[b]));
   const by_type: Record<string, CurrentViewEntry[]> = {};
-  for (const i of order) {
-    (by_type[types[i]] ??= []).push({
+  let count = 0;
+  for (const g of groups.rows.sort((a, b) => byteOrder(a.item_type, b.item_type))) {
+    const [keys, names, revisions, nodeIds, updated] = JSON.parse(g.c) as HeadColumns;
+    const order = keys.map((_, i) => i).sort((a, b) => byteOrder(names[a], names[b]) || byteOrder(keys[a], keys[b]));
+    by_type[g.item_type] = order.map((i) => ({
       key: keys[i],
       name: names[i],
       revision: revisions[i],
       ref: refOf(keys[i], revisions[i]),
       node_id: nodeIds[i],
       stale: staleIds.has(nodeIds[i]),
-      updated_at: new Date(updated[i]).toISOString(),
-    });
+      updated_at: `${updated[i]}Z`,
+    }));
+    count += keys.length;
   }
-  return { project_id: projectId ?? null, item_count: order.length, by_type };
+  return { project_id: projectId ?? null, item_count: count, by_type };
 }
 
 /** A page of items (by type and name) with every revision that is not an open draft, oldest first. */

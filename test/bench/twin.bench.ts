@@ -2,8 +2,12 @@
 // GET /v1/twin/current-view p50 (target < 50 ms), committing a 200-item change set through TwinActions.commitChangeSet
 // (target < 200 ms), twin.item_history of an item with 1,000 revisions, and GET /v1/simulation/results/{id}/field
 // serving a 1.5 MB payload (bytes out equal bytes stored). On the embedded PGlite, then on PostgreSQL when it is up.
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { ServiceBroker } from 'moleculer';
 import { call } from '../../brokers/actions.ts';
 import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
@@ -15,6 +19,7 @@ import { probeServers } from '../support/servers.ts';
 import { seedTwin, simFieldPayloadOf, type SeededTwin } from './support/twin-seed.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const TIMER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/http-timer.ts');
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 5);
 
 interface Stats {
@@ -38,6 +43,13 @@ async function time(n: number, fn: () => Promise<void>, warmUp = 3): Promise<Sta
     ms.push(performance.now() - t0);
   }
   return stats(ms);
+}
+/** Times sequential GETs from a separate client process (support/http-timer.ts), checking status and body hash. */
+async function timeHttp(url: string, n: number, opts: { status?: number; sha256?: string; ifNoneMatch?: string } = {}): Promise<Stats & { bytes: number }> {
+  const args = [TIMER, url, String(n), '3', String(opts.status ?? 200), opts.sha256 ?? '', opts.ifNoneMatch ?? ''];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1 << 20 });
+  const r = JSON.parse(stdout) as { ms: number[]; bytes: number };
+  return { ...stats(r.ms), bytes: r.bytes };
 }
 const fmt = (s: Stats) => `p50 ${s.p50.toFixed(1)} ms, p90 ${s.p90.toFixed(1)}, min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)} (n=${s.n})`;
 
@@ -72,13 +84,8 @@ async function benchBackend(label: string, env: Record<string, string>, field: B
     const seeded = await seedTwin(await t.node.infra.db(), project);
     process.stdout.write(`\n== ${label}: seeded ${seeded.items} items, ${seeded.revisions} revisions, ${seeded.edges} edges in ${(seeded.ms / 1000).toFixed(1)} s\n`);
 
-    let bytes = 0;
-    const view = await time(RUNS, async () => {
-      const res = await fetch(`${t.url}/v1/twin/current-view?project_id=${project}`);
-      if (res.status !== 200) throw new Error(`current-view ${res.status}`);
-      bytes = (await res.arrayBuffer()).byteLength;
-    });
-    process.stdout.write(`GET /v1/twin/current-view (10,000 heads, ${(bytes / 1e6).toFixed(2)} MB JSON): ${fmt(view)}  target p50 < 50 ms\n`);
+    const view = await timeHttp(`${t.url}/v1/twin/current-view?project_id=${project}`, RUNS);
+    process.stdout.write(`GET /v1/twin/current-view (10,000 heads, ${(view.bytes / 1e6).toFixed(2)} MB JSON): ${fmt(view)}  target p50 < 50 ms\n`);
 
     const commit = await commitRounds(broker, project, seeded);
     process.stdout.write(`commitChangeSet, 200 drafts + gate baseline of 10,000 items: ${fmt(commit)}  target < 200 ms\n`);
@@ -88,25 +95,18 @@ async function benchBackend(label: string, env: Record<string, string>, field: B
       if (h.revisions.length !== 1000) throw new Error(`item_history gave ${h.revisions.length} revisions`);
     });
     process.stdout.write(`twin.item_history, 1,000 revisions (tool dispatch): ${fmt(hist)}\n`);
-    const histHttp = await time(Math.min(RUNS, 30), async () => {
-      const res = await fetch(`${t.url}/v1/twin/items/${seeded.deepKey}/revisions`);
-      await res.arrayBuffer();
-    });
+    const histHttp = await timeHttp(`${t.url}/v1/twin/items/${seeded.deepKey}/revisions`, Math.min(RUNS, 30));
     process.stdout.write(`GET /v1/twin/items/{key}/revisions, 1,000 revisions: ${fmt(histHttp)}\n`);
 
     const r = await tool(broker, 'twin.record_document', { project_id: project, document_type: 'simulation_result', name: 'bench field', field_base64: field.toString('base64') });
     const want = crypto.createHash('sha256').update(field).digest('hex');
     if (r.field_content_hash !== want) throw new Error('stored field hash differs from the payload');
     const url = `${t.url}/v1/simulation/results/${r.node_id}/field`;
-    const served = await time(Math.min(RUNS, 30), async () => {
-      const res = await rawGet(url);
-      if (res.status !== 200 || res.headers['content-encoding'] !== 'gzip') throw new Error(`field ${res.status}`);
-      if (crypto.createHash('sha256').update(res.body).digest('hex') !== want) throw new Error('bytes out differ from bytes stored');
-    });
+    const first = await rawGet(url);
+    if (first.headers['content-encoding'] !== 'gzip' || first.headers.etag !== `"${want}"`) throw new Error(`field headers: ${JSON.stringify(first.headers)}`);
+    const served = await timeHttp(url, Math.min(RUNS, 30), { sha256: want });
     process.stdout.write(`GET /v1/simulation/results/{id}/field, ${(field.length / 1e6).toFixed(2)} MB gzip, bytes out == bytes stored: ${fmt(served)}\n`);
-    const revalidate = await time(Math.min(RUNS, 30), async () => {
-      if ((await rawGet(url, { 'if-none-match': `"${want}"` })).status !== 304) throw new Error('expected 304');
-    });
+    const revalidate = await timeHttp(url, Math.min(RUNS, 30), { status: 304, ifNoneMatch: `"${want}"` });
     process.stdout.write(`same, If-None-Match -> 304: ${fmt(revalidate)}\n`);
   } finally {
     await t.stop();
@@ -114,7 +114,8 @@ async function benchBackend(label: string, env: Record<string, string>, field: B
 }
 
 const field = simFieldPayloadOf(1_500_000);
-process.stdout.write(`bench:twin  ${os.availableParallelism()} cores, Node ${process.version}; ${RUNS} timed requests per read after 3 warm-up, ${COMMITS} commits\n`);
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+process.stdout.write(`bench:twin  ${os.availableParallelism()} cores, Node ${process.version}, load ${load()}; ${RUNS} timed requests per read after 3 warm-up (from a client process), ${COMMITS} commits\n`);
 await benchBackend('embedded PGlite (in memory)', {}, field);
 if ((await probeServers()).pg) {
   const db = await createTestDatabase('bench');
@@ -124,3 +125,4 @@ if ((await probeServers()).pg) {
     await db.drop();
   }
 } else process.stdout.write('\nPostgreSQL is not reachable on 127.0.0.1:5432: its half of the bench is skipped\n');
+process.stdout.write(`\nload average at the end: ${load()}\n`);

@@ -47,6 +47,9 @@ describe('current view and item history over HTTP', () => {
     expect(Object.keys(view.by_type).sort()).toEqual(['cad_model', 'constraint_set']);
     expect(view.by_type.cad_model).toEqual([expect.objectContaining({ key: geom.item_key, revision: 2, ref: `${geom.item_key}@2`, node_id: geom.node_id, stale: false })]);
     expect(view.by_type.constraint_set.map((e) => e.key)).toEqual([cs.item_key]);
+    const updated = view.by_type.cad_model[0].updated_at;
+    expect(updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    expect(Math.abs(Date.parse(updated) - Date.now())).toBeLessThan(10 * 60_000);
     const empty = await newProject('empty');
     expect((await getJson(`${t.url}/v1/twin/current-view?project_id=${empty}`)).body).toEqual({ project_id: empty, item_count: 0, by_type: {} });
   });
