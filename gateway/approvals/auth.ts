@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { ConfigError, type ServiceConfig } from '../../brokers/config.ts';
 
 /** The token file: a JSON object mapping each bearer token (at least 16 characters) to the principal it names. */
-export const TokenFileSchema = z.record(z.string().min(16, { message: 'a token has at least 16 characters' }), z.string().min(1));
+export const TokenFileSchema = z
+  .record(z.string(), z.string().min(1, { message: 'a principal is a non-empty string' }))
+  .refine((m) => Object.keys(m).every((k) => k.length >= 16), { message: 'a token has at least 16 characters' });
 
 /** What the gateway learned from a request's `Authorization` header. */
 export type AuthResult = { on: false } | { on: true; principal: string } | { on: true; error: 'missing_key' | 'mismatch' };

@@ -58,13 +58,13 @@ export async function startRun(t: ApprovalsNode, project: string | null, design:
   return r.json;
 }
 
-/** Waits until the run's gate item is pending at `phase` (and, when given, at that attempt); answers the item. */
-export async function pendingGate(t: ApprovalsNode, runId: string, phase: string, attempt?: number): Promise<Json> {
+/** Waits until the run's gate item is pending at `phase` (and, when given, at that attempt); answers the item (as `headers` reads it). */
+export async function pendingGate(t: ApprovalsNode, runId: string, phase: string, attempt?: number, headers: Record<string, string> = {}): Promise<Json> {
   let item: Json = {};
   await expect
     .poll(
       async () => {
-        item = (await t.http('GET', `/v1/approvals/gate:${runId}`)).json;
+        item = (await t.http('GET', `/v1/approvals/gate:${runId}`, undefined, headers)).json;
         return item.status === 'pending' && item.detail?.phase === phase && (attempt === undefined || item.detail?.attempt === attempt);
       },
       { timeout: 20_000, interval: 50 },
