@@ -15,6 +15,7 @@ export interface LaunchOptions {
 }
 
 export const USAGE = `usage: service [options]
+       service approvals list|show|decide ...   (the approvals queue of a running gateway; service approvals --help)
 
   --roles <list>            roles to host, comma separated (default: all)
   --transport <t>           http | sse | stdio (default: http)

@@ -1,13 +1,18 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { createRootLogger } from '../logger.ts';
 import { parseLaunchArgs, USAGE } from './cli.ts';
-import { startNode } from './node.ts';
 
 /**
  * The `service` command. Flags override their SERVICE_* variables. Exits 2 on a bad flag, role or variable
  * (saying what is accepted), drains on SIGTERM/SIGINT.
  */
 export async function main(argv: string[]): Promise<void> {
+  // `service approvals ...` is a client of a running gateway: it never starts a broker (brokers/launcher/approvals.cli.ts).
+  if (argv[0] === 'approvals') {
+    const { runApprovalsCli } = await import('./approvals.cli.ts');
+    process.exitCode = await runApprovalsCli(argv.slice(1), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+    return;
+  }
   let opts;
   let config;
   try {
@@ -31,8 +36,10 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const log = createRootLogger({ level: config.SERVICE_LOG_LEVEL, toStderr: opts.transport === 'stdio' });
-  let node: Awaited<ReturnType<typeof startNode>> | undefined;
+  let node: Awaited<ReturnType<typeof import('./node.ts').startNode>> | undefined;
   try {
+    // Loaded here, not at the top: the approvals command and --help need none of the actors.
+    const { startNode } = await import('./node.ts');
     node = await startNode({ roles: opts.roles, config, log, transport: opts.transport, onStdioClosed: () => shutdown('stdin closed') });
   } catch (err) {
     if (err instanceof ConfigError) {

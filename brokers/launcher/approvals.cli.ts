@@ -1,0 +1,155 @@
+import { parseArgs } from 'node:util';
+import type { ApprovalItem, ApprovalListResponse } from '../../contracts/approvals.ts';
+import { formatDecided, formatItem, formatList } from './approvals.format.ts';
+
+/** Exit codes of `service approvals` (README "The approvals command"): what happened, for scripts. */
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  not_found: 3,
+  conflict: 4,
+  invalid: 5,
+  denied: 6,
+  unreachable: 7,
+  not_delivered: 8,
+} as const;
+
+/** The usage text of the approvals command. */
+export const APPROVALS_USAGE = `usage: service approvals <command> [options]
+
+  list [--status pending|decided|all] [--project ID] [--kind KIND]
+  show <id>
+  decide <id> <approve|reject|retry|rework> [--reason TEXT] [--to-phase PHASE] [--idempotency-key KEY]
+
+  --url <url>     gateway base URL (default http://127.0.0.1:8765)
+  --json          print the gateway's JSON answer (also for errors) instead of a table
+  -h, --help      this text
+
+Sends X-Service-Surface: cli, or the agent headers when SERVICE_APPROVAL_AGENT and SERVICE_APPROVAL_ON_BEHALF_OF are
+both set; SERVICE_AUTH_TOKEN is sent as the bearer token. Exit codes: 0 done, 1 failed, 2 usage, 3 not found,
+4 not decidable now (409), 5 invalid (422), 6 not allowed (401, 403), 7 gateway unreachable, 8 recorded but not
+delivered or unavailable (503).
+`;
+
+/** Where the command writes (the launcher passes the process streams; tests pass their own). */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** The request headers of the CLI (SPEC Gateway rule 4): surface cli or the three agent headers, and the token. */
+export function cliHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
+  const agent = env.SERVICE_APPROVAL_AGENT?.trim();
+  const obo = env.SERVICE_APPROVAL_ON_BEHALF_OF?.trim();
+  const h: Record<string, string> = agent && obo ? { 'x-service-surface': 'agent', 'x-service-agent': agent, 'x-service-on-behalf-of': obo } : { 'x-service-surface': 'cli' };
+  if (env.SERVICE_AUTH_TOKEN) h.authorization = `Bearer ${env.SERVICE_AUTH_TOKEN}`;
+  return h;
+}
+
+/** The exit code of an HTTP status. */
+export function exitOf(status: number): number {
+  if (status < 300) return EXIT.ok;
+  if (status === 404) return EXIT.not_found;
+  if (status === 409) return EXIT.conflict;
+  if (status === 422 || status === 400) return EXIT.invalid;
+  if (status === 401 || status === 403) return EXIT.denied;
+  if (status === 503) return EXIT.not_delivered;
+  return EXIT.failed;
+}
+
+const KINDS = ['gate', 'flow_proposal', 'flow_version', 'flow_patch', 'tool_call', 'human_authority', 'design_change', 'design_loop', 'sketch', 'drawing'];
+const DECISIONS = ['approve', 'reject', 'retry', 'rework'];
+
+function usage(io: CliIo, message: string): number {
+  io.err(`service approvals: ${message}\n\n${APPROVALS_USAGE}`);
+  return EXIT.usage;
+}
+
+/**
+ * `service approvals list|show|decide` against a gateway over HTTP (never starts a broker). Readable tables by
+ * default, the gateway's JSON with `--json`; the exit code says what happened.
+ */
+export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        url: { type: 'string', default: 'http://127.0.0.1:8765' },
+        json: { type: 'boolean', default: false },
+        status: { type: 'string', default: 'pending' },
+        project: { type: 'string' },
+        kind: { type: 'string' },
+        reason: { type: 'string', default: '' },
+        'to-phase': { type: 'string', default: '' },
+        'idempotency-key': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    return usage(io, (err as Error).message);
+  }
+  const { values: o, positionals: [command, id, decision, ...extra] } = parsed;
+  if (o.help || !command) {
+    io.out(APPROVALS_USAGE);
+    return o.help ? EXIT.ok : EXIT.usage;
+  }
+  let url: URL;
+  try {
+    url = new URL(o.url);
+  } catch {
+    return usage(io, `--url is not a URL: ${o.url}`);
+  }
+  const base = url.toString().replace(/\/$/, '');
+  let method = 'GET';
+  let path: string;
+  let body: unknown;
+  if (command === 'list') {
+    if (!['pending', 'decided', 'all'].includes(o.status)) return usage(io, `--status must be pending, decided or all (got ${o.status})`);
+    if (o.kind && !KINDS.includes(o.kind)) return usage(io, `--kind must be one of ${KINDS.join(', ')} (got ${o.kind})`);
+    const q = new URLSearchParams({ status: o.status, ...(o.project ? { project_id: o.project } : {}), ...(o.kind ? { kind: o.kind } : {}) });
+    path = `/v1/approvals?${q}`;
+  } else if (command === 'show') {
+    if (!id || decision) return usage(io, 'show takes one approval id');
+    path = `/v1/approvals/${encodeURIComponent(id)}`;
+  } else if (command === 'decide') {
+    if (!id || !decision || extra.length) return usage(io, 'decide takes an approval id and a decision');
+    if (!DECISIONS.includes(decision)) return usage(io, `the decision is one of ${DECISIONS.join(', ')} (got ${decision})`);
+    method = 'POST';
+    path = `/v1/approvals/${encodeURIComponent(id)}/decision`;
+    body = { decision, reason: o.reason, to_phase: o['to-phase'] };
+  } else return usage(io, `unknown command ${command}; accepted: list, show, decide`);
+
+  const headers: Record<string, string> = { ...cliHeaders(env), ...(body ? { 'content-type': 'application/json' } : {}), ...(o['idempotency-key'] ? { 'idempotency-key': o['idempotency-key'] } : {}) };
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    io.err(`service approvals: the gateway at ${base} is not reachable: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}\n`);
+    return EXIT.unreachable;
+  }
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    io.err(`service approvals: ${res.status} from ${base}${path} is not JSON: ${text.slice(0, 200)}\n`);
+    return EXIT.failed;
+  }
+  const code = exitOf(res.status);
+  if (o.json) io.out(`${JSON.stringify(json, null, 2)}\n`);
+  if (code !== EXIT.ok) {
+    const e = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
+    if (!o.json) io.err(`service approvals: ${res.status} ${e?.code ?? ''}: ${e?.message ?? text}\n`);
+    return code;
+  }
+  if (!o.json) {
+    if (command === 'list') io.out(`${formatList(json as ApprovalListResponse, Boolean(o.project))}\n`);
+    else if (command === 'show') io.out(`${formatItem(json as ApprovalItem)}\n`);
+    else io.out(`${formatDecided(json as ApprovalItem, decision!)}\n`);
+  }
+  return EXIT.ok;
+}
