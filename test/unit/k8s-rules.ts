@@ -1,0 +1,363 @@
+import {
+  ADAPTER_CPU,
+  ADAPTER_DEFAULT_MEMORY,
+  ADAPTER_MEMORY,
+  checkKustomizations,
+  CONFIG_DATA,
+  DATABASE_ROLES,
+  EXPECTED_DEPLOYMENTS,
+  flagArg,
+  IMAGE,
+  INTERNET_ROLES,
+  isKustomization,
+  isObject,
+  isServiceImage,
+  NATS_MIN_PAYLOAD,
+  natsSize,
+  NON_PUBLIC_CIDRS,
+  quantity,
+  rolesArg,
+  selects,
+  splitRoles,
+  SERVICE_CPU,
+  SERVICE_MEMORY,
+  TMP_SIZE,
+  WORKSPACE_CLAIM,
+  WORKSPACE_PATH,
+  WORKSPACE_ROLES,
+  type Resource,
+  type Tree,
+  type Y,
+} from './k8s-support.ts';
+
+/**
+ * Every rule k8s.test.ts applies to the manifests, as `check(tree, roles)`: the violations, one line each (empty =
+ * valid). `roles` are the role names of brokers/launcher/roles.ts.
+ */
+
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+
+/** A pod hosting service roles: its workload, pod spec and the service container. */
+interface Pod {
+  w: Resource;
+  name: string;
+  at: string;
+  spec: Y;
+  c: Y;
+  roles: string[];
+}
+
+/** Isolation and wiring of one service container (security context, limits, /tmp, config, gateway port and probes). */
+function checkServiceContainer(p: Pod, v: string[]): void {
+  const { c, at, spec } = p;
+  const sc = c.securityContext ?? {};
+  if (sc.runAsNonRoot !== true) v.push(`${at}: securityContext.runAsNonRoot is not true`);
+  if (sc.runAsUser !== 10001) v.push(`${at}: securityContext.runAsUser is not 10001`);
+  if (sc.readOnlyRootFilesystem !== true) v.push(`${at}: securityContext.readOnlyRootFilesystem is not true`);
+  if (sc.allowPrivilegeEscalation !== false) v.push(`${at}: securityContext.allowPrivilegeEscalation is not false`);
+  if (sc.privileged === true) v.push(`${at}: securityContext.privileged`);
+  if (!Array.isArray(sc.capabilities?.drop) || !sc.capabilities.drop.includes('ALL')) {
+    v.push(`${at}: securityContext.capabilities.drop does not contain ALL`);
+  }
+  if ((sc.capabilities?.add ?? []).length) v.push(`${at}: securityContext.capabilities.add is not empty`);
+
+  const adapter = p.w.doc.spec?.template?.metadata?.labels?.['app.kubernetes.io/component'] === 'adapter';
+  const limits = c.resources?.limits ?? {};
+  const requests = c.resources?.requests ?? {};
+  const special = p.roles.find((r) => ADAPTER_MEMORY[r]);
+  const wantMemory = adapter ? (special ? ADAPTER_MEMORY[special] : ADAPTER_DEFAULT_MEMORY) : SERVICE_MEMORY;
+  const wantCpu = adapter ? ADAPTER_CPU : SERVICE_CPU;
+  if (limits.memory === undefined) v.push(`${at}: no memory limit`);
+  else if (quantity(limits.memory) !== quantity(wantMemory))
+    v.push(`${at}: memory limit ${limits.memory}, expected ${wantMemory}`);
+  if (limits.cpu === undefined) v.push(`${at}: no cpu limit`);
+  else if (quantity(limits.cpu) !== quantity(wantCpu)) v.push(`${at}: cpu limit ${limits.cpu}, expected ${wantCpu}`);
+  for (const r of ['memory', 'cpu']) {
+    if (!(quantity(requests[r]) > 0)) v.push(`${at}: no ${r} request`);
+    else if (quantity(requests[r]) > quantity(limits[r])) v.push(`${at}: ${r} request above its limit`);
+  }
+
+  const mount = (c.volumeMounts ?? []).find((m: Y) => m?.mountPath === '/tmp');
+  const volume = mount && (spec.volumes ?? []).find((vol: Y) => vol?.name === mount.name);
+  if (!mount) v.push(`${at}: /tmp is not mounted`);
+  else if (
+    !isObject(volume?.emptyDir) ||
+    volume.emptyDir.medium !== 'Memory' ||
+    quantity(volume.emptyDir.sizeLimit) !== quantity(TMP_SIZE)
+  ) {
+    v.push(`${at}: /tmp is not a ${TMP_SIZE} emptyDir with medium Memory`);
+  }
+  if (mount?.readOnly === true) v.push(`${at}: /tmp is mounted read-only`);
+
+  // The shared workspace: the ReadWriteMany claim, read-write, wherever a role uses it; never beside internet egress.
+  const ws = (c.volumeMounts ?? []).find((m: Y) => m?.mountPath === WORKSPACE_PATH);
+  const wsVolume = ws && (spec.volumes ?? []).find((vol: Y) => vol?.name === ws.name);
+  const wsClaim = wsVolume?.persistentVolumeClaim?.claimName === WORKSPACE_CLAIM;
+  const user = p.roles.find((r) => WORKSPACE_ROLES.includes(r));
+  if (user && (!wsClaim || ws.readOnly === true))
+    v.push(
+      `${at}: hosts ${user}, which uses the workspace, but ${WORKSPACE_PATH} is not the claim ${WORKSPACE_CLAIM} read-write`,
+    );
+  const online = p.roles.find((r) => INTERNET_ROLES.includes(r));
+  const mountsClaim = (spec.volumes ?? []).some((vol: Y) => vol?.persistentVolumeClaim?.claimName === WORKSPACE_CLAIM);
+  if (online && mountsClaim) v.push(`${at}: hosts ${online} (internet egress) and mounts the workspace`);
+
+  if (!(c.envFrom ?? []).some((e: Y) => e?.configMapRef?.name === 'service-config'))
+    v.push(`${at}: no envFrom ConfigMap service-config`);
+  const db = (c.env ?? []).find((e: Y) => e?.name === 'SERVICE_DATABASE_URL');
+  if (db?.valueFrom?.secretKeyRef?.name !== 'service-db' || db.valueFrom.secretKeyRef.key !== 'url') {
+    v.push(`${at}: SERVICE_DATABASE_URL does not come from Secret service-db key url`);
+  }
+
+  if (p.roles.includes('gateway')) {
+    const ports: Y[] = c.ports ?? [];
+    if (!ports.some((x) => x?.containerPort === 8765)) v.push(`${at}: gateway does not expose 8765`);
+    for (const probe of ['readinessProbe', 'livenessProbe'] as const) {
+      const port = c[probe]?.httpGet?.port;
+      const resolved = typeof port === 'string' ? ports.find((x) => x?.name === port)?.containerPort : port;
+      if (!c[probe]?.httpGet) v.push(`${at}: gateway has no HTTP ${probe}`);
+      else if (resolved !== 8765) v.push(`${at}: gateway ${probe} does not probe port 8765`);
+    }
+  }
+}
+
+/** Roles: every `--roles` name is a role of roles.ts, every role is hosted by exactly one Deployment, as grouped. */
+function checkRoles(pods: Pod[], deploymentNames: Set<string>, roles: readonly string[], v: string[]): void {
+  const known = new Set(roles);
+  for (const p of pods)
+    for (const n of p.roles)
+      if (!known.has(n)) v.push(`${p.at}: --roles ${n} is not a role of brokers/launcher/roles.ts`);
+  for (const r of roles) {
+    const hosts = pods.filter((p) => p.w.doc.kind === 'Deployment' && p.roles.includes(r)).map((p) => p.name);
+    if (hosts.length === 0) v.push(`role ${r} is hosted by no Deployment`);
+    else if (hosts.length > 1) v.push(`role ${r} is hosted by ${hosts.length} Deployments (${hosts.join(', ')})`);
+  }
+  for (const r of [...DATABASE_ROLES, ...INTERNET_ROLES, ...WORKSPACE_ROLES])
+    if (!known.has(r)) v.push(`k8s-support.ts names role ${r}, which brokers/launcher/roles.ts does not have`);
+  for (const [name, want] of Object.entries(EXPECTED_DEPLOYMENTS)) {
+    const p = pods.find((x) => x.w.doc.kind === 'Deployment' && x.name === name);
+    if (!deploymentNames.has(name)) v.push(`Deployment ${name} missing`);
+    else if (p?.roles.join(',') !== want.roles)
+      v.push(`Deployment ${name}: --roles is ${p?.roles.join(',')}, expected ${want.roles}`);
+    const component = p?.w.doc.spec?.template?.metadata?.labels?.['app.kubernetes.io/component'];
+    if (p && component !== want.component)
+      v.push(`Deployment ${name}: pods are component ${component}, expected ${want.component}`);
+  }
+}
+
+/** NATS: JetStream with a store, and a config file (from a ConfigMap) raising max_payload. */
+function checkNats(nats: Resource | undefined, configMaps: Resource[], v: string[]): void {
+  const spec = nats?.doc.spec?.template?.spec;
+  const c = spec?.containers?.[0];
+  const args: unknown[] = c?.args ?? [];
+  if (!args.includes('-js') || !args.includes('-sd')) v.push('NATS does not run JetStream with a store directory');
+  const file = flagArg(args, '-c', '--config');
+  const mount =
+    file &&
+    (c?.volumeMounts ?? []).find(
+      (m: Y) => typeof m?.mountPath === 'string' && file.startsWith(`${m.mountPath.replace(/\/$/, '')}/`),
+    );
+  const cmName = mount && (spec?.volumes ?? []).find((vol: Y) => vol?.name === mount.name)?.configMap?.name;
+  const key = mount && file.slice(mount.mountPath.replace(/\/$/, '').length + 1);
+  const text = configMaps.find((r) => r.doc.metadata?.name === cmName)?.doc.data?.[key];
+  const payload = typeof text === 'string' ? /^\s*max_payload\s*[:=]\s*(\S+)/m.exec(text)?.[1] : undefined;
+  if (payload === undefined) v.push('NATS reads no config file (-c, from a ConfigMap) that sets max_payload');
+  else if (!(natsSize(payload) >= NATS_MIN_PAYLOAD))
+    v.push(`NATS max_payload ${payload} is below ${NATS_MIN_PAYLOAD} bytes (32 MB)`);
+}
+
+/** What an adapter's egress port is for, given whether the pod hosts a database or an internet role; undefined = not allowed. */
+function portKind(port: Y, db: boolean, web: boolean): 'nats' | 'dns' | 'postgres' | 'web' | undefined {
+  const tcp = (port?.protocol ?? 'TCP') === 'TCP';
+  if (port?.port === 4222 && tcp) return 'nats';
+  if (port?.port === 53 && (tcp || port?.protocol === 'UDP')) return 'dns';
+  if (port?.port === 5432 && tcp && db) return 'postgres';
+  if ((port?.port === 80 || port?.port === 443) && tcp && web) return 'web';
+  return undefined;
+}
+
+const describePorts = (db: boolean, web: boolean) =>
+  ['NATS 4222', 'DNS 53', ...(db ? ['PostgreSQL 5432'] : []), ...(web ? ['HTTP(S) 80/443'] : [])].join(', ');
+
+/** Adapters: no ingress; egress to NATS and DNS, PostgreSQL only where a role uses it, the internet only for web. */
+function checkAdapterNetwork(a: Pod, policies: Resource[], natsLabels: Y, postgresLabels: Y, v: string[]): void {
+  const where = (r: Resource) => `${r.file}: ${r.doc.kind} ${r.doc.metadata?.name}`;
+  const labels = a.w.doc.spec?.template?.metadata?.labels;
+  const mine = policies.filter((p) => selects(p.doc.spec?.podSelector?.matchLabels, labels));
+  const egress = mine.filter((p) => (p.doc.spec?.policyTypes ?? []).includes('Egress'));
+  if (egress.length === 0) return void v.push(`${where(a.w)}: no egress NetworkPolicy selects it`);
+  if (!mine.some((p) => (p.doc.spec?.policyTypes ?? []).includes('Ingress')))
+    v.push(`${where(a.w)}: ingress is not denied`);
+  const dbRole = a.roles.find((r) => DATABASE_ROLES.includes(r));
+  const webRole = a.roles.find((r) => INTERNET_ROLES.includes(r));
+  const reach = new Set<string>();
+  for (const p of mine) {
+    if ((p.doc.spec?.ingress ?? []).length) v.push(`${where(p)}: allows ingress to adapters`);
+    if (!egress.includes(p)) continue;
+    for (const rule of p.doc.spec?.egress ?? []) {
+      const ports: Y[] = rule?.ports ?? [];
+      const to: Y[] = rule?.to ?? [];
+      if (ports.length === 0) v.push(`${where(p)}: an egress rule allows every port`);
+      for (const port of ports) {
+        const proto = port?.protocol ?? 'TCP';
+        const kind = portKind(port, !!dbRole, !!webRole);
+        if (!kind) {
+          v.push(
+            `${where(p)}: egress to port ${port?.port}/${proto} is not allowed for ${a.name} (${describePorts(!!dbRole, !!webRole)})`,
+          );
+          continue;
+        }
+        reach.add(kind === 'web' ? `web${port.port}` : kind);
+        const podsOnly = (want: Y) =>
+          to.length > 0 &&
+          to.every(
+            (peer) => !peer?.ipBlock && !peer?.namespaceSelector && selects(peer?.podSelector?.matchLabels, want),
+          );
+        if (kind === 'nats' && !podsOnly(natsLabels))
+          v.push(`${where(p)}: port 4222 is open to peers other than the NATS pods`);
+        if (kind === 'postgres' && !podsOnly(postgresLabels))
+          v.push(`${where(p)}: port 5432 is open to peers other than the PostgreSQL pods`);
+        if (kind === 'web') {
+          const publicOnly =
+            to.length > 0 &&
+            to.every(
+              (peer) =>
+                peer?.ipBlock &&
+                !peer.podSelector &&
+                !peer.namespaceSelector &&
+                NON_PUBLIC_CIDRS.every((c) => (peer.ipBlock.except ?? []).includes(c)),
+            );
+          if (!publicOnly)
+            v.push(
+              `${where(p)}: port ${port.port} may reach private or link-local addresses (except ${NON_PUBLIC_CIDRS.join(', ')})`,
+            );
+        }
+      }
+    }
+  }
+  if (!reach.has('nats')) v.push(`${where(a.w)}: no egress to NATS 4222`);
+  if (!reach.has('dns')) v.push(`${where(a.w)}: no egress to DNS 53`);
+  if (dbRole && !reach.has('postgres'))
+    v.push(`${where(a.w)}: hosts ${dbRole}, which uses the database, but has no egress to PostgreSQL 5432`);
+  for (const port of [80, 443])
+    if (webRole && !reach.has(`web${port}`))
+      v.push(`${where(a.w)}: hosts ${webRole}, which fetches from the internet, but has no egress to port ${port}`);
+}
+
+/** Every rule, applied to a tree; `roles` are the launcher's role names. Returns the violations (empty = valid). */
+export function check(tree: Tree, roles: readonly string[]): string[] {
+  const v: string[] = [...tree.parseErrors];
+  const { kustomizations, patchFiles } = checkKustomizations(tree, v);
+
+  const resources: Resource[] = [];
+  for (const [file, docs] of tree.docs) {
+    if (isKustomization(file) || patchFiles.has(file)) continue;
+    for (const d of docs) if (isObject(d)) resources.push({ file, doc: d });
+  }
+  const ofKind = (kind: string) => resources.filter((r) => r.doc.kind === kind);
+  const where = (r: Resource) => `${r.file}: ${r.doc.kind} ${r.doc.metadata?.name}`;
+  const workloads = [...ofKind('Deployment'), ...ofKind('StatefulSet')];
+  const deployments = new Map(ofKind('Deployment').map((r) => [r.doc.metadata?.name, r]));
+  const services = new Map(ofKind('Service').map((r) => [r.doc.metadata?.name, r]));
+  const podLabels = (w: Resource) => w.doc.spec?.template?.metadata?.labels;
+
+  // ConfigMap the service containers read; the workspace claim they share.
+  const config = ofKind('ConfigMap').find((r) => r.doc.metadata?.name === 'service-config');
+  if (!config) v.push('ConfigMap service-config missing');
+  for (const [key, value] of Object.entries(CONFIG_DATA)) {
+    if (config && config.doc.data?.[key] !== value) v.push(`ConfigMap service-config: ${key} is not ${value}`);
+  }
+  const claim = ofKind('PersistentVolumeClaim').find((r) => r.doc.metadata?.name === WORKSPACE_CLAIM);
+  if (!claim) v.push(`PersistentVolumeClaim ${WORKSPACE_CLAIM} missing`);
+  else if (!(claim.doc.spec?.accessModes ?? []).includes('ReadWriteMany'))
+    v.push(`${where(claim)}: not ReadWriteMany (pods on several nodes share it)`);
+
+  // Workloads and their containers.
+  const pods: Pod[] = [];
+  for (const w of workloads) {
+    const spec = w.doc.spec?.template?.spec;
+    if (!selects(w.doc.spec?.selector?.matchLabels, podLabels(w)))
+      v.push(`${where(w)}: selector does not match pod template labels`);
+    if (w.doc.kind === 'StatefulSet' && !services.has(w.doc.spec?.serviceName))
+      v.push(`${where(w)}: serviceName names no Service`);
+    const containers: Y[] = [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])];
+    if (!isObject(spec) || containers.length === 0) {
+      v.push(`${where(w)}: no containers`);
+      continue;
+    }
+    for (const c of containers) {
+      const at = `${where(w)} container ${c?.name}`;
+      for (const p of PROBES) {
+        if (c?.[p]?.httpGet && c[p].httpGet.path !== '/health')
+          v.push(`${at}: ${p} path ${c[p].httpGet.path} is not /health`);
+      }
+      if (!isServiceImage(c?.image)) continue;
+      const value = rolesArg(c.args);
+      if (value === undefined) v.push(`${at}: args carry no single --roles value`);
+      const pod: Pod = { w, name: w.doc.metadata?.name, at, spec, c, roles: splitRoles(value) };
+      pods.push(pod);
+      checkServiceContainer(pod, v);
+    }
+  }
+  if (pods.length === 0) v.push(`no container runs the service image ${IMAGE}`);
+  checkRoles(pods, new Set(deployments.keys()), roles, v);
+  const nats = workloads.find((w) => w.doc.metadata?.name === 'nats');
+  checkNats(nats, ofKind('ConfigMap'), v);
+
+  // Services select pods and reach a container port.
+  for (const s of services.values()) {
+    const targets = workloads.filter((w) => selects(s.doc.spec?.selector, podLabels(w)));
+    if (targets.length === 0) {
+      v.push(`${where(s)}: selector ${JSON.stringify(s.doc.spec?.selector)} matches no pod template`);
+      continue;
+    }
+    const containerPorts: Y[] = targets.flatMap((w) =>
+      (w.doc.spec.template.spec?.containers ?? []).flatMap((c: Y) => c?.ports ?? []),
+    );
+    for (const p of s.doc.spec?.ports ?? []) {
+      const target = p?.targetPort ?? p?.port;
+      const hit = containerPorts.find((cp) =>
+        typeof target === 'string' ? cp?.name === target : cp?.containerPort === target,
+      );
+      if (!hit) v.push(`${where(s)}: port ${p?.port} targets ${target}, which no selected container exposes`);
+      if (s.doc.metadata?.name === 'gateway' && p?.port === 80 && hit?.containerPort !== 8765)
+        v.push(`${where(s)}: port 80 does not reach 8765`);
+    }
+  }
+  if (!services.get('gateway')?.doc.spec?.ports?.some((p: Y) => p?.port === 80))
+    v.push('Service gateway does not listen on port 80');
+
+  // HPAs target Deployments that exist, on CPU at 70 percent; every adapter pod has one (1 to 8).
+  const adapterPods = pods.filter(
+    (p) => p.w.doc.kind === 'Deployment' && podLabels(p.w)?.['app.kubernetes.io/component'] === 'adapter',
+  );
+  const hpas = ofKind('HorizontalPodAutoscaler');
+  for (const h of hpas) {
+    const ref = h.doc.spec?.scaleTargetRef;
+    if (ref?.kind !== 'Deployment' || !deployments.has(ref?.name))
+      v.push(`${where(h)}: targets ${ref?.kind} ${ref?.name}, not an existing Deployment`);
+    const cpu = (h.doc.spec?.metrics ?? []).find((m: Y) => m?.type === 'Resource' && m.resource?.name === 'cpu');
+    if (cpu?.resource?.target?.averageUtilization !== 70) v.push(`${where(h)}: no CPU 70% target`);
+    if (!(h.doc.spec?.minReplicas >= 1) || !(h.doc.spec?.maxReplicas >= h.doc.spec?.minReplicas))
+      v.push(`${where(h)}: bad replica bounds`);
+  }
+  for (const a of adapterPods) {
+    const h = hpas.find((x) => x.doc.spec?.scaleTargetRef?.name === a.name);
+    if (!h) v.push(`${where(a.w)}: no HorizontalPodAutoscaler`);
+    else if (h.doc.spec.minReplicas !== 1 || h.doc.spec.maxReplicas !== 8)
+      v.push(`${where(h)}: adapter HPA is not 1..8`);
+  }
+
+  const postgres = workloads.find((w) => w.doc.metadata?.name === 'postgres');
+  const policies = ofKind('NetworkPolicy');
+  for (const a of adapterPods)
+    checkAdapterNetwork(a, policies, nats && podLabels(nats), postgres && podLabels(postgres), v);
+
+  // Kustomization replicas name workloads that exist.
+  const workloadNames = new Set(workloads.map((w) => w.doc.metadata?.name));
+  for (const k of kustomizations) {
+    for (const r of k.doc.replicas ?? [])
+      if (!workloadNames.has(r?.name)) v.push(`${k.file}: replicas for unknown workload ${r?.name}`);
+  }
+  return v;
+}
