@@ -52,7 +52,3 @@ export const ImportResultSchema = z.object({
   media_type: z.string(),
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;
-
-/** Kinds of work product a person approves through the per-kind routes (sketch, technical drawing). */
-export const ApprovableNodeTypeSchema = z.enum(['sketch', 'technical_drawing']);
-export type ApprovableNodeType = z.infer<typeof ApprovableNodeTypeSchema>;

@@ -1,11 +1,9 @@
 import type { z } from 'zod';
-import { ActorError } from '../../brokers/errors.ts';
 import type { Queryable } from '../../brokers/db/index.ts';
-import type { ApproveNodeParamsSchema, ImportFileParamsSchema } from '../../contracts/actions/twin-views.actions.ts';
-import type { NodeApprovalResult } from '../../contracts/approvals.ts';
+import type { ImportFileParamsSchema } from '../../contracts/actions/twin-views.actions.ts';
 import type { ConstraintCreateBody, ConstraintCreateResult, ImportResult } from '../../contracts/twin-forms.ts';
 import { DEFINITION_TYPES, refOf } from './keys.ts';
-import { getNodeRow, type NodeRow } from './nodes.store.ts';
+import { getNodeRow } from './nodes.store.ts';
 import { objectKeyOf, recordNode, writeDefinitionWithFiles } from './records.ts';
 
 /** Name of the constraint set a project gets when a constraint is created before it has any. */
@@ -60,38 +58,6 @@ export async function addConstraint(q: Queryable, p: ConstraintCreateBody & { au
     now,
   );
   return { constraintId: id, setWorkProductId: w.node.id, item_key: w.item_key, revision: w.revision, item_ref: w.item_ref };
-}
-
-/**
- * Records a person's approval of a sketch or technical drawing in its metadata (SPEC "Other approval bodies": approved_by,
- * approver_verified, approval_surface, approval_on_behalf_of, approval_agent). Unknown or invisible node: NOT_FOUND;
- * another type: VALIDATION_FAILED; already approved: CONFLICT (approve is offered once).
- */
-export async function approveNode(q: Queryable, p: z.output<typeof ApproveNodeParamsSchema>, now: Date): Promise<NodeApprovalResult> {
-  const node = await getNodeRow(q, p.node_id);
-  if (!node || node.revision_status === 'draft') throw ActorError.notFound('node', p.node_id);
-  if (node.node_type !== p.node_type) {
-    throw ActorError.validation([{ path: 'params.id', message: `node ${p.node_id} is a ${node.node_type}, not a ${p.node_type}` }]);
-  }
-  const locked = (await q.query<NodeRow>('SELECT * FROM twin_nodes WHERE id = $1 FOR UPDATE', [node.id])).rows[0];
-  if (locked.properties.approved === true) {
-    throw new ActorError('CONFLICT', `${p.node_type} ${node.id} was already approved at ${String(locked.properties.approved_at)}`, { node_id: node.id });
-  }
-  const approval = {
-    approved: true,
-    approved_by: p.approver,
-    approved_at: now.toISOString(),
-    approver_verified: false,
-    approval_surface: p.surface,
-    approval_on_behalf_of: null,
-    approval_agent: null,
-    ...(p.claimed_by ? { approval_claimed_by: p.claimed_by } : {}),
-  };
-  await q.query(
-    `UPDATE twin_nodes SET properties = properties || $2::jsonb, approved_by = $3, approved_at = $4, updated_at = $4 WHERE id = $1`,
-    [node.id, JSON.stringify(approval), p.approver, now],
-  );
-  return { node_id: node.id, approved: true, approved_at: approval.approved_at };
 }
 
 const BY_EXTENSION: Record<string, string> = { step: 'cad_model', stp: 'cad_model', iges: 'cad_model', igs: 'cad_model' };

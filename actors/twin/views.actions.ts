@@ -7,7 +7,7 @@ import { bomList } from './bom-view.ts';
 import { links, listNodes, nodeView, relationships } from './graph-views.ts';
 import { derivedPrd, projectPrdRef, renderPrdMarkdown } from './prd-view.ts';
 import { createLoadCase, listLoadCases, simResults } from './sim-views.ts';
-import { addConstraint, approveNode, importFile } from './view-writes.ts';
+import { addConstraint, importFile } from './view-writes.ts';
 import { currentView, itemDiff, nodeVersions, revisionIndex } from './views.ts';
 
 /** One transaction, run once more when a concurrent write created the same item first (unique violation). */
@@ -44,7 +44,6 @@ export function viewActions(db: () => Db, infra: Infra): Record<string, ActionSc
     createLoadCase: action(V.createLoadCase, (p) => createLoadCase(db(), p, infra.now())),
     bom: action(V.bom, (p) => bomList(db(), p.project_id)),
     addConstraint: action(V.addConstraint, (p) => tx(db(), (q) => addConstraint(q, p, infra.now()))),
-    approveNode: action(V.approveNode, (p) => db().tx((q) => approveNode(q, p, infra.now()))),
     importFile: action(V.importFile, (p) => tx(db(), (q) => importFile(q, p, infra.now()))),
   };
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { NodeApprovalResultSchema, SurfaceHeaderSchema } from '../approvals.ts';
 import { defineAction } from '../define.ts';
 import { LoadCaseCreateSchema, LoadCaseListSchema, LoadCaseSchema, SimResultListSchema } from '../simulation-views.ts';
-import { ApprovableNodeTypeSchema, ConstraintCreateBodySchema, ConstraintCreateResultSchema, ImportResultSchema } from '../twin-forms.ts';
+import { ConstraintCreateBodySchema, ConstraintCreateResultSchema, ImportResultSchema } from '../twin-forms.ts';
 import { BomListSchema } from '../twin.ts';
 import {
   CurrentViewSchema,
@@ -36,14 +35,6 @@ export const ImportFileParamsSchema = z.object({
   writer: WriterSchema.default({}),
 });
 
-/** Params of `twin.approveNode`: who approves (identity rules come with the approvals work) and through which surface. */
-export const ApproveNodeParamsSchema = NodeId.extend({
-  node_type: ApprovableNodeTypeSchema,
-  approver: z.string().min(1),
-  surface: z.union([SurfaceHeaderSchema, z.literal('unknown')]),
-  claimed_by: z.string().nullable().default(null),
-});
-
 /** Read views and HTTP-driven writes of the `twin` actor, served over `/v1/twin`, `/v1/simulation` and `/v1/bom`. */
 export const TwinViewActions = {
   currentView: defineAction('twin.currentView', ProjectFilterSchema, CurrentViewSchema),
@@ -61,6 +52,5 @@ export const TwinViewActions = {
   createLoadCase: defineAction('twin.createLoadCase', LoadCaseCreateSchema, LoadCaseSchema),
   bom: defineAction('twin.bom', ProjectFilterSchema, BomListSchema),
   addConstraint: defineAction('twin.addConstraint', ConstraintCreateBodySchema.extend({ author: z.string().min(1) }), ConstraintCreateResultSchema),
-  approveNode: defineAction('twin.approveNode', ApproveNodeParamsSchema, NodeApprovalResultSchema),
   importFile: defineAction('twin.importFile', ImportFileParamsSchema, ImportResultSchema),
 } as const;

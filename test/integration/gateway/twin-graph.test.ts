@@ -150,30 +150,3 @@ describe('import and stored files', () => {
     expect(res.body.error.message).toContain('has no stored file');
   });
 });
-
-describe('sketch and technical-drawing approvals', () => {
-  it('records the approval in the work product metadata, once, with the surface from the header', async () => {
-    const p = await newProject('sketch');
-    const sk = await tool(p, 'record_document', { document_type: 'sketch', name: 'Outline', content: 'rectangle 40 x 20' });
-    const res = await postJson(`${t.url}/v1/twin/nodes/${sk.node_id}/approve-sketch`, { approved_by: 'ana' }, { 'x-service-surface': 'dashboard' });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ node_id: sk.node_id, approved: true, approved_at: expect.any(String) });
-    const node = NodeViewSchema.parse((await getJson(`${t.url}/v1/twin/nodes/${sk.node_id}`)).body);
-    expect(node.properties).toMatchObject({ approved_by: 'local:dashboard', approved_at: res.body.approved_at, approval_surface: 'dashboard', approver_verified: false, approval_claimed_by: 'ana' });
-    expect(node.approved_by).toBe('local:dashboard');
-    const twice = await postJson(`${t.url}/v1/twin/nodes/${sk.node_id}/approve-sketch`, {});
-    expect(twice.status).toBe(409);
-  });
-
-  it('refuses the wrong kind (422), a bad surface header (422) and an unknown node (404)', async () => {
-    const p = await newProject('drawing');
-    const dr = await tool(p, 'record_document', { document_type: 'technical_drawing', name: 'Sheet 1', content: 'A3' });
-    expect((await postJson(`${t.url}/v1/twin/nodes/${dr.node_id}/approve-sketch`, {})).status).toBe(422);
-    expect((await postJson(`${t.url}/v1/twin/nodes/${dr.node_id}/approve-technical-drawing`, {}, { 'x-service-surface': 'chat' })).status).toBe(422);
-    expect((await postJson(`${t.url}/v1/twin/nodes/00000000-0000-4000-8000-000000000000/approve-technical-drawing`, {})).status).toBe(404);
-    const ok = await fetch(`${t.url}/v1/twin/nodes/${dr.node_id}/approve-technical-drawing`, { method: 'POST' });
-    expect(ok.status).toBe(200);
-    const node = NodeViewSchema.parse((await getJson(`${t.url}/v1/twin/nodes/${dr.node_id}`)).body);
-    expect(node.properties).toMatchObject({ approved: true, approval_surface: 'unknown' });
-  });
-});
