@@ -17,7 +17,7 @@ interface SummaryRow {
   member_count: string;
 }
 
-const SUMMARY_SQL = `SELECT b.*, (SELECT count(*) FROM twin_baseline_items i WHERE i.baseline_id = b.id) AS item_count,
+const SUMMARY_SQL = `SELECT b.*, COALESCE((SELECT p.item_count FROM twin_baseline_pins p WHERE p.baseline_id = b.id), 0) AS item_count,
   (SELECT count(*) FROM twin_baseline_members m WHERE m.baseline_id = b.id) AS member_count FROM twin_baselines b`;
 
 const toSummary = (r: SummaryRow): BaselineSummary => ({
@@ -50,7 +50,9 @@ export async function getBaseline(q: Queryable, id: string): Promise<BaselineDet
   if (!rows[0]) throw ActorError.notFound('baseline', id);
   const [items, members] = await Promise.all([
     q.query<{ key: string; item_type: string; name: string; node_id: string; revision: number }>(
-      'SELECT key, item_type, name, node_id, revision FROM twin_baseline_items WHERE baseline_id = $1 ORDER BY key',
+      `SELECT u.key, u.item_type, u.name, u.node_id, u.revision FROM twin_baseline_pins p,
+         unnest(p.keys, p.item_types, p.names, p.node_ids, p.revisions) AS u(key, item_type, name, node_id, revision)
+       WHERE p.baseline_id = $1 ORDER BY u.key`,
       [id],
     ),
     q.query<{ entity_kind: string; entity_id: string; revision: number | null }>(
