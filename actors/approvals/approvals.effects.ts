@@ -5,6 +5,7 @@ import { HoldsActions } from '../../contracts/actions/approvals.actions.ts';
 import { RunsActions } from '../../contracts/actions/runs.actions.ts';
 import { TwinApprovalActions } from '../../contracts/actions/twin-approvals.actions.ts';
 import type { DecisionRecord } from '../../contracts/approvals.ts';
+import { gateItem, ledgerItem, nodeItem } from './approval.items.ts';
 import type { ApprovalEffect, DecideCommand, SourceItem } from './approval.machine.ts';
 import type { ApprovalStore, Delivery } from './approval.store.ts';
 
@@ -31,11 +32,11 @@ const record = (c: DecideCommand, now: Date): DecisionRecord => ({ decision: c.d
  * actor), where each kind's decision is persisted (SPEC "Where each decision is persisted"). Refusals of the owner pass
  * through with their code. A gate decision the runs actor could not take (unreachable) is recorded for delivery and
  * answered 503; a flow approval whose flow row could not be written is 503 too and written again by the deliverer.
+ * Answers the item as the owner now has it (null: read it again).
  */
-export async function runEffect(via: Caller, item: SourceItem, fx: ApprovalEffect, c: DecideCommand, d: EffectDeps): Promise<void> {
+export async function runEffect(via: Caller, item: SourceItem, fx: ApprovalEffect, c: DecideCommand, d: EffectDeps): Promise<SourceItem | null> {
   if (fx.type === 'twin.decide') {
-    await call(via, TwinApprovalActions.decide, { node_id: fx.node_id, kind: fx.kind, decision: c.decision as 'approve' | 'reject', reason: c.reason, decider: c.decider });
-    return;
+    return nodeItem(await call(via, TwinApprovalActions.decide, { node_id: fx.node_id, kind: fx.kind, decision: c.decision as 'approve' | 'reject', reason: c.reason, decider: c.decider }));
   }
   if (fx.type === 'holds.decide') {
     const rec = await call(via, HoldsActions.decide, { id: fx.ledger_id, decision: c.decision as 'approve' | 'reject', reason: c.reason, decider: c.decider });
@@ -45,16 +46,16 @@ export async function runEffect(via: Caller, item: SourceItem, fx: ApprovalEffec
       d.log.warn({ approval_id: item.id, err: (err as Error).message }, 'flow approval state not written; the deliverer writes it again');
       throw new ActorError('SERVICE_UNAVAILABLE', `the ${c.decision} of ${item.id} is recorded in the ledger but the ${fx.kind} state could not be written yet; it is written again shortly`, { approval_id: item.id, recorded: true });
     }
-    return;
+    return ledgerItem(rec);
   }
   if (fx.type === 'save_gone_gate') {
     if (!(await d.store.saveGone(item.id, fx.gate_id, item.project_id ?? null, record(c, d.now), d.now))) throw new ActorError('CONFLICT', `approval ${item.id} is already decided`, { approval_id: item.id });
     d.log.info({ approval_id: item.id, gate_id: fx.gate_id }, 'gate decision saved: the run\'s workflow no longer exists, no run to signal');
-    return;
+    return null;
   }
   const command: Delivery['command'] = { run_id: fx.run_id, gate_id: fx.gate_id, decision: c.decision, reason: c.reason, to_phase: c.to_phase, idem: d.idem };
   try {
-    await call(via, RunsActions.decide, { ...command, identity: c.decider });
+    return gateItem({ view: await decideRun(via, { ...command, identity: c.decider }) });
   } catch (err) {
     if (!unreachable(err)) throw err;
     if (!(await d.store.recordDelivery(item.id, item.project_id ?? null, record(c, d.now), command, d.now))) {
@@ -62,6 +63,24 @@ export async function runEffect(via: Caller, item: SourceItem, fx: ApprovalEffec
     }
     d.log.warn({ approval_id: item.id, gate_id: fx.gate_id, err: (err as Error).message }, 'gate decision recorded, runs actor unreachable: delivered when it is back');
     throw new ActorError('SERVICE_UNAVAILABLE', `the ${c.decision} of ${item.id} is recorded but could not be delivered to the run now (the runs actor is not reachable); it is delivered when the runs actor is back`, { approval_id: item.id, recorded: true });
+  }
+}
+
+/** The runs actor's answer when the run's ownership moved under the command: it asks the caller to send it again. */
+const ownerMoved = (err: unknown) => err instanceof ActorError && err.type === 'SERVICE_UNAVAILABLE' && /is not held by this node/.test(err.message);
+
+/**
+ * `runs.decide`, sent again (same idempotency key, so applied once) while the run's ownership moves under it: a
+ * concurrent command ended or took over the run and this copy's answer would be stale (the runs actor says retry).
+ */
+async function decideRun(via: Caller, params: Parameters<typeof call<typeof RunsActions.decide>>[2]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(via, RunsActions.decide, params);
+    } catch (err) {
+      if (!ownerMoved(err) || attempt >= 4) throw err;
+      await new Promise((r) => setTimeout(r, 10 * attempt));
+    }
   }
 }
 
@@ -73,7 +92,7 @@ export async function deliverWaiting(via: Caller, store: ApprovalStore, log: Log
   for (const d of await store.deliveries()) {
     const { approver, approver_verified, surface, on_behalf_of, agent } = d.decision;
     try {
-      await call(via, RunsActions.decide, { ...d.command, identity: { approver, approver_verified, surface, on_behalf_of, agent } });
+      await decideRun(via, { ...d.command, identity: { approver, approver_verified, surface, on_behalf_of, agent } });
       await store.settle(d);
       delivered++;
       log.info({ approval_id: d.approval_id, gate_id: d.target_id }, 'recorded gate decision delivered');

@@ -41,11 +41,11 @@ export async function listItems(via: Caller, src: QueueSources, q: { status: Sta
     gateItems(q.project_id),
     ledgerKinds?.length === 0 ? [] : src.ledger.list(q.status, q.project_id, ledgerKinds ?? undefined),
     nodeKinds.length ? call(via, TwinApprovalActions.nodes, { kinds: nodeKinds, status: q.status, project_id: q.project_id, count_unscoped: scoped }) : { nodes: [], unscoped_count: 0 },
-    scoped ? gateItems(null) : [],
+    !scoped || !wantGates ? 0 : q.status === 'pending' ? src.gates.countPendingUnscoped() : gateItems(null).then((i) => i.length),
     scoped && ledgerKinds?.length !== 0 ? src.ledger.countUnscoped(q.status, ledgerKinds ?? undefined) : 0,
   ]);
   const items = [...gates, ...ledger.map(ledgerItem), ...nodes.nodes.map(nodeItem).filter((i): i is SourceItem => i !== null)];
-  return { items: items.sort(newestFirst), unscoped: unscopedGates.length + unscopedLedger + nodes.unscoped_count };
+  return { items: items.sort(newestFirst), unscoped: unscopedGates + unscopedLedger + nodes.unscoped_count };
 }
 
 /**

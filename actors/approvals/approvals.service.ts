@@ -58,10 +58,10 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
         const cmd = { decision: p.decision, reason: p.reason, to_phase: p.to_phase, decider: p.decider };
         const out = decide(item, cmd, env);
         if ('refusal' in out) throw new ActorError(out.refusal.code, out.refusal.message, { approval_id: item.id, status: item.status, kind: item.kind });
-        await runEffect(ctx, item, out.effect, cmd, { store, log: infra.log, now: infra.now(), idem: p.idem });
+        const after = await runEffect(ctx, item, out.effect, cmd, { store, log: infra.log, now: infra.now(), idem: p.idem });
         if (clientKey && item.source.type !== 'gate') await store.remember(p.idem, item.id, infra.now());
         infra.log.info({ approval_id: item.id, kind: item.kind, decision: p.decision, approver: p.decider.approver, verified: p.decider.approver_verified, surface: p.decider.surface }, 'approval decided');
-        return forViewer(await loadItem(ctx, src, p.id), p.decider, env);
+        return forViewer(after ?? (await loadItem(ctx, src, p.id)), p.decider, env);
       }),
 
       deliver: action(ApprovalsInternal.deliver, (_p, ctx) => deliver(ctx)),

@@ -7,10 +7,10 @@ import { asDecision, type GateInput, type UndecidedGate } from '../approval.item
 /** Which runs a query reads: every project (undefined), only runs without one (null), or one project. */
 export type ProjectScope = string | null | undefined;
 
-interface RunRow {
+/** A run the list considers: its log position (the cache key of its view) and, for ended runs, the last gate event. */
+interface RunKey {
   id: string;
-  state: RunState;
-  request: Record<string, unknown>;
+  seq: number;
   last_gate: (UndecidedGate & { type: string; at: string }) | null;
 }
 
@@ -21,54 +21,84 @@ interface DecisionRow {
   decision: unknown;
 }
 
+/** Views kept per process, at most this many (a run's view at a log position never changes). */
+const CACHE_MAX = 50_000;
+
 const scopeSql = (scope: ProjectScope, param: number) => (scope === undefined ? '' : scope === null ? ' AND r.project_id IS NULL' : ` AND r.project_id = $${param}`);
 
 /**
  * The gate source of the queue: the runs projection (table runs, read only) folded into run views by the runs actor's
  * own pure view, the last gate event of ended runs (a gate opened and never decided), and the queue's own rows in
- * approval_decisions. Reading the projection keeps the list to one indexed query per source and lets the queue show
- * gates while the runs actor is down (its decisions then wait in approval_decisions, the 503 row).
+ * approval_decisions. A list reads only ids and log positions (`seq`); a run's view is computed once per position and
+ * kept (every append moves `seq` in the same transaction as the state, so a kept view is never stale). Reading the
+ * projection lets the queue show gates while the runs actor is down (its decisions then wait, the 503 row).
  */
 export function createGateSource(db: Queryable, limits: RunLimits) {
+  const views = new Map<string, { seq: number; view: RunView }>();
   const lastGate = `LEFT JOIN LATERAL (
       SELECT e.payload || jsonb_build_object('type', e.type) AS last_gate FROM run_events e
       WHERE r.status IN ('cancelled', 'failed') AND e.run_id = r.id AND e.type IN ('GateOpened', 'GateDecided')
       ORDER BY e.seq DESC LIMIT 1) g ON true`;
 
-  async function withDecisions(rows: RunRow[]): Promise<GateInput[]> {
-    if (!rows.length) return [];
-    const ids = rows.map((r) => `gate:${r.id}`);
-    const { rows: mine } = await db.query<DecisionRow>('SELECT approval_id, target_id, state, decision FROM approval_decisions WHERE approval_id = ANY($1::text[])', [ids]);
-    const byRun = new Map<string, DecisionRow[]>();
-    for (const d of mine) byRun.set(d.approval_id, [...(byRun.get(d.approval_id) ?? []), d]);
-    return rows.map((r) => toInput(r, byRun.get(`gate:${r.id}`) ?? [], limits));
+  /** The views of these runs at their positions: cached ones as they are, the others read and folded now. */
+  async function viewsOf(keys: RunKey[]): Promise<Map<string, RunView>> {
+    const missing = keys.filter((k) => views.get(k.id)?.seq !== k.seq).map((k) => k.id);
+    if (missing.length) {
+      const { rows } = await db.query<{ id: string; seq: number; state: RunState; goal: unknown }>("SELECT id, seq, state, request->'goal' AS goal FROM runs WHERE id = ANY($1::text[])", [missing]);
+      for (const r of rows) {
+        views.delete(r.id);
+        views.set(r.id, { seq: r.seq, view: runView(r.state, { goal: r.goal ?? '' }, limits) });
+      }
+      for (const id of views.keys()) {
+        if (views.size <= CACHE_MAX) break;
+        views.delete(id);
+      }
+    }
+    return new Map(keys.flatMap((k) => (views.has(k.id) ? [[k.id, views.get(k.id)!.view] as const] : [])));
+  }
+
+  async function inputs(keys: RunKey[]): Promise<GateInput[]> {
+    if (!keys.length) return [];
+    const [byId, mine] = await Promise.all([
+      viewsOf(keys),
+      db.query<DecisionRow>('SELECT approval_id, target_id, state, decision FROM approval_decisions WHERE approval_id = ANY($1::text[])', [keys.map((k) => `gate:${k.id}`)]),
+    ]);
+    const rowsOf = new Map<string, DecisionRow[]>();
+    for (const d of mine.rows) rowsOf.set(d.approval_id, [...(rowsOf.get(d.approval_id) ?? []), d]);
+    return keys.filter((k) => byId.has(k.id)).map((k) => toInput(byId.get(k.id)!, k.last_gate, rowsOf.get(`gate:${k.id}`) ?? []));
   }
 
   return {
     /** Runs that may carry an item of this status: parked at a gate, ended with one undecided, or with decisions. */
     async list(status: 'pending' | 'decided' | 'all', scope: ProjectScope): Promise<GateInput[]> {
-      const params = scope ? [scope] : [];
       const which =
         status === 'pending'
           ? `(r.status = 'awaiting_approval' OR (r.status IN ('cancelled', 'failed') AND g.last_gate->>'type' = 'GateOpened'))`
           : status === 'decided'
             ? `(r.status <> 'awaiting_approval' AND (jsonb_array_length(r.state->'decisions') > 0 OR g.last_gate IS NOT NULL))`
             : `(r.status = 'awaiting_approval' OR jsonb_array_length(r.state->'decisions') > 0 OR g.last_gate IS NOT NULL)`;
-      const { rows } = await db.query<RunRow>(`SELECT r.id, r.state, r.request, g.last_gate FROM runs r ${lastGate} WHERE ${which}${scopeSql(scope, 1)} ORDER BY r.created_at DESC`, params);
-      return withDecisions(rows);
+      const sql = `SELECT r.id, r.seq, g.last_gate FROM runs r ${lastGate} WHERE ${which}${scopeSql(scope, 1)} ORDER BY r.created_at DESC`;
+      return inputs((await db.query<RunKey>(sql, scope ? [scope] : [])).rows);
+    },
+
+    /** How many pending gate items have no project (the list's unscoped_count), counted in SQL. */
+    async countPendingUnscoped(): Promise<number> {
+      const { rows } = await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM runs r ${lastGate} WHERE r.project_id IS NULL AND (r.status = 'awaiting_approval' OR (r.status = 'failed' AND g.last_gate->>'type' = 'GateOpened'
+           AND NOT EXISTS (SELECT 1 FROM approval_decisions d WHERE d.approval_id = 'gate:' || r.id AND d.target_id = g.last_gate->>'gate_id' AND d.state = 'saved')))`,
+      );
+      return Number(rows[0].n);
     },
 
     /** One run's gate input, or undefined for an unknown run. */
     async one(runId: string): Promise<GateInput | undefined> {
-      const { rows } = await db.query<RunRow>(`SELECT r.id, r.state, r.request, g.last_gate FROM runs r ${lastGate} WHERE r.id = $1`, [runId]);
-      return rows[0] ? (await withDecisions(rows))[0] : undefined;
+      const { rows } = await db.query<RunKey>(`SELECT r.id, r.seq, g.last_gate FROM runs r ${lastGate} WHERE r.id = $1`, [runId]);
+      return (await inputs(rows))[0];
     },
   };
 }
 
-function toInput(r: RunRow, mine: DecisionRow[], limits: RunLimits): GateInput {
-  const view: RunView = runView(r.state, r.request ?? {}, limits);
-  const g = r.last_gate;
+function toInput(view: RunView, g: RunKey['last_gate'], mine: DecisionRow[]): GateInput {
   const undecided = g && g.type === 'GateOpened' && !view.gate ? { phase: g.phase, gate_id: g.gate_id, attempt: g.attempt, findings: g.findings ?? [], ready: g.ready, opened_at: g.at } : undefined;
   const pick = (state: DecisionRow['state']) => {
     const row = mine.find((d) => d.state === state);
