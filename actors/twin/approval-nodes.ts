@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../../brokers/db/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import type { Decider } from '../../contracts/actions/approvals.actions.ts';
-import { kindOfNodeType, NODE_TYPE_OF_KIND, TwinApprovalActions as A, type ApprovalNode, type NodeApprovalKind, type NodeDecideSchema } from '../../contracts/actions/twin-approvals.actions.ts';
+import { kindOfNodeType, NODE_TYPE_OF_KIND, TwinApprovalActions as A, type ApprovalNode, type NodeDecideSchema } from '../../contracts/actions/twin-approvals.actions.ts';
 import { refOf } from './keys.ts';
 import type { NodeRow } from './nodes.store.ts';
 
@@ -124,4 +124,3 @@ export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, 
   };
 }
 
-export type { NodeApprovalKind };

@@ -15,8 +15,9 @@ export interface ApprovalHeaders {
 /** A refused identity: the catalogue code fixes the status (401 no or wrong token, 422 bad headers, 403 not allowed). */
 export type IdentityRefusal = { code: 'AUTH_REQUIRED' | 'VALIDATION_FAILED' | 'FORBIDDEN'; message: string; details: Record<string, unknown> };
 
-/** With authentication off (SPEC Gateway rule 2): dashboard and CLI decisions are `local:dashboard`, inline ones `local:elicitation`. */
+/** The approver of dashboard and CLI decisions with authentication off (SPEC Gateway rule 2), unverified. */
 export const LOCAL_DASHBOARD = 'local:dashboard';
+/** The approver of inline (chat) decisions whose request is not authenticated (SPEC Gateway rules 2 and 6), unverified. */
 export const LOCAL_ELICITATION = 'local:elicitation';
 
 const given = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
