@@ -4,6 +4,7 @@
 // 1,000 concurrent decisions on distinct items across kinds (gates, ledger requests, design changes, sketches), all
 // fired at once (target: all succeed, p99 < 100 ms).
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -106,6 +107,7 @@ try {
     for (let w = work.shift(); w; w = work.shift()) done.push(await decideOne(w));
   }));
   report(`${DECISIONS} more decisions on distinct items, ${IN_FLIGHT} in flight at a time`, done, performance.now() - started);
+  process.stdout.write(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)\n`);
 } finally {
   await node.kill();
   await db.drop();

@@ -90,10 +90,19 @@ export function createGateSource(db: Queryable, limits: RunLimits) {
       return Number(rows[0].n);
     },
 
-    /** One run's gate input, or undefined for an unknown run. */
+    /** One run's gate input, or undefined for an unknown run: one round trip (a decision reads it twice). */
     async one(runId: string): Promise<GateInput | undefined> {
-      const { rows } = await db.query<RunKey>(`SELECT r.id, r.seq, g.last_gate FROM runs r ${lastGate} WHERE r.id = $1`, [runId]);
-      return (await inputs(rows))[0];
+      const { rows } = await db.query<RunKey & { state: RunState; goal: unknown; mine: DecisionRow[] }>(
+        `SELECT r.id, r.seq, r.state, r.request->'goal' AS goal, g.last_gate,
+           (SELECT coalesce(jsonb_agg(jsonb_build_object('approval_id', d.approval_id, 'target_id', d.target_id, 'state', d.state, 'decision', d.decision)), '[]'::jsonb)
+            FROM approval_decisions d WHERE d.approval_id = 'gate:' || r.id) AS mine
+         FROM runs r ${lastGate} WHERE r.id = $1`,
+        [runId],
+      );
+      const r = rows[0];
+      if (!r) return undefined;
+      if (views.get(r.id)?.seq !== r.seq) views.set(r.id, { seq: r.seq, view: runView(r.state, { goal: r.goal ?? '' }, limits) });
+      return toInput(views.get(r.id)!.view, r.last_gate, r.mine);
     },
   };
 }

@@ -64,6 +64,9 @@ describe('gateway authentication on (SERVICE_AUTH_TOKENS_PATH)', () => {
     const mismatch = await t.http('POST', `/v1/approvals/${c}/decision`, { decision: 'approve' }, agentOf(ALICE, 'bob@example.com'));
     expect(mismatch.status).toBe(403);
     expect(mismatch.json.error.message).toContain('is not the authenticated principal');
+    const native = c.slice('change:'.length);
+    const older = await t.http('POST', `/v1/assistant/proposals/${native}/decide`, { change_id: native, decision: 'approve', reason: 'ok', reviewer: 'bob@example.com' }, agentOf(ALICE, 'bob@example.com'));
+    expect(older.status).toBe(403);
     expect((await t.http('GET', `/v1/approvals/${c}`, undefined, as(ALICE))).json.decision).toBeNull();
     const ok = await t.http('POST', `/v1/approvals/${c}/decision`, { decision: 'approve' }, agentOf(ALICE, 'alice@example.com'));
     expect(ok.json.decision).toMatchObject({ approver: 'alice@example.com', approver_verified: true, surface: 'agent', on_behalf_of: 'alice@example.com', agent: 'copilot' });
