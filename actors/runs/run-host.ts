@@ -146,6 +146,11 @@ export class RunHost {
   private async applyCommand(runId: string, h: Held, cmd: RunCommand): Promise<Decided & { state: RunState }> {
     const now = this.deps.now();
     const d = decide(h.state, cmd, { now: now.toISOString(), limits: this.deps.limits });
+    // A refusal is stored nowhere, so no epoch check fences it: make sure it was not read off a copy taken over meanwhile.
+    if (d.refusal && !d.events.length && !(await this.deps.store.owns(runId, h.epoch))) {
+      this.drop(runId, h.epoch);
+      throw notOwner(runId, `epoch ${h.epoch} was taken over; this copy's answer would be stale`);
+    }
     if (d.events.length) {
       const next = d.events.reduce(apply, h.state);
       try {

@@ -44,11 +44,16 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
       return rows[0];
     },
 
-    /** Takes the run if it is free, already ours, or its lease expired; returns the new epoch, or undefined. */
+    /**
+     * Takes the run if it is free, already ours, or its lease expired; returns the new epoch, or undefined. A row locked
+     * by an append in flight (its node may be stalled mid-transaction) is skipped, not waited for: that append may still
+     * commit under the old epoch, and waiting would hold up every other takeover behind it.
+     */
     async claim(id: string, now: Date, force = false): Promise<number | undefined> {
       const { rows } = await db.query<{ epoch: string }>(
         `UPDATE runs SET owner = $2, epoch = epoch + 1, lease_until = $3
-         WHERE id = $1 AND ($5 OR owner IS NULL OR owner = $2 OR lease_until IS NULL OR lease_until < $4) RETURNING epoch`,
+         WHERE id = (SELECT id FROM runs WHERE id = $1 AND ($5 OR owner IS NULL OR owner = $2 OR lease_until IS NULL OR lease_until < $4) FOR UPDATE SKIP LOCKED)
+         RETURNING epoch`,
         [id, node, new Date(now.getTime() + leaseMs), now, force],
       );
       return rows[0] ? Number(rows[0].epoch) : undefined;

@@ -99,10 +99,10 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
   );
   const { rows: runs } = await s.db.query<{ id: string; status: string; project_id: string }>('SELECT id, status, project_id FROM runs WHERE id = ANY($1)', [ids]);
   const { rows: baselines } = await s.db.query<{ project_id: string; n: string }>('SELECT project_id, count(*) AS n FROM twin_baselines WHERE run_id = ANY($1) GROUP BY project_id', [ids]);
-  const { rows: drafts } = await s.db.query<{ n: string }>(`SELECT count(*) AS n FROM twin_nodes WHERE run_id = ANY($1) AND revision_status = 'draft'`, [ids]);
+  const { rows: drafts } = await s.db.query<{ created_at: Date }>(`SELECT created_at FROM twin_nodes WHERE run_id = ANY($1) AND revision_status = 'draft'`, [ids]);
   const plans = new Map(started.map((r, i) => [r.id, planOf(i)]));
   return {
-    facts: { events, runs, baselines, acked, plans, dead: s.nodes[s.victim], killAt: killAt!, openDrafts: Number(drafts[0].n) },
+    facts: { events, runs, baselines, acked, plans, dead: s.nodes[s.victim], killAt: killAt!, openDrafts: drafts.map((d) => d.created_at) },
     stats,
     latencies: latencies.sort((a, b) => a - b),
     totalMs,

@@ -15,7 +15,7 @@ const servers = inject('servers');
 const NODE_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../support/runs-node.ts');
 const ROLES = 'gateway,runs,gates,twin,tools,adapter:twin';
 const LEASE_MS = 2000;
-const STALL_MS = 3000 + LEASE_MS + 500;
+const STALL_MS = 3000 + 2 * LEASE_MS;
 
 /**
  * Three broker processes on the real NATS server and PostgreSQL host the runs and gates actors (plus twin, tools and
@@ -114,6 +114,13 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
     const report = checkLogs({ ...r.facts, resumedAt });
     expect(report.problems).toEqual([]);
     expect(r.facts.runs.filter((x) => x.status === 'completed')).toHaveLength(50);
-    print('reliability, SIGSTOP/SIGCONT', r, `stalled ${STALL_MS} ms; its unfinished runs all owned by others ${r.takeoverMs.toFixed(0)} ms into the stall`);
+    // Known limit, counted: a tool call in flight at the stall finishes after SIGCONT and its draft lands (the twin does
+    // not check the run's epoch); the runs actor stops the execution at its next tool call and drops its result.
+    print(
+      'reliability, SIGSTOP/SIGCONT',
+      r,
+      `stalled ${STALL_MS} ms; its unfinished runs all owned by others ${r.takeoverMs.toFixed(0)} ms into the stall; ` +
+        `${report.lateDrafts} drafts of its in-flight tool calls landed after it resumed`,
+    );
   }, 240_000);
 });

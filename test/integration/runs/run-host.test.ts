@@ -54,7 +54,7 @@ describe.each(backends)('run host takeover on %s', (_name, real) => {
 
   const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: { type?: string }) => e.type);
 
-  it('fences the old owner after a takeover: its phase result is refused, its executions are aborted, the new owner re-runs the phase', async () => {
+  it('fences the old owner after a takeover: its refusals and phase result are not answered, its executions are aborted, the new owner re-runs the phase', async () => {
     const a = node('A');
     const b = node('B');
     await startRun(a, 'run-1');
@@ -63,12 +63,37 @@ describe.each(backends)('run host takeover on %s', (_name, real) => {
     await b.host.touch('run-1');
     await expect.poll(() => b.effects.map((e) => e.fx)).toEqual([{ type: 'runPhase', phase: 'intent', attempt: 1, notes: [] }]);
     expect(await a.store.owns('run-1', aLease.epoch)).toBe(false);
+    // Its stale copy has no open gate: that refusal must not reach the caller as if it were the run's answer.
+    expect(await code(a.host.command('run-1', { type: 'decide', decision: 'approve', reason: '', to_phase: '', identity: who, idem: 'k0' }))).toBe('SERVICE_UNAVAILABLE');
     expect(await code(a.host.command('run-1', { type: 'phaseResult', phase: 'intent', attempt: 1, ok: true, summary: 'stale', deliverables: [] }))).toBe('SERVICE_UNAVAILABLE');
     expect(aLease.signal.aborted).toBe(true);
     expect(a.host.peek('run-1')).toBeUndefined();
     // The new owner's copy is untouched by the old one being dropped.
     b.host.drop('run-1', aLease.epoch);
     expect(b.host.holds('run-1', b.effects[0].lease.epoch)).toBe(true);
+  });
+
+  it.runIf(real)('skips a run whose row an append in flight holds locked, instead of holding up the takeover behind it', async () => {
+    const a = node('A');
+    const b = node('B');
+    await startRun(a, 'run-5');
+    t += LEASE + 1;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    // A stalled node mid-append: its transaction holds the run's row.
+    const stalled = db.tx(async (q) => {
+      await q.query('SELECT epoch FROM runs WHERE id = $1 FOR UPDATE', ['run-5']);
+      locked();
+      await held;
+    });
+    await isLocked;
+    expect(await code(b.host.touch('run-5'))).toBe('SERVICE_UNAVAILABLE');
+    release();
+    await stalled;
+    await b.host.touch('run-5');
+    expect(b.host.peek('run-5')).toBeDefined();
   });
 
   it('does not let a node that lost the run commit the drafts of its gate', async () => {

@@ -23,7 +23,7 @@ function facts(edit: (rows: EventRow[]) => EventRow[] = (r) => r): LogFacts {
     row(3, 'GateDecided', { phase: 'intent', decision: 'approve', idem: 'k1' }, 2, 'b', 3),
     row(4, 'RunEnded', { status: 'completed' }, 2, 'b', 3),
   ]);
-  return { events, runs: [{ id: 'r', status: 'completed', project_id: 'p' }], baselines: [{ project_id: 'p', n: '1' }], acked: new Map([['r', new Set(['k1'])]]), plans: new Map([['r', plan]]), dead: 'a', killAt: kill, openDrafts: 0 };
+  return { events, runs: [{ id: 'r', status: 'completed', project_id: 'p' }], baselines: [{ project_id: 'p', n: '1' }], acked: new Map([['r', new Set(['k1'])]]), plans: new Map([['r', plan]]), dead: 'a', killAt: kill, openDrafts: [] };
 }
 
 /** The verdict of the reliability test must be able to fail: each violation it exists to catch is caught. */
@@ -52,8 +52,11 @@ describe('reliability log checks', () => {
     expect(shared.problems.join('\n')).toMatch(/epoch 1 written by a and c/);
   });
 
-  it('catch open drafts and a missing baseline', () => {
-    const r = checkLogs({ ...facts(), openDrafts: 2, baselines: [] });
+  it('catch open drafts and a missing baseline; count drafts landing after a stalled node resumed apart', () => {
+    const r = checkLogs({ ...facts(), openDrafts: [at(1), at(2)], baselines: [] });
     expect(r.problems).toEqual(expect.arrayContaining(['2 drafts still open in the twin after every run completed', 'r: 0 baselines for 1 approvals']));
+    const stalled = checkLogs({ ...facts(), resumedAt: at(5), openDrafts: [at(1), at(6)] });
+    expect(stalled.problems).toEqual(['1 drafts still open in the twin after every run completed']);
+    expect(stalled.lateDrafts).toBe(1);
   });
 });
