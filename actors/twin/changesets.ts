@@ -45,7 +45,7 @@ export async function commitChangeSet(q: Queryable, req: CommitRequest, now: Dat
   const { rows: drafts } = await q.query<DraftRow>(
     `SELECT n.id, n.item_key, n.revision, n.base_revision, i.head_revision, i.head_node_id
      FROM twin_nodes n JOIN twin_items i ON i.key = n.item_key
-     WHERE n.run_id = $1 AND n.revision_status = 'draft' ORDER BY n.item_key FOR UPDATE OF i`,
+     WHERE n.run_id = $1 AND n.revision_status = 'draft' ORDER BY n.item_key FOR UPDATE OF i, n`,
     [req.run_id],
   );
   const conflicts = drafts

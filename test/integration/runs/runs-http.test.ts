@@ -88,8 +88,13 @@ describe('runs over HTTP', () => {
   });
 
   it('is PARTIALLY_COMPLETED when a requirement fails, and STALE once a later revision supersedes what the run approved', async () => {
-    const failing = await start('p-partial', { constraints: [{ metric: 'mass_kg', limit: 0.25, unit: 'kg' }], massKg: 0.31 });
+    // The V&V gate enforces constraints, so a run completes only with its requirements met; a requirement fails
+    // afterwards when the current evidence changes: a heavier geometry revision committed outside the run.
+    const failing = await start('p-partial', { constraints: [{ metric: 'mass_kg', limit: 0.25, unit: 'kg' }], massKg: 0.2 });
     await approveThrough(failing.id, MECH);
+    expect((await http('GET', `/v1/runs/${failing.id}/lifecycle`)).json.verdict).toBe('COMPLETED_VERIFIED');
+    const heavy = (await http('GET', `/v1/twin/runs/${failing.id}/changes`)).json.revisions.find((r: Json) => r.item_type === 'cad_model');
+    await okData(callTool(node.handle.broker, 'twin.commit_geometry', { project_id: 'p-partial', name: 'Bracket', item_key: heavy.key, step_base64: STEP_BASE64, properties: { mass_kg: 0.31 } }));
     const v = (await http('GET', `/v1/runs/${failing.id}/lifecycle`)).json;
     expect(v.verdict).toBe('PARTIALLY_COMPLETED');
     expect(v.requirements).toEqual([expect.objectContaining({ metric: 'mass_kg', status: 'fail', value: 0.31, evidence: expect.objectContaining({ kind: 'geometry' }) })]);
