@@ -72,14 +72,18 @@ export function createApprovalStore(db: Queryable) {
       return r.rowCount > 0;
     },
 
-    /** Flow approvals decided in the ledger whose flow row is still pending (a write that failed part-way): to settle again. */
-    async unsettledFlows(): Promise<{ kind: LedgerKind; detail: Record<string, unknown>; status: string; decision: DecisionRecord }[]> {
+    /**
+     * Flow approvals decided in the ledger (since `since`, else ever) whose flow row is still pending (a write that
+     * failed part-way): to settle again.
+     */
+    async unsettledFlows(since?: Date): Promise<{ kind: LedgerKind; detail: Record<string, unknown>; status: string; decision: DecisionRecord }[]> {
       const { rows } = await db.query<{ kind: LedgerKind; detail: Record<string, unknown>; status: string; decision: DecisionRecord }>(
         `SELECT t.kind, t.detail, t.status, t.decision FROM tool_approvals t
-         WHERE t.status IN ('approved', 'rejected') AND (
+         WHERE t.status IN ('approved', 'rejected') AND t.kind IN ('flow_patch', 'flow_version', 'flow_proposal') AND t.updated_at >= $1 AND (
            (t.kind = 'flow_patch' AND EXISTS (SELECT 1 FROM flow_patches p WHERE p.run_id = t.detail->>'run_id' AND p.version::text = t.detail->>'version' AND p.status = 'pending'))
            OR (t.kind IN ('flow_version', 'flow_proposal') AND EXISTS (SELECT 1 FROM flow_proposals f WHERE f.version_id = t.detail->>'version_id' AND f.status = 'pending')))
          LIMIT 100`,
+        [since ?? new Date(0)],
       );
       return rows;
     },

@@ -85,7 +85,7 @@ async function decideRun(via: Caller, params: Parameters<typeof call<typeof Runs
 }
 
 /** Sends the waiting gate decisions and re-writes flow approval states (the `approvals.deliver` action and the timer). */
-export async function deliverWaiting(via: Caller, store: ApprovalStore, log: Logger, now: Date) {
+export async function deliverWaiting(via: Caller, store: ApprovalStore, log: Logger, now: Date, flowsSince?: Date) {
   let delivered = 0;
   let refused = 0;
   let waiting = 0;
@@ -109,6 +109,6 @@ export async function deliverWaiting(via: Caller, store: ApprovalStore, log: Log
     }
   }
   let flows = 0;
-  for (const f of await store.unsettledFlows()) if (await store.settleFlow(f.kind, f.detail, f.status === 'approved', String(f.decision?.approver ?? 'unknown'), now)) flows++;
+  for (const f of await store.unsettledFlows(flowsSince)) if (await store.settleFlow(f.kind, f.detail, f.status === 'approved', String(f.decision?.approver ?? 'unknown'), now)) flows++;
   return { delivered, refused, waiting, flows_settled: flows };
 }

@@ -32,9 +32,16 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<unknown> = Promise.resolve();
 
+  /** Flow approvals are re-settled over the whole ledger once, then over the last ten minutes on each pass. */
+  let swept = false;
   /** One delivery pass at a time (the timer, a service joining the bus, or a test's call). */
   const deliver = (via: ServiceBroker | Parameters<typeof deliverWaiting>[0]) => {
-    const run = chain.then(() => deliverWaiting(via, store, infra.log, infra.now()));
+    const run = chain.then(async () => {
+      const now = infra.now();
+      const out = await deliverWaiting(via, store, infra.log, now, swept ? new Date(now.getTime() - 600_000) : undefined);
+      swept = true;
+      return out;
+    });
     chain = run.catch(() => undefined);
     return run;
   };
