@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { ApprovalsInternal } from '../../../actors/approvals/index.ts';
-import { APPROVAL_ROLES, designLoop, fileRequest, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition, type ApprovalsNode } from '../../support/approvals.ts';
+import { APPROVAL_ROLES, designLoop, fileRequest, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition } from '../../support/approvals.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
 type Json = Record<string, any>;
