@@ -1,3 +1,4 @@
+import { ApprovalsActions } from '../../../contracts/actions/approvals.actions.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
@@ -15,7 +16,7 @@ const AnswerSchema = z.looseObject({
 });
 
 /** The inline decision's identity (SPEC Gateway rule 2 and 6): `local:elicitation`, unverified, recorded with surface chat. */
-const ELICITATION_IDENTITY = { approver: 'local:elicitation', approver_verified: false, surface: 'chat', on_behalf_of: null, agent: null };
+const ELICITATION_IDENTITY = { approver: 'local:elicitation', approver_verified: false, surface: 'chat' as const, on_behalf_of: null, agent: null };
 
 /** Polls the run until a gate is open, the run ended, or the wait is over (the call's signal also stops it). */
 async function nextGate(tc: ToolContext, runId: string, waitMs: number): Promise<RunView> {
@@ -46,7 +47,7 @@ const gateSummary = (run: RunView) => (run.gate ? { phase: run.gate.phase, gate_
 
 /**
  * `flow.await_gate`: waits for the run's next gate and asks the person through an elicitation (never held: it asks
- * itself). An accepted answer is sent through `runs.decide` as `local:elicitation` from surface chat. When the client
+ * itself). An accepted answer is decided through `approvals.decide` as `local:elicitation` from surface chat. When the client
  * cannot show a prompt the answer is `awaiting_gate` with a note saying where to decide instead.
  */
 export const awaitGateTool = defineTool({
@@ -72,9 +73,11 @@ export const awaitGateTool = defineTool({
       return { ...base, status: 'awaiting_gate', gate: gateSummary(run), note: `${why}; the gate stays open: ${where}` };
     }
     const c = answer.data.content;
-    const after = await flowCall(
-      call(tc.ctx, R.decide, { run_id: run.id, decision: c.decision, reason: c.reason, to_phase: c.to_phase, identity: ELICITATION_IDENTITY, idem: `elicitation:${tc.callId}` }),
+    // Through the one approvals decision path, so identity rules, persistence and the decision metric apply.
+    await flowCall(
+      call(tc.ctx, ApprovalsActions.decide, { id: `gate:${run.id}`, decision: c.decision, reason: c.reason, to_phase: c.to_phase, decider: ELICITATION_IDENTITY, idem: `elicitation:${tc.callId}` }),
     );
+    const after = await flowCall(call(tc.ctx, R.get, { run_id: run.id }));
     return { ...base, run_status: after.status, status: 'decided', gate: gateSummary(run), decision: { decision: c.decision, reason: c.reason, to_phase: c.to_phase, approver: 'local:elicitation', approver_verified: false, surface: 'chat' }, note: `${c.decision} recorded at the gate "${run.gate.name}"` };
   },
 });
