@@ -1,48 +1,8 @@
 import type { Db } from '../../brokers/db/index.ts';
-import type { AgentSession, Experience, Insight, RelevantEvent, SessionEventKind, SessionStatus } from '../../contracts/sessions.ts';
+import type { Experience, Insight, RelevantEvent } from '../../contracts/sessions.ts';
+import { toEvent, toSession, type EventRow, type SessionRow } from '../sessions/sessions.store.ts';
 
-interface SessionRow {
-  id: string;
-  project_id: string | null;
-  title: string;
-  client: string | null;
-  status: SessionStatus;
-  summary: string | null;
-  event_count: number;
-  started_at: Date;
-  completed_at: Date | null;
-}
-
-interface EventRow {
-  session_id: string;
-  seq: number;
-  kind: SessionEventKind;
-  message: string;
-  data: Record<string, unknown> | null;
-  created_at: Date;
-}
-
-const toSession = (r: SessionRow): AgentSession => ({
-  id: r.id,
-  project_id: r.project_id,
-  title: r.title,
-  client: r.client,
-  status: r.status,
-  summary: r.summary,
-  started_at: r.started_at.toISOString(),
-  completed_at: r.completed_at ? r.completed_at.toISOString() : null,
-  event_count: r.event_count,
-});
-
-const toEvent = (r: EventRow & { score: number }): RelevantEvent => ({
-  session_id: r.session_id,
-  seq: r.seq,
-  kind: r.kind,
-  message: r.message,
-  data: r.data ?? {},
-  created_at: r.created_at.toISOString(),
-  score: Number(r.score),
-});
+const toRelevantEvent = (r: EventRow & { score: number }): RelevantEvent => ({ ...toEvent(r), score: Number(r.score) });
 
 /**
  * The query's words as an OR query: every lexeme `to_tsvector` finds, quoted (backslash and quote escaped, chr(92)
@@ -103,7 +63,7 @@ export function createMemoryStore(db: Db) {
       return rows.map((r) => ({
         session: toSession(r),
         score: Number(r.score),
-        events: events.rows.filter((e) => e.session_id === r.id).map(toEvent),
+        events: events.rows.filter((e) => e.session_id === r.id).map(toRelevantEvent),
       }));
     },
 

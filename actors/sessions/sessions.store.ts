@@ -2,7 +2,8 @@ import type { Db, Queryable } from '../../brokers/db/index.ts';
 import type { AgentSession, SessionEvent, SessionEventKind, SessionList, SessionListQuery, SessionStart, SessionStatus, SessionWithEvents } from '../../contracts/sessions.ts';
 import { decide, type SessionCommand, type SessionEnv, type SessionRefusal } from './sessions.machine.ts';
 
-interface SessionRow {
+/** A row of agent_sessions (the memory actor reads the same table). */
+export interface SessionRow {
   id: string;
   project_id: string | null;
   title: string;
@@ -14,7 +15,8 @@ interface SessionRow {
   completed_at: Date | null;
 }
 
-interface EventRow {
+/** A row of agent_session_events. */
+export interface EventRow {
   session_id: string;
   seq: number;
   kind: SessionEventKind;

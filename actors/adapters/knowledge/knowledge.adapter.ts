@@ -10,7 +10,7 @@ import {
 } from '../../../contracts/knowledge.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
 import { defineTool, type ToolContext } from '../kit/tool.ts';
-import { actorCall, requireProject } from '../session/actor-call.ts';
+import { actorCall, requireProject } from '../kit/actor-call.ts';
 
 /** Tools of the knowledge adapter; `live` holds the running ingest calls the actor reports progress for. */
 function knowledgeTools(live: Map<string, ToolContext>) {

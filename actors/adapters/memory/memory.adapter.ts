@@ -2,7 +2,7 @@ import { MemoryActions as M } from '../../../contracts/actions/memory.actions.ts
 import { ExperienceListSchema, ExperienceQuerySchema, InsightListSchema, InsightQuerySchema } from '../../../contracts/sessions.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
 import { defineTool } from '../kit/tool.ts';
-import { actorCall } from '../session/actor-call.ts';
+import { actorCall } from '../kit/actor-call.ts';
 
 const tools = [
   defineTool({

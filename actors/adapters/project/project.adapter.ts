@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
-import { ActorError } from '../../../brokers/errors.ts';
+import { refusalsAsToolErrors } from '../kit/actor-call.ts';
 import { ProjectsActions as P } from '../../../contracts/actions/projects.actions.ts';
 import { ProjectCreateSchema, ProjectIdSchema, ProjectListQuerySchema } from '../../../contracts/projects.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
 import { defineTool, ToolError } from '../kit/tool.ts';
 
-/** A not-found from the projects actor becomes a tool error naming the project (the tool ran and refused). */
-async function orToolError<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof ActorError && (err.type === 'NOT_FOUND' || err.type === 'VALIDATION_FAILED')) {
-      throw new ToolError(err.message, (err.data as Record<string, unknown>) ?? err.message);
-    }
-    throw err;
-  }
-}
+/** A not-found or validation refusal from the projects actor is a tool error naming the project (the tool ran and refused). */
+const orToolError = refusalsAsToolErrors;
 
 const tools = [
   defineTool({

@@ -1,2 +1,2 @@
 export { createSessionAdapter } from './session.adapter.ts';
-export { actorCall, requireProject } from './actor-call.ts';
+export { actorCall, requireProject } from '../kit/actor-call.ts';

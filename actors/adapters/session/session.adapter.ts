@@ -8,7 +8,7 @@ import {
 } from '../../../contracts/sessions.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
 import { defineTool } from '../kit/tool.ts';
-import { actorCall, requireProject } from './actor-call.ts';
+import { actorCall, requireProject } from '../kit/actor-call.ts';
 
 const tools = [
   defineTool({

@@ -1,7 +1,7 @@
-import { ActorError } from '../../../brokers/errors.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import type { Writer } from '../../../contracts/twin-nodes.ts';
-import { InvalidArgumentsError, ToolError, type ToolContext } from '../kit/tool.ts';
+import { refusalsAsToolErrors } from '../kit/actor-call.ts';
+import { InvalidArgumentsError, type ToolContext } from '../kit/tool.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { createBlobStore, type BlobStore } from '../../../brokers/blobs.ts';
 
@@ -40,16 +40,7 @@ export function projectOf(tc: ToolContext, given?: string | null): string | null
 }
 
 /** Runs a twin action; its not-found, stale and validation refusals become tool errors naming the reference. */
-export async function twinCall<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof ActorError && ['NOT_FOUND', 'STALE_REVISION', 'VALIDATION_FAILED', 'CONFLICT', 'PATCH_CONFLICT'].includes(err.type)) {
-      throw new ToolError(err.message, { code: err.type, ...((err.data as Record<string, unknown>) ?? {}) });
-    }
-    throw err;
-  }
-}
+export const twinCall = refusalsAsToolErrors;
 
 /** Null or empty means not given (SPEC Twin rule 3). */
 export const given = (v: string | null | undefined): v is string => typeof v === 'string' && v.trim() !== '';
