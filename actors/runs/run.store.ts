@@ -76,15 +76,14 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
         const { rows } = await tx.query<{ epoch: string; seq: number }>('SELECT epoch, seq FROM runs WHERE id = $1 FOR UPDATE', [id]);
         if (!rows[0] || Number(rows[0].epoch) !== epoch) throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${rows[0]?.epoch ?? 'gone'})`);
         if (rows[0].seq !== fromSeq) throw new FencedError(`run ${id}: log is at ${rows[0].seq}, this copy at ${fromSeq}`);
-        let seq = fromSeq;
-        for (const e of events) {
-          seq++;
-          await tx.query('INSERT INTO run_events (run_id, seq, type, payload, epoch, node, idem, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-            id, seq, e.type, JSON.stringify(e), epoch, node, e.type === 'GateDecided' ? (idem ?? null) : null, now,
-          ]);
-        }
+        // All the events in one statement: the row n of the arrays is event fromSeq + n.
+        await tx.query(
+          `INSERT INTO run_events (run_id, seq, type, payload, epoch, node, idem, created_at)
+           SELECT $1, $2 + e.n, e.type, e.payload, $3, $4, e.idem, $5 FROM unnest($6::text[], $7::jsonb[], $8::text[]) WITH ORDINALITY AS e(type, payload, idem, n)`,
+          [id, fromSeq, epoch, node, now, events.map((e) => e.type), events.map((e) => JSON.stringify(e)), events.map((e) => (e.type === 'GateDecided' ? (idem ?? null) : null))],
+        );
         await tx.query('UPDATE runs SET seq = $2, status = $3, state = $4, updated_at = $5, lease_until = $6 WHERE id = $1', [
-          id, seq, state.status, JSON.stringify(state), now, new Date(now.getTime() + leaseMs),
+          id, fromSeq + events.length, state.status, JSON.stringify(state), now, new Date(now.getTime() + leaseMs),
         ]);
       };
       if (q) await run(q);

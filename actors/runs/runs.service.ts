@@ -146,7 +146,10 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     const me = ctx.broker.nodeID;
     const valid = row.owner && row.owner !== me && row.lease_until && row.lease_until > infra.now();
     const alive = valid && ctx.broker.registry.nodes.get(row.owner!)?.available;
-    if (!alive) return undefined;
+    if (!alive) {
+      requests.set(runId, row.request);
+      return undefined;
+    }
     return ctx.call(actionName, ctx.params, { nodeID: row.owner!, meta: { forwarded: true } }) as Promise<ReturnType<typeof runView>>;
   }
 

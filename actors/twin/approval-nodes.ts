@@ -90,10 +90,13 @@ export function reviewFields(decision: 'approve' | 'reject', reason: string, d: 
   };
 }
 
-async function patchNode(q: Queryable, id: string, props: Record<string, unknown>, approvedBy: string | null, now: Date): Promise<void> {
-  await q.query(`UPDATE twin_nodes SET properties = properties || $2::jsonb, approved_by = coalesce($3, approved_by), approved_at = CASE WHEN $3::text IS NULL THEN approved_at ELSE $4 END, updated_at = $4 WHERE id = $1`, [
-    id, JSON.stringify(props), approvedBy, now,
-  ]);
+/** Merges `props` into the node's properties; answers the row as it now is. */
+async function patchNode(q: Queryable, id: string, props: Record<string, unknown>, approvedBy: string | null, now: Date): Promise<Row> {
+  const { rows } = await q.query<Row>(
+    `UPDATE twin_nodes SET properties = properties || $2::jsonb, approved_by = coalesce($3, approved_by), approved_at = CASE WHEN $3::text IS NULL THEN approved_at ELSE $4 END, updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, JSON.stringify(props), approvedBy, now],
+  );
+  return rows[0];
 }
 
 /**
@@ -105,13 +108,12 @@ export async function decideNode(q: Queryable, p: z.output<typeof NodeDecideSche
   if (kindOfNodeType(n.node_type) !== p.kind) throw ActorError.notFound(p.kind, p.node_id);
   if (!nodePending(n)) throw new ActorError('CONFLICT', `${p.kind} ${n.id} is already decided (${n.node_type === 'sketch' || n.node_type === 'technical_drawing' ? 'approved' : String(n.properties.status)})`, { node_id: n.id });
   const at = now.toISOString();
-  if (p.kind === 'design_change') await patchNode(q, n.id, reviewFields(p.decision, p.reason, p.decider, at), p.decision === 'approve' ? p.decider.approver : null, now);
-  else if (p.decision !== 'approve') throw new ActorError('VALIDATION_FAILED', `a ${p.kind} is only approved`, { issues: [{ path: 'decision', message: 'approve only' }] });
-  else if (p.kind === 'design_loop') {
-    if (!n.winning) throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
-    await patchNode(q, n.winning.id, { ...approvalFields(p.decider, at), approval_reason: p.reason, design_loop_id: n.id }, p.decider.approver, now);
-    await patchNode(q, n.id, { ...approvalFields(p.decider, at), status: 'approved', approval_reason: p.reason }, p.decider.approver, now);
-  } else await patchNode(q, n.id, { ...approvalFields(p.decider, at), approval_reason: p.reason }, p.decider.approver, now);
+  if (p.kind === 'design_change') return toApprovalNode(await patchNode(q, n.id, reviewFields(p.decision, p.reason, p.decider, at), p.decision === 'approve' ? p.decider.approver : null, now));
+  if (p.decision !== 'approve') throw new ActorError('VALIDATION_FAILED', `a ${p.kind} is only approved`, { issues: [{ path: 'decision', message: 'approve only' }] });
+  if (p.kind !== 'design_loop') return toApprovalNode(await patchNode(q, n.id, { ...approvalFields(p.decider, at), approval_reason: p.reason }, p.decider.approver, now));
+  if (!n.winning) throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
+  await patchNode(q, n.winning.id, { ...approvalFields(p.decider, at), approval_reason: p.reason, design_loop_id: n.id }, p.decider.approver, now);
+  await patchNode(q, n.id, { ...approvalFields(p.decider, at), status: 'approved', approval_reason: p.reason }, p.decider.approver, now);
   return approvalNode(q, n.id);
 }
 

@@ -131,10 +131,12 @@ async function recordGateBaseline(q: Queryable, req: CommitRequest, now: Date): 
 /** Closes a run's open drafts: `rejected` on a reject decision, `abandoned` with a reason on retry, rework, failure or cancel. */
 export async function closeDrafts(q: Queryable, runId: string, status: 'rejected' | 'abandoned', reason: string, now: Date): Promise<number> {
   if (!reason.trim()) throw new ActorError('VALIDATION_FAILED', 'closing drafts needs a reason');
-  const { rowCount } = await q.query(
-    `UPDATE twin_nodes SET revision_status = $2, status_reason = $3, updated_at = $4 WHERE run_id = $1 AND revision_status = 'draft'`,
+  // One statement (atomic without a transaction of its own): the drafts and the run's change set close together.
+  const { rows } = await q.query<{ n: number }>(
+    `WITH closed AS (UPDATE twin_nodes SET revision_status = $2, status_reason = $3, updated_at = $4 WHERE run_id = $1 AND revision_status = 'draft' RETURNING 1),
+          change_set AS (UPDATE twin_change_sets SET status = $2, closed_at = $4 WHERE id = $1 AND status = 'open')
+     SELECT count(*)::int AS n FROM closed`,
     [runId, status, reason, now],
   );
-  await q.query(`UPDATE twin_change_sets SET status = $2, closed_at = $3 WHERE id = $1 AND status = 'open'`, [runId, status, now]);
-  return rowCount;
+  return rows[0].n;
 }

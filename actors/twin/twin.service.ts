@@ -55,7 +55,7 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       }),
       itemHistory: action(T.itemHistory, (p) => itemHistory(db, p)),
       commitChangeSet: action(T.commitChangeSet, (p) => db.tx((q) => commitChangeSet(q, p, infra.now(), opts.faults))),
-      closeDrafts: action(T.closeDrafts, async (p) => ({ closed: await db.tx((q) => closeDrafts(q, p.run_id, p.status, p.reason, infra.now())) })),
+      closeDrafts: action(T.closeDrafts, async (p) => ({ closed: await closeDrafts(db, p.run_id, p.status, p.reason, infra.now()) })),
       listItems: action(T.listItems, async (p) => {
         const { rows } = await db.query<ItemRow>(
           `SELECT * FROM twin_items WHERE ($1::text IS NULL OR project_id = $1) AND ($2::text IS NULL OR item_type = $2) ORDER BY item_type, name`,

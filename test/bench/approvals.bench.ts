@@ -1,9 +1,12 @@
 // npm run bench:approvals — 10,000 pending approval items across kinds and 20 projects (seeded through the source
 // tables, support/approvals-seed.ts) on PostgreSQL, served by a node in its own process (test/support/approvals-node.ts,
 // the launcher's startNode). Prints: GET /v1/approvals?project_id= p50/p99 (target p50 < 30 ms) and without a filter;
-// 1,000 concurrent decisions on distinct items across kinds (gates, ledger requests, design changes, sketches), all
-// fired at once (target: all succeed, p99 < 100 ms).
+// 1,000 decisions on distinct items across kinds (gates, ledger requests, design changes, sketches) all sent at once
+// (target: all succeed, p99 < 100 ms), then 1,000 more with 16 and with 64 in flight. Each round is sent first to a bare
+// node:http server by the same client process (support/burst.ts), so the figures carry the machine's own floor for
+// that many requests and the ratio of the service to it.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +17,12 @@ import { createTestDatabase } from '../support/pg.ts';
 import { probeServers } from '../support/servers.ts';
 import { spawnService } from '../support/spawn.ts';
 import { PLAN, seedApprovals } from './support/approvals-seed.ts';
+import { startBare } from './support/mcp-load.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const NODE = path.join(HERE, '../support/approvals-node.ts');
 const TIMER = path.join(HERE, 'support/http-timer.ts');
+const BURST = path.join(HERE, 'support/burst.ts');
 const LIST_RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 1000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 16);
@@ -40,6 +45,17 @@ async function timeGet(url: string, n: number): Promise<Stats & { bytes: number 
   const { stdout } = await promisify(execFile)(process.execPath, [TIMER, url, String(n), '5', '200'], { maxBuffer: 1 << 20 });
   const r = JSON.parse(stdout) as { ms: number[]; bytes: number };
   return { ...stats(r.ms), bytes: r.bytes };
+}
+
+/** Sends `work` from a separate client process (support/burst.ts): all at once (`all`) or with `mode` requests in flight. */
+async function burst(url: string, work: { path: string; body: unknown }[], mode: string): Promise<{ ms: number[]; status: number[]; wall: number }> {
+  const file = path.join(os.tmpdir(), `bench-approvals-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(work));
+  const t0 = performance.now();
+  const { stdout } = await promisify(execFile)(process.execPath, [BURST, url, file, mode, '/warm-up', JSON.stringify({ 'x-service-surface': 'cli' })], { maxBuffer: 1 << 24 });
+  const wall = performance.now() - t0;
+  fs.rmSync(file, { force: true });
+  return { ...(JSON.parse(stdout) as { ms: number[]; status: number[] }), wall };
 }
 
 async function json(url: string, init?: RequestInit): Promise<Record<string, any>> {
@@ -78,35 +94,36 @@ try {
   const unfiltered = await timeGet(`${base}/v1/approvals`, 10);
   process.stdout.write(`GET /v1/approvals (all ${all.items.length} pending, ${(unfiltered.bytes / 1024 / 1024).toFixed(1)} MB): ${fmt(unfiltered)}\n`);
 
-  // 1,000 decisions on distinct items across kinds, all fired at once; then 1,000 more with a bounded number in flight.
+  // Decisions on distinct items across kinds, sent by a client process (support/burst.ts) on warmed keep-alive sockets:
+  // first the same client against a bare node:http server (the machine's floor for that many requests), then the service.
   const per = Math.ceil(DECISIONS / 4);
   const batch = (from: number) =>
     [
-      ...ids.gate.slice(from, from + per).map((id) => ({ id, body: { decision: 'reject', reason: 'bench' } })),
-      ...ids.tool.slice(from, from + per).map((id) => ({ id, body: { decision: 'approve' } })),
-      ...ids.change.slice(from, from + per).map((id) => ({ id, body: { decision: 'approve' } })),
-      ...ids.sketch.slice(from, from + per).map((id) => ({ id, body: { decision: 'approve' } })),
+      ...ids.gate.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'reject', reason: 'bench' } })),
+      ...ids.tool.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.change.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.sketch.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
     ].slice(0, DECISIONS);
-  const decideOne = async (w: { id: string; body: unknown }) => {
-    const s = performance.now();
-    const res = await fetch(`${base}/v1/approvals/${w.id}/decision`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-surface': 'cli' }, body: JSON.stringify(w.body) });
-    await res.arrayBuffer();
-    return { ms: performance.now() - s, status: res.status, id: w.id };
-  };
-  const report = (label: string, results: { ms: number; status: number; id: string }[], wall: number) => {
-    const failed = results.filter((r) => r.status !== 200);
-    process.stdout.write(`${label}: ${results.length - failed.length}/${results.length} succeeded, ${fmt(stats(results.map((r) => r.ms)))}, wall ${wall.toFixed(0)} ms, ${((results.length / wall) * 1000).toFixed(0)} decisions/s\n`);
-    if (failed.length) process.stdout.write(`  failed: ${failed.slice(0, 5).map((f) => `${f.id} ${f.status}`).join(', ')}\n`);
-  };
-  let started = performance.now();
-  report(`${DECISIONS} decisions fired at once (${per} each of gates, ledger requests, design changes, sketches)  [target: all succeed, p99 < 100 ms]`, await Promise.all(batch(0).map(decideOne)), performance.now() - started);
-  const work = batch(per);
-  const done: { ms: number; status: number; id: string }[] = [];
-  started = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    for (let w = work.shift(); w; w = work.shift()) done.push(await decideOne(w));
-  }));
-  report(`${DECISIONS} more decisions on distinct items, ${IN_FLIGHT} in flight at a time`, done, performance.now() - started);
+  const sample = await json(`${base}/v1/approvals/${ids.tool[ids.tool.length - 1]}`);
+  const bare = await startBare(sample);
+  try {
+    const rounds: [string, string, number][] = [['all', `all ${DECISIONS} at once`, 0], [String(IN_FLIGHT), `${IN_FLIGHT} in flight`, per], ['64', '64 in flight', 2 * per]];
+    for (const [mode, label, from] of rounds) {
+      const work = batch(from);
+      const floor = await burst(bare.url.replace(/\/mcp$/, ''), work, mode);
+      const ran = await burst(base, work, mode);
+      const f = stats(floor.ms);
+      const d = stats(ran.ms);
+      const failed = ran.status.map((st, i) => [st, work[i].path] as const).filter(([st]) => st !== 200);
+      process.stdout.write(`${DECISIONS} decisions, ${label} (${per} each of gates, ledger requests, design changes, sketches):\n`);
+      process.stdout.write(`  bare node:http, same client and requests  ${fmt(f)}, wall ${floor.wall.toFixed(0)} ms\n`);
+      process.stdout.write(`  service                                   ${fmt(d)}, wall ${ran.wall.toFixed(0)} ms, ${((work.length / ran.wall) * 1000).toFixed(0)} decisions/s; ${work.length - failed.length}/${work.length} succeeded\n`);
+      process.stdout.write(`  ratio service/bare: p50 ${(d.p50 / f.p50).toFixed(1)}x, p99 ${(d.p99 / f.p99).toFixed(1)}x${mode === 'all' ? '  [target: all succeed, p99 < 100 ms]' : ''}\n`);
+      if (failed.length) process.stdout.write(`  failed: ${failed.slice(0, 5).map(([st, p]) => `${p} ${st}`).join(', ')}\n`);
+    }
+  } finally {
+    bare.stop();
+  }
   process.stdout.write(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)\n`);
 } finally {
   await node.kill();
