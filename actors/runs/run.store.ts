@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../brokers/db/index.ts';
+import type { Db } from '../../brokers/db/index.ts';
 import type { RunEvent } from './run.events.ts';
 import type { RunState } from './run.types.ts';
 
@@ -70,24 +70,32 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
       return rows.map((r) => r.payload);
     },
 
-    /** Appends events under the owner's epoch in one transaction; FencedError when the epoch moved on. */
-    async append(id: string, epoch: number, fromSeq: number, events: RunEvent[], state: RunState, now: Date, idem?: string, q?: Queryable): Promise<void> {
-      const run = async (tx: Queryable) => {
-        const { rows } = await tx.query<{ epoch: string; seq: number }>('SELECT epoch, seq FROM runs WHERE id = $1 FOR UPDATE', [id]);
-        if (!rows[0] || Number(rows[0].epoch) !== epoch) throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${rows[0]?.epoch ?? 'gone'})`);
-        if (rows[0].seq !== fromSeq) throw new FencedError(`run ${id}: log is at ${rows[0].seq}, this copy at ${fromSeq}`);
-        // All the events in one statement: the row n of the arrays is event fromSeq + n.
-        await tx.query(
-          `INSERT INTO run_events (run_id, seq, type, payload, epoch, node, idem, created_at)
-           SELECT $1, $2 + e.n, e.type, e.payload, $3, $4, e.idem, $5 FROM unnest($6::text[], $7::jsonb[], $8::text[]) WITH ORDINALITY AS e(type, payload, idem, n)`,
-          [id, fromSeq, epoch, node, now, events.map((e) => e.type), events.map((e) => JSON.stringify(e)), events.map((e) => (e.type === 'GateDecided' ? (idem ?? null) : null))],
-        );
-        await tx.query('UPDATE runs SET seq = $2, status = $3, state = $4, updated_at = $5, lease_until = $6 WHERE id = $1', [
-          id, fromSeq + events.length, state.status, JSON.stringify(state), now, new Date(now.getTime() + leaseMs),
-        ]);
-      };
-      if (q) await run(q);
-      else await db.tx(run);
+    /**
+     * Appends events under the owner's epoch; FencedError when the epoch moved on. One statement, so one transaction:
+     * the run row is locked, and the events are inserted and the projection updated only if it still carries this
+     * owner's epoch and this copy's sequence number.
+     */
+    async append(id: string, epoch: number, fromSeq: number, events: RunEvent[], state: RunState, now: Date, idem?: string): Promise<void> {
+      const { rows } = await db.query<{ epoch: string; seq: number }>(
+        `WITH cur AS (SELECT epoch, seq FROM runs WHERE id = $1 FOR UPDATE),
+              ok AS (SELECT 1 FROM cur WHERE epoch = $3::bigint AND seq = $2::int),
+              ins AS (
+                INSERT INTO run_events (run_id, seq, type, payload, epoch, node, idem, created_at)
+                SELECT $1, $2::int + e.n, e.type, e.payload, $3::bigint, $4, e.idem, $5
+                FROM unnest($6::text[], $7::jsonb[], $8::text[]) WITH ORDINALITY AS e(type, payload, idem, n)
+                WHERE EXISTS (SELECT 1 FROM ok)),
+              upd AS (
+                UPDATE runs SET seq = $2::int + $9::int, status = $10, state = $11, updated_at = $5, lease_until = $12
+                WHERE id = $1 AND EXISTS (SELECT 1 FROM ok))
+         SELECT epoch, seq FROM cur`,
+        [
+          id, fromSeq, epoch, node, now,
+          events.map((e) => e.type), events.map((e) => JSON.stringify(e)), events.map((e) => (e.type === 'GateDecided' ? (idem ?? null) : null)),
+          events.length, state.status, JSON.stringify(state), new Date(now.getTime() + leaseMs),
+        ],
+      );
+      if (!rows[0] || Number(rows[0].epoch) !== epoch) throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${rows[0]?.epoch ?? 'gone'})`);
+      if (rows[0].seq !== fromSeq) throw new FencedError(`run ${id}: log is at ${rows[0].seq}, this copy at ${fromSeq}`);
     },
 
     /** Extends the leases of the runs this node holds; returns the ids it still owns. */

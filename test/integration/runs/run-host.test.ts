@@ -96,6 +96,33 @@ describe.each(backends)('run host takeover on %s', (_name, real) => {
     expect(b.host.peek('run-5')).toBeDefined();
   });
 
+  it.runIf(real)('fences an append that waited on the row lock while another node took the run over: none of its events are stored', async () => {
+    const a = node('A');
+    await startRun(a, 'run-6');
+    const held = a.host.peek('run-6')!;
+    const epoch = a.effects[0].lease.epoch;
+    const count = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM run_events WHERE run_id = $1', ['run-6'])).rows[0].n);
+    const before = await count();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    // Another node claims the run (a new epoch) while A's append waits behind that transaction's row lock.
+    const takeover = db.tx(async (q) => {
+      await q.query('SELECT epoch FROM runs WHERE id = $1 FOR UPDATE', ['run-6']);
+      locked();
+      await gate;
+      await q.query(`UPDATE runs SET epoch = epoch + 1, owner = 'B' WHERE id = $1`, ['run-6']);
+    });
+    await isLocked;
+    const append = a.store.append('run-6', epoch, held.seq, [{ type: 'RunCancelled', reason: 'stale' } as never], held, now());
+    release();
+    await takeover;
+    await expect(append).rejects.toThrow(/no longer the owner's/);
+    expect(await count()).toBe(before);
+    expect((await db.query<{ seq: number }>('SELECT seq FROM runs WHERE id = $1', ['run-6'])).rows[0].seq).toBe(held.seq);
+  });
+
   it('does not let a node that lost the run commit the drafts of its gate', async () => {
     const a = node('A');
     const b = node('B');
