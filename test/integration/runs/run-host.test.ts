@@ -52,6 +52,22 @@ describe.each(backends)('run host takeover on %s', (_name, real) => {
     await a.host.command(id, { type: 'gateEvaluated', phase: 'intent', attempt: 1, findings: ready ? [] : [{ kind: 'other', severity: 'error', message: 'x' }], ready });
   }
 
+  /** Another transaction locks the run's row until `release`, which runs `finish` (if given) in it and commits. */
+  async function holdRow(runId: string, finish?: string) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const done = db.tx(async (q) => {
+      await q.query('SELECT epoch FROM runs WHERE id = $1 FOR UPDATE', [runId]);
+      locked();
+      await gate;
+      if (finish) await q.query(finish, [runId]);
+    });
+    await isLocked;
+    return { release: () => (release(), done) };
+  }
+
   const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: { type?: string }) => e.type);
 
   it('fences the old owner after a takeover: its refusals and phase result are not answered, its executions are aborted, the new owner re-runs the phase', async () => {
@@ -78,20 +94,10 @@ describe.each(backends)('run host takeover on %s', (_name, real) => {
     const b = node('B');
     await startRun(a, 'run-5');
     t += LEASE + 1;
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
     // A stalled node mid-append: its transaction holds the run's row.
-    const stalled = db.tx(async (q) => {
-      await q.query('SELECT epoch FROM runs WHERE id = $1 FOR UPDATE', ['run-5']);
-      locked();
-      await held;
-    });
-    await isLocked;
+    const stalled = await holdRow('run-5');
     expect(await code(b.host.touch('run-5'))).toBe('SERVICE_UNAVAILABLE');
-    release();
-    await stalled;
+    await stalled.release();
     await b.host.touch('run-5');
     expect(b.host.peek('run-5')).toBeDefined();
   });
@@ -103,21 +109,10 @@ describe.each(backends)('run host takeover on %s', (_name, real) => {
     const epoch = a.effects[0].lease.epoch;
     const count = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM run_events WHERE run_id = $1', ['run-6'])).rows[0].n);
     const before = await count();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
     // Another node claims the run (a new epoch) while A's append waits behind that transaction's row lock.
-    const takeover = db.tx(async (q) => {
-      await q.query('SELECT epoch FROM runs WHERE id = $1 FOR UPDATE', ['run-6']);
-      locked();
-      await gate;
-      await q.query(`UPDATE runs SET epoch = epoch + 1, owner = 'B' WHERE id = $1`, ['run-6']);
-    });
-    await isLocked;
+    const takeover = await holdRow('run-6', `UPDATE runs SET epoch = epoch + 1, owner = 'B' WHERE id = $1`);
     const append = a.store.append('run-6', epoch, held.seq, [{ type: 'RunCancelled', reason: 'stale' } as never], held, now());
-    release();
-    await takeover;
+    await takeover.release();
     await expect(append).rejects.toThrow(/no longer the owner's/);
     expect(await count()).toBe(before);
     expect((await db.query<{ seq: number }>('SELECT seq FROM runs WHERE id = $1', ['run-6'])).rows[0].seq).toBe(held.seq);
