@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from '../../brokers/db/index.ts';
+import { isUuid, type Db } from '../../brokers/db/index.ts';
 import type { CadSession } from '../../contracts/actions/cadsessions.actions.ts';
 import type { SessionFeature, SessionOpName } from '../../contracts/cad-session.ts';
 
@@ -15,7 +15,6 @@ interface SessionRow {
   closed_at: Date | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A session row as its record. */
 export const toCadSession = (r: SessionRow): CadSession => ({
@@ -43,7 +42,7 @@ export function createCadSessionStore(db: Db) {
 
     /** The session, or undefined for an unknown (or malformed) id. */
     async get(id: string): Promise<(CadSession & { owner_node: string | null }) | undefined> {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const { rows } = await db.query<SessionRow>('SELECT * FROM cad_sessions WHERE id = $1', [id]);
       return rows[0] && { ...toCadSession(rows[0]), owner_node: rows[0].owner_node };
     },
@@ -106,7 +105,7 @@ export function createCadSessionStore(db: Db) {
     },
 
     async stashed(id: string, objId: string): Promise<Buffer | undefined> {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const { rows } = await db.query<{ step: Buffer }>('SELECT step FROM cad_session_exports WHERE session_id = $1 AND obj_id = $2', [id, objId]);
       return rows[0] && Buffer.from(rows[0].step);
     },

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../brokers/db/index.ts';
+import { isUuid, pageByProject, type Db, type Queryable } from '../../brokers/db/index.ts';
 import { isPgError, PgErrorCodes } from '../../brokers/db/index.ts';
 import type {
   KnowledgeCitation,
@@ -32,7 +32,6 @@ const toSource = (r: SourceRow): KnowledgeSource => ({
   created_at: r.created_at.toISOString(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Chunks per INSERT statement: the unit of ingest progress. */
 export const INSERT_BATCH = 100;
@@ -120,21 +119,12 @@ export function createKnowledgeStore(db: Db) {
     },
 
     async list(query: KnowledgeSourceListQuery): Promise<KnowledgeSourceList> {
-      const project = query.project_id ?? null;
-      const where = 'WHERE ($1::text IS NULL OR project_id = $1)';
-      const [page, count] = await Promise.all([
-        db.query<SourceRow>(`SELECT * FROM knowledge_sources ${where} ORDER BY created_at DESC, ord DESC LIMIT $2 OFFSET $3`, [
-          project,
-          query.limit,
-          query.offset,
-        ]),
-        db.query<{ n: string }>(`SELECT count(*) AS n FROM knowledge_sources ${where}`, [project]),
-      ]);
-      return { sources: page.rows.map(toSource), total: Number(count.rows[0].n) };
+      const { rows, total } = await pageByProject<SourceRow>(db, 'knowledge_sources', 'created_at DESC, ord DESC', query);
+      return { sources: rows.map(toSource), total };
     },
 
     async get(id: string): Promise<KnowledgeSourceWithText | undefined> {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const { rows } = await db.query<SourceRow & { text: string | null }>(
         `SELECT s.*, (SELECT string_agg(c.text, '' ORDER BY c.ordinal) FROM knowledge_chunks c WHERE c.source_id = s.id) AS text
          FROM knowledge_sources s WHERE s.id = $1`,

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../brokers/db/index.ts';
+import { isUuid, pageByProject, type Db, type Queryable } from '../../brokers/db/index.ts';
 import type { AgentSession, SessionEvent, SessionEventKind, SessionList, SessionListQuery, SessionStart, SessionStatus, SessionWithEvents } from '../../contracts/sessions.ts';
 import { decide, type SessionCommand, type SessionEnv, type SessionRefusal } from './sessions.machine.ts';
 
@@ -24,11 +24,6 @@ export interface EventRow {
   data: Record<string, unknown>;
   created_at: Date;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True when `id` could be a session id at all; any other string is an unknown session, not a database error. */
-export const isUuid = (id: string): boolean => UUID.test(id);
 
 /** Maps a session row to its record. */
 export const toSession = (r: SessionRow): AgentSession => ({
@@ -95,17 +90,8 @@ export function createSessionStore(db: Db) {
     },
 
     async list(query: SessionListQuery): Promise<SessionList> {
-      const project = query.project_id ?? null;
-      const where = 'WHERE ($1::text IS NULL OR project_id = $1)';
-      const [page, count] = await Promise.all([
-        db.query<SessionRow>(`SELECT * FROM agent_sessions ${where} ORDER BY started_at DESC, ord DESC LIMIT $2 OFFSET $3`, [
-          project,
-          query.limit,
-          query.offset,
-        ]),
-        db.query<{ n: string }>(`SELECT count(*) AS n FROM agent_sessions ${where}`, [project]),
-      ]);
-      return { sessions: page.rows.map(toSession), total: Number(count.rows[0].n) };
+      const { rows, total } = await pageByProject<SessionRow>(db, 'agent_sessions', 'started_at DESC, ord DESC', query);
+      return { sessions: rows.map(toSession), total };
     },
 
     async get(id: string): Promise<SessionWithEvents | undefined> {

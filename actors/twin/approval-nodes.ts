@@ -1,7 +1,7 @@
 import type { ActionSchema } from 'moleculer';
 import type { z } from 'zod';
 import { action } from '../../brokers/actions.ts';
-import type { Db, Queryable } from '../../brokers/db/index.ts';
+import { isUuid, type Db, type Queryable } from '../../brokers/db/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import type { Decider } from '../../contracts/actions/approvals.actions.ts';
@@ -29,8 +29,6 @@ const toApprovalNode = (r: Row): ApprovalNode => ({
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 });
-
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** The winning iteration of design loops, one query for all of them. */
 async function withWinners(q: Queryable, nodes: ApprovalNode[]): Promise<ApprovalNode[]> {

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
-import type { Queryable } from '../../brokers/db/index.ts';
+import { isUuid, type Queryable } from '../../brokers/db/index.ts';
 import type { AnalysedGeometryView, LoadCase, LoadCaseCreate, LoadCaseList, SimResultEntry, SimResultList } from '../../contracts/simulation-views.ts';
 import { refOf } from './keys.ts';
 import type { NodeRow } from './nodes.store.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const records = (v: unknown) => (Array.isArray(v) ? v.filter(isRecord) : []);
 const numOrNull = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
@@ -26,7 +25,7 @@ interface GeomRow {
 
 /** The pinned geometry of each result with its key, ref and whether it is still its item's head ("Analysed ref"). */
 async function analysedGeometries(q: Queryable, results: NodeRow[]): Promise<Map<string, GeomRow>> {
-  const ids = [...new Set(results.map((r) => (r.properties.analysed_geometry as { node_id?: unknown } | undefined)?.node_id).filter((id): id is string => typeof id === 'string' && UUID.test(id)))];
+  const ids = [...new Set(results.map((r) => (r.properties.analysed_geometry as { node_id?: unknown } | undefined)?.node_id).filter(isUuid))];
   if (!ids.length) return new Map();
   const { rows } = await q.query<GeomRow>(
     `SELECT n.id, n.item_key, n.revision, i.head_node_id FROM twin_nodes n LEFT JOIN twin_items i ON i.key = n.item_key WHERE n.id = ANY($1::uuid[])`,

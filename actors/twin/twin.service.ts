@@ -1,6 +1,6 @@
 import type { ServiceSchema } from 'moleculer';
 import { action } from '../../brokers/actions.ts';
-import { isPgError, PgErrorCodes, type Db, type Queryable } from '../../brokers/db/index.ts';
+import { txRetryOnUnique, type Db } from '../../brokers/db/index.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { TwinActions as T } from '../../contracts/actions/twin.actions.ts';
 import { diffBaselines, getBaseline, listBaselines } from './baselines.ts';
@@ -14,16 +14,6 @@ import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
 import { approvalNodeActions } from './approval-nodes.ts';
 
-/** Runs `fn` in a transaction, once more if a concurrent write created the same item first (unique violation). */
-async function txRetry<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
-  try {
-    return await db.tx(fn);
-  } catch (err) {
-    if (isPgError(err, PgErrorCodes.UNIQUE_VIOLATION)) return db.tx(fn);
-    throw err;
-  }
-}
-
 /**
  * The `twin` actor: owns items, revisions, drafts, change sets, baselines, nodes and edges. Every write is one
  * transaction. `faults` is a test seam for proving the change-set commit all-or-nothing.
@@ -35,7 +25,7 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
 
     actions: {
       writeDefinition: action(T.writeDefinition, async (p) => {
-        const w = await txRetry(db, (q) => writeDefinitionWithFiles(q, p, infra.now()));
+        const w = await txRetryOnUnique(db, (q) => writeDefinitionWithFiles(q, p, infra.now()));
         return {
           node: toNode(w.node),
           item_key: w.item_key,

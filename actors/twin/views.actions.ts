@@ -1,6 +1,6 @@
 import type { ActionSchema } from 'moleculer';
 import { action } from '../../brokers/actions.ts';
-import { isPgError, PgErrorCodes, type Db, type Queryable } from '../../brokers/db/index.ts';
+import { txRetryOnUnique, type Db } from '../../brokers/db/index.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { TwinViewActions as V } from '../../contracts/actions/twin-views.actions.ts';
 import { bomList } from './bom-view.ts';
@@ -9,16 +9,6 @@ import { derivedPrd, projectPrdRef, renderPrdMarkdown } from './prd-view.ts';
 import { createLoadCase, listLoadCases, simResults } from './sim-views.ts';
 import { addConstraint, importFile } from './view-writes.ts';
 import { currentView, itemDiff, nodeVersions, revisionIndex } from './views.ts';
-
-/** One transaction, run once more when a concurrent write created the same item first (unique violation). */
-async function tx<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
-  try {
-    return await db.tx(fn);
-  } catch (err) {
-    if (isPgError(err, PgErrorCodes.UNIQUE_VIOLATION)) return db.tx(fn);
-    throw err;
-  }
-}
 
 /**
  * The twin actor's read views and HTTP-driven writes (`TwinViewActions`), spread into its `actions`. `db` is read at
@@ -43,7 +33,7 @@ export function viewActions(db: () => Db, infra: Infra): Record<string, ActionSc
     loadCases: action(V.loadCases, (p) => listLoadCases(db(), p)),
     createLoadCase: action(V.createLoadCase, (p) => createLoadCase(db(), p, infra.now())),
     bom: action(V.bom, (p) => bomList(db(), p.project_id)),
-    addConstraint: action(V.addConstraint, (p) => tx(db(), (q) => addConstraint(q, p, infra.now()))),
-    importFile: action(V.importFile, (p) => tx(db(), (q) => importFile(q, p, infra.now()))),
+    addConstraint: action(V.addConstraint, (p) => txRetryOnUnique(db(), (q) => addConstraint(q, p, infra.now()))),
+    importFile: action(V.importFile, (p) => txRetryOnUnique(db(), (q) => importFile(q, p, infra.now()))),
   };
 }

@@ -34,3 +34,34 @@ export const PgErrorCodes = {
 export function isPgError(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `id` is a UUID: anything else cannot name a row of a uuid column (and would make PostgreSQL raise). */
+export function isUuid(id: unknown): id is string {
+  return typeof id === 'string' && UUID.test(id);
+}
+
+/** Runs `fn` in a transaction, once more if a concurrent write created the same key first (unique violation). */
+export async function txRetryOnUnique<T>(db: Db, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  try {
+    return await db.tx(fn);
+  } catch (err) {
+    if (isPgError(err, PgErrorCodes.UNIQUE_VIOLATION)) return db.tx(fn);
+    throw err;
+  }
+}
+
+/**
+ * One page of a table's rows, newest first, optionally of one project, with the count of all matching rows. `table` and
+ * `order` are written by the store (never user input); the project, limit and offset are bound.
+ */
+export async function pageByProject<R>(db: Queryable, table: string, order: string, q: { project_id?: string; limit: number; offset: number }): Promise<{ rows: R[]; total: number }> {
+  const where = 'WHERE ($1::text IS NULL OR project_id = $1)';
+  const project = q.project_id ?? null;
+  const [page, count] = await Promise.all([
+    db.query<R>(`SELECT * FROM ${table} ${where} ORDER BY ${order} LIMIT $2 OFFSET $3`, [project, q.limit, q.offset]),
+    db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} ${where}`, [project]),
+  ]);
+  return { rows: page.rows, total: Number(count.rows[0].n) };
+}

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { call } from '../../brokers/actions.ts';
+import { isUuid } from '../../brokers/db/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { ApprovalsActions as A } from '../../contracts/actions/approvals.actions.ts';
 import { ApprovalItemSchema, ApprovalListResponseSchema, type ApprovalItem } from '../../contracts/approvals.ts';
@@ -25,7 +26,7 @@ export const ChatToolDecisionBodySchema = z
 const ListQuery = z.object({ status: z.enum(['pending', 'decided', 'all']).default('pending'), project_id: z.string().min(1).max(200).optional() });
 const IdemHeaders = z.looseObject({ 'idempotency-key': z.string().min(1).max(200).optional() });
 const toolId = (id: string) => (id.startsWith('tool:') ? id : `tool:${id}`);
-const isApprovalId = (id: string) => /^tool:/.test(id) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+const isApprovalId = (id: string) => id.startsWith('tool:') || isUuid(id);
 /** The chat run a held call belongs to (its caller's run), when the registry recorded one. */
 const runOf = (i: ApprovalItem) => String((i.detail?.caller as { run_id?: unknown } | undefined)?.run_id ?? i.detail?.run_id ?? '');
 

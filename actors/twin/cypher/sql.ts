@@ -3,6 +3,7 @@
  * visibility, and the JSON value helpers. Every value reaches SQL as a bound parameter; only whitelisted column
  * names and aliases we generate are written into the text.
  */
+import { isUuid } from '../../../brokers/db/index.ts';
 
 /** Collects bound parameters; identical values with the same cast share one placeholder. */
 export class Params {
@@ -135,15 +136,13 @@ export function textOf(x: string): string {
   return `(CASE WHEN jsonb_typeof(${x}) = 'string' THEN ${x} #>> '{}' END)`;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** True when `v` can be bound as a value of a column of type `type` (so the comparison can stay native). */
 export function fitsColumn(type: ColType, v: unknown): boolean {
   switch (type) {
     case 'text':
       return typeof v === 'string';
     case 'uuid':
-      return typeof v === 'string' && UUID_RE.test(v);
+      return isUuid(v);
     case 'int':
       return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2 ** 31 - 1;
     case 'bool':
