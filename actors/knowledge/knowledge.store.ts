@@ -8,18 +8,6 @@ import type {
   KnowledgeSourceWithText,
 } from '../../contracts/knowledge.ts';
 
-interface SourceRow {
-  id: string;
-  title: string;
-  uri: string | null;
-  project_id: string | null;
-  media_type: string;
-  content_sha256: string;
-  bytes: number;
-  chunk_count: number;
-  created_at: Date;
-}
-
 const toSource = (r: SourceRow): KnowledgeSource => ({
   id: r.id,
   title: r.title,
@@ -31,7 +19,6 @@ const toSource = (r: SourceRow): KnowledgeSource => ({
   chunk_count: r.chunk_count,
   created_at: r.created_at.toISOString(),
 });
-
 
 /** Chunks per INSERT statement: the unit of ingest progress. */
 export const INSERT_BATCH = 100;
@@ -48,6 +35,9 @@ export interface NewSource {
   chunks: string[];
   created_at: Date;
 }
+
+/** A stored source row (the source as written, with its chunk count instead of the chunks). */
+type SourceRow = Omit<NewSource, 'chunks'> & { chunk_count: number };
 
 /** Headline options: two fragments of 15-35 words, matches in `**bold**`. */
 const HEADLINE = 'StartSel=**, StopSel=**, MinWords=15, MaxWords=35, MaxFragments=2, FragmentDelimiter=" … "';

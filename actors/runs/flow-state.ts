@@ -2,6 +2,7 @@ import type { FlowState } from '../../contracts/design-flows.ts';
 import type { UsageBucket, UsageTotals } from '../../contracts/flows.ts';
 import { depsOf } from './graph.ts';
 import type { RunState } from './run.types.ts';
+import { phaseHead } from './run.view.ts';
 
 /**
  * A usage bucket with no calls (SPEC "Usage totals"): no LLM provider is part of this deployment yet, so every run and
@@ -49,16 +50,10 @@ export function flowState(s: RunState): FlowState {
     phases: def.phases.map((p) => {
       const ps = s.phases[p.id];
       return {
-        id: p.id,
-        title: p.title,
-        status: ps.status,
-        attempt: ps.attempt,
-        retries: ps.retries,
+        ...phaseHead(s, p),
         depends_on: depsOf(def, p),
         condition: p.condition ?? null,
         skip_reason: ps.skip_reason ?? null,
-        started_at: ps.started_at ?? null,
-        finished_at: ps.finished_at ?? null,
         usage: emptyUsageBucket(),
       };
     }),

@@ -2,6 +2,14 @@ import type { RunView } from '../../contracts/actions/runs.actions.ts';
 import { allowedDecisions } from './run.machine.ts';
 import type { RunLimits, RunState } from './run.types.ts';
 
+type PhaseDef = RunState['flow']['definition']['phases'][number];
+
+/** What every view of a phase starts with: its id, title, status, attempt, retries and times. */
+export function phaseHead(s: RunState, p: PhaseDef) {
+  const ps = s.phases[p.id];
+  return { id: p.id, title: p.title, status: ps.status, attempt: ps.attempt, retries: ps.retries, started_at: ps.started_at ?? null, finished_at: ps.finished_at ?? null };
+}
+
 /** The served view of a run's state (pure). */
 export function runView(s: RunState, request: Record<string, unknown>, limits: RunLimits): RunView {
   const def = s.flow.definition;
@@ -18,13 +26,7 @@ export function runView(s: RunState, request: Record<string, unknown>, limits: R
     phases: def.phases.map((p) => {
       const ps = s.phases[p.id];
       return {
-        id: p.id,
-        title: p.title,
-        status: ps.status,
-        attempt: ps.attempt,
-        retries: ps.retries,
-        started_at: ps.started_at ?? null,
-        finished_at: ps.finished_at ?? null,
+        ...phaseHead(s, p),
         summary: ps.summary ?? null,
         deliverables: ps.deliverables,
         failure: ps.failure ?? null,
