@@ -88,31 +88,50 @@ export function reviewFields(decision: 'approve' | 'reject', reason: string, d: 
   };
 }
 
-/** Merges `props` into the node's properties; answers the row as it now is. */
-async function patchNode(q: Queryable, id: string, props: Record<string, unknown>, approvedBy: string | null, now: Date): Promise<Row> {
+/** Merges `props` into the node's properties (only while `guard` holds); answers the row as it now is, if it matched. */
+async function patchNode(q: Queryable, id: string, props: Record<string, unknown>, approvedBy: string | null, now: Date, guard = 'TRUE'): Promise<Row | undefined> {
   const { rows } = await q.query<Row>(
-    `UPDATE twin_nodes SET properties = properties || $2::jsonb, approved_by = coalesce($3, approved_by), approved_at = CASE WHEN $3::text IS NULL THEN approved_at ELSE $4 END, updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
+    `UPDATE twin_nodes SET properties = properties || $2::jsonb, approved_by = coalesce($3, approved_by), approved_at = CASE WHEN $3::text IS NULL THEN approved_at ELSE $4 END, updated_at = $4
+     WHERE id = $1 AND ${guard} RETURNING ${COLUMNS}`,
     [id, JSON.stringify(props), approvedBy, now],
   );
   return rows[0];
 }
 
+/** Why a decision on a node did not apply: it is not one of `kind` (NOT_FOUND), or no longer pending (CONFLICT). */
+function refusal(n: ApprovalNode, p: z.output<typeof NodeDecideSchema>): ActorError {
+  if (kindOfNodeType(n.node_type) !== p.kind) return ActorError.notFound(p.kind, p.node_id);
+  return new ActorError('CONFLICT', `${p.kind} ${n.id} is already decided (${n.node_type === 'sketch' || n.node_type === 'technical_drawing' ? 'approved' : String(n.properties.status)})`, { node_id: n.id });
+}
+
 /**
- * A person's decision on a node, in the caller's transaction with the node row locked, so of concurrent decisions
- * exactly one finds it pending. Design loops record the approval on the loop and on its winning iteration node.
+ * A person's decision on a node. Of concurrent decisions exactly one finds it pending: a change, sketch or drawing is
+ * decided by one UPDATE guarded by the pending rule (the row lock makes the others see it decided); a design loop, which
+ * records the approval on the loop and on its winning iteration node, locks the loop row in a transaction first.
  */
-export async function decideNode(q: Queryable, p: z.output<typeof NodeDecideSchema>, now: Date): Promise<ApprovalNode> {
-  const n = await approvalNode(q, p.node_id, true);
-  if (kindOfNodeType(n.node_type) !== p.kind) throw ActorError.notFound(p.kind, p.node_id);
-  if (!nodePending(n)) throw new ActorError('CONFLICT', `${p.kind} ${n.id} is already decided (${n.node_type === 'sketch' || n.node_type === 'technical_drawing' ? 'approved' : String(n.properties.status)})`, { node_id: n.id });
+export async function decideNode(db: Db, p: z.output<typeof NodeDecideSchema>, now: Date): Promise<ApprovalNode> {
   const at = now.toISOString();
-  if (p.kind === 'design_change') return toApprovalNode(await patchNode(q, n.id, reviewFields(p.decision, p.reason, p.decider, at), p.decision === 'approve' ? p.decider.approver : null, now));
-  if (p.decision !== 'approve') throw new ActorError('VALIDATION_FAILED', `a ${p.kind} is only approved`, { issues: [{ path: 'decision', message: 'approve only' }] });
-  if (p.kind !== 'design_loop') return toApprovalNode(await patchNode(q, n.id, { ...approvalFields(p.decider, at), approval_reason: p.reason }, p.decider.approver, now));
-  if (!n.winning) throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
-  await patchNode(q, n.winning.id, { ...approvalFields(p.decider, at), approval_reason: p.reason, design_loop_id: n.id }, p.decider.approver, now);
-  await patchNode(q, n.id, { ...approvalFields(p.decider, at), status: 'approved', approval_reason: p.reason }, p.decider.approver, now);
-  return approvalNode(q, n.id);
+  if (p.kind !== 'design_change' && p.decision !== 'approve') {
+    // Only approved; the node must still exist and be of the kind for this to be the answer.
+    const n = await approvalNode(db, p.node_id);
+    if (kindOfNodeType(n.node_type) !== p.kind || !nodePending(n)) throw refusal(n, p);
+    throw new ActorError('VALIDATION_FAILED', `a ${p.kind} is only approved`, { issues: [{ path: 'decision', message: 'approve only' }] });
+  }
+  if (p.kind !== 'design_loop') {
+    const props = p.kind === 'design_change' ? reviewFields(p.decision, p.reason, p.decider, at) : { ...approvalFields(p.decider, at), approval_reason: p.reason };
+    const guard = `node_type = '${NODE_TYPE_OF_KIND[p.kind]}' AND ${VISIBLE} AND ${PENDING}`;
+    const row = isUuid(p.node_id) ? await patchNode(db, p.node_id, props, p.kind === 'design_change' && p.decision !== 'approve' ? null : p.decider.approver, now, guard) : undefined;
+    if (row) return toApprovalNode(row);
+    throw refusal(await approvalNode(db, p.node_id), p);
+  }
+  return db.tx(async (q) => {
+    const n = await approvalNode(q, p.node_id, true);
+    if (kindOfNodeType(n.node_type) !== p.kind || !nodePending(n)) throw refusal(n, p);
+    if (!n.winning) throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
+    await patchNode(q, n.winning.id, { ...approvalFields(p.decider, at), approval_reason: p.reason, design_loop_id: n.id }, p.decider.approver, now);
+    await patchNode(q, n.id, { ...approvalFields(p.decider, at), status: 'approved', approval_reason: p.reason }, p.decider.approver, now);
+    return approvalNode(q, n.id);
+  });
 }
 
 /** The twin actor's approval actions (`TwinApprovalActions`), spread into its `actions`; `db` is read at call time. */
@@ -120,7 +139,7 @@ export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, 
   return {
     approvalNodes: action(A.nodes, (p) => listApprovalNodes(db(), p)),
     approvalNode: action(A.node, (p) => approvalNode(db(), p.node_id)),
-    decideApproval: action(A.decide, (p) => db().tx((q) => decideNode(q, p, infra.now()))),
+    decideApproval: action(A.decide, (p) => decideNode(db(), p, infra.now())),
   };
 }
 
