@@ -10,7 +10,10 @@ import { createRunsService } from '../../actors/runs/runs.service.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { startActors } from './actors.ts';
+import { httpJson, type Json } from './http-raw.ts';
+import { realDbEnv } from './tools.ts';
 
 /** A started design-flow test node. */
 export interface FlowNode {
@@ -45,6 +48,41 @@ export async function startFlowNode(opts: { executor: PhaseExecutor; env?: Recor
   );
   await runtime.serve!();
   return { handle, url: `http://127.0.0.1:${runtime.address!.port}`, stop: () => handle.stop() };
+}
+
+/** The flow node of one test file, read inside its tests, with an HTTP helper for its gateway. */
+export interface FlowNodeFixture {
+  readonly handle: BrokerHandle;
+  readonly url: string;
+  /** Sends a request to the gateway (`path` starts at `/v1`); answers the status and the parsed JSON body. */
+  http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: Json }>;
+}
+
+/**
+ * Starts a flow node (recording executor) on a database of its own before the file's tests and stops it, dropping the
+ * database, after them.
+ */
+export function useFlowNode(): FlowNodeFixture {
+  let node: FlowNode;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const db = await realDbEnv();
+    drop = db.drop;
+    node = await startFlowNode({ executor: recordingExecutor(), env: db.env });
+  });
+  afterAll(async () => {
+    await node.stop();
+    await drop();
+  });
+  return {
+    get handle() {
+      return node.handle;
+    },
+    get url() {
+      return node.url;
+    },
+    http: (method, path, body, headers) => httpJson(`${node.url}${path}`, method, body, headers),
+  };
 }
 
 /** What the recording executor writes: the requirement limits, and the numbers the "engines" report. */

@@ -38,3 +38,13 @@ export async function getJson(url: string): Promise<{ status: number; body: any 
   const res = await fetch(url);
   return { status: res.status, body: await res.json() };
 }
+
+/** A parsed JSON body, read loosely by tests. */
+export type Json = Record<string, any>;
+
+/** Sends `method` to a URL with an optional JSON body; answers the status and the parsed body (`{}` when empty). */
+export async function httpJson(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json }> {
+  const res = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
+}

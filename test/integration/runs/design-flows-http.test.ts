@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingExecutor, startFlowNode, type FlowNode } from '../../support/flow-node.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { describe, expect, it } from 'vitest';
+import { useFlowNode } from '../../support/flow-node.ts';
+import type { Json } from '../../support/http-raw.ts';
 
-let node: FlowNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  node = await startFlowNode({ executor: recordingExecutor(), env: db.env });
-});
-afterAll(async () => {
-  await node.stop();
-  await drop();
-});
+const node = useFlowNode();
+const { http } = node;
 
-type Json = Record<string, any>;
-async function http(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${node.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
-}
 const gateOf = (id: string) => expect.poll(async () => (await http('GET', `/v1/runs/${id}`)).json.gate?.phase ?? null, { timeout: 15_000, interval: 50 });
 const approve = async (id: string, phase: string) => {
   await gateOf(id).toBe(phase);

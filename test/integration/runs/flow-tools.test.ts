@@ -1,23 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
-import { recordingExecutor, startFlowNode, type FlowNode } from '../../support/flow-node.ts';
-import { callTool, okData, realDbEnv, toolError } from '../../support/tools.ts';
+import { useFlowNode } from '../../support/flow-node.ts';
+import { callTool, okData, toolError } from '../../support/tools.ts';
 
-let node: FlowNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  node = await startFlowNode({ executor: recordingExecutor(), env: db.env });
-});
-afterAll(async () => {
-  await node.stop();
-  await drop();
-});
+const node = useFlowNode();
 
 const remote = { kind: 'remote' as const, transport: 'http' as const, session_id: 's-remote' };
 const startRun = async (project: string) => okData(callTool(node.handle.broker, 'flow.start_run', { design_flow: 'mech_v1', project_id: project, goal: 'a steel bracket' }));

@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordingExecutor, startFlowNode, STEP_BASE64, type FlowNode, type RecordedDesign } from '../../support/flow-node.ts';
-import { callTool, okData, realDbEnv } from '../../support/tools.ts';
+import { describe, expect, it } from 'vitest';
+import { STEP_BASE64, useFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
+import type { Json } from '../../support/http-raw.ts';
+import { callTool, okData } from '../../support/tools.ts';
 
-let node: FlowNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  node = await startFlowNode({ executor: recordingExecutor(), env: db.env });
-});
-afterAll(async () => {
-  await node.stop();
-  await drop();
-});
-
-type Json = Record<string, any>;
-async function http(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${node.url}${path}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
-}
+const node = useFlowNode();
+const { http } = node;
 
 const MECH = ['intent', 'needs', 'requirements', 'feasibility', 'design', 'simulation'];
 const start = async (project: string, design: RecordedDesign = {}) => {
