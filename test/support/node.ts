@@ -1,6 +1,8 @@
 import { loadConfig } from '../../brokers/config.ts';
 import { createRootLogger } from '../../brokers/logger.ts';
 import { startNode, type StartedNode } from '../../brokers/launcher/node.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { realDbEnv } from './tools.ts';
 
 export interface TestNode {
   node: StartedNode;
@@ -27,5 +29,35 @@ export async function startTestNode(opts: { roles?: string; env?: Record<string,
     node,
     url: addr ? `http://127.0.0.1:${addr.port}` : '',
     stop: () => node.stop(),
+  };
+}
+
+/**
+ * Starts a test node before the tests of the file (or of the enclosing describe) and stops it after them: on a
+ * database of its own with `realDb` (see `realDbEnv`), and with `path` as the process PATH while it runs (a PATH
+ * without an engine's binary; such a file runs in a process of its own). Read `node` and `url` inside tests.
+ */
+export function useTestNode(opts: { roles?: string; env?: Record<string, string>; realDb?: boolean; path?: string } = {}): Omit<TestNode, 'stop'> {
+  let t: TestNode;
+  let drop = async () => undefined as void;
+  const savedPath = process.env.PATH;
+  beforeAll(async () => {
+    if (opts.path !== undefined) process.env.PATH = opts.path;
+    const db = opts.realDb ? await realDbEnv() : { env: {}, drop };
+    drop = db.drop;
+    t = await startTestNode({ roles: opts.roles, env: { ...db.env, ...opts.env } });
+  });
+  afterAll(async () => {
+    await t.stop();
+    await drop();
+    if (opts.path !== undefined) process.env.PATH = savedPath;
+  });
+  return {
+    get node() {
+      return t.node;
+    },
+    get url() {
+      return t.url;
+    },
   };
 }

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
-import { startTestNode, type TestNode } from '../../support/node.ts';
+import { useTestNode } from '../../support/node.ts';
 import { callTool } from '../../support/tools.ts';
 
-let t: TestNode;
-const savedPath = process.env.PATH;
-beforeAll(async () => {
-  process.env.PATH = '/nonexistent-bin'; // a PATH without ngspice (this file runs in a process of its own)
-  t = await startTestNode({ roles: 'tools,adapter:circuit' });
-});
-afterAll(async () => {
-  await t.stop();
-  process.env.PATH = savedPath;
-});
+// A PATH without ngspice while the node runs (this file runs in a process of its own).
+const t = useTestNode({ roles: 'tools,adapter:circuit', path: '/nonexistent-bin' });
 
 describe('circuit adapter without ngspice', () => {
   it('reports unhealthy naming ngspice, and calls fail with TOOL_UNAVAILABLE naming it', async () => {

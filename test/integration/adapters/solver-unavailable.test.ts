@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
-import { startTestNode, type TestNode } from '../../support/node.ts';
+import { useTestNode } from '../../support/node.ts';
 import { callTool } from '../../support/tools.ts';
 
-let t: TestNode;
-const savedPath = process.env.PATH;
-beforeAll(async () => {
-  process.env.PATH = '/nonexistent-bin'; // a PATH without ccx (this file runs in a process of its own)
-  t = await startTestNode({ roles: 'tools,adapter:solver' });
-});
-afterAll(async () => {
-  await t.stop();
-  process.env.PATH = savedPath;
-});
+// A PATH without ccx while the node runs (this file runs in a process of its own).
+const t = useTestNode({ roles: 'tools,adapter:solver', path: '/nonexistent-bin' });
 
 describe('solver adapter without CalculiX', () => {
   it('reports unhealthy naming ccx; its tools stay listed and calls fail with TOOL_UNAVAILABLE naming ccx', async () => {

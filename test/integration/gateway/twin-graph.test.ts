@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import { ImportResultSchema } from '../../../contracts/twin-forms.ts';
 import { LinkListSchema, NodeListSchema, NodeVersionsSchema, NodeViewSchema, RelationshipListSchema } from '../../../contracts/twin-views.ts';
 import { getJson, postJson, rawGet } from '../../support/http-raw.ts';
-import { startTestNode, type TestNode } from '../../support/node.ts';
-import { callTool, okData, realDbEnv } from '../../support/tools.ts';
+import { useTestNode } from '../../support/node.ts';
+import { callTool, okData } from '../../support/tools.ts';
 
 const STEP = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n');
 const UPLOAD_LIMIT = 64 * 1024;
 
-let t: TestNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startTestNode({ env: { ...db.env, SERVICE_UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT) } });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useTestNode({ realDb: true, env: { SERVICE_UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT) } });
 
 const newProject = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
 const tool = (project: string, name: string, args: Record<string, unknown>, caller = {}) => okData(callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }, caller));

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import { BaselineDiffSchema, BaselineListSchema, ItemHistoryResultSchema } from '../../../contracts/twin.ts';
 import { CurrentViewSchema, DerivedPrdSchema, ItemDiffSchema, RevisionIndexSchema } from '../../../contracts/twin-views.ts';
 import { getJson, postJson } from '../../support/http-raw.ts';
-import { startTestNode, type TestNode } from '../../support/node.ts';
-import { callTool, okData, realDbEnv } from '../../support/tools.ts';
+import { useTestNode } from '../../support/node.ts';
+import { callTool, okData } from '../../support/tools.ts';
 
 const STEP = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n').toString('base64');
 
-let t: TestNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startTestNode({ env: db.env });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useTestNode({ realDb: true });
 
 const newProject = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
 const tool = (project: string, name: string, args: Record<string, unknown>, caller = {}) => okData(callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }, caller));

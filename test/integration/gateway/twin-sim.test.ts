@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
@@ -9,24 +9,14 @@ import { LoadCaseListSchema, SimResultListSchema } from '../../../contracts/simu
 import { ConstraintCreateResultSchema } from '../../../contracts/twin-forms.ts';
 import { BomListSchema } from '../../../contracts/twin.ts';
 import { getJson, postJson, rawGet } from '../../support/http-raw.ts';
-import { startTestNode, type TestNode } from '../../support/node.ts';
-import { callTool, okData, realDbEnv } from '../../support/tools.ts';
+import { useTestNode } from '../../support/node.ts';
+import { callTool, okData } from '../../support/tools.ts';
 
 const FIXTURES = '/work/shared/fixtures/sim/reference_payloads';
 const STEP = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n').toString('base64');
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
-let t: TestNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startTestNode({ env: db.env });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useTestNode({ realDb: true });
 
 const newProject = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
 const tool = (project: string, name: string, args: Record<string, unknown>) => okData(callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }));
