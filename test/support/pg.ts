@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
+import { describe, inject } from 'vitest';
+import { createPgDb, createPgliteDb, type Db } from '../../brokers/db/index.ts';
 import { TEST_SERVERS } from './servers.ts';
 
 export interface TestDatabase {
@@ -33,4 +35,31 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/** Opens the database port under test; `dispose` closes it (and drops its database). */
+export type MakeDb = () => Promise<{ db: Db; dispose(): Promise<void> }>;
+
+/**
+ * Declares a suite once per backend: the embedded PGlite, and (inside "real PostgreSQL", when the server is up) a
+ * database of its own on the real server.
+ */
+export function describeEachDb(suite: (backend: string, make: MakeDb) => void): void {
+  suite('PGlite (embedded)', async () => {
+    const db = await createPgliteDb('memory://');
+    return { db, dispose: () => db.close() };
+  });
+  describe.runIf(inject('servers').pg)('real PostgreSQL', () => {
+    suite('PostgreSQL', async () => {
+      const tdb = await createTestDatabase();
+      const db = createPgDb(tdb.url);
+      return {
+        db,
+        async dispose() {
+          await db.close();
+          await tdb.drop();
+        },
+      };
+    });
+  });
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CypherError, runCypher, type CypherOptions } from '../../../actors/twin/cypher/index.ts';
-import { createPgDb, createPgliteDb, migrate, type Db } from '../../../brokers/db/index.ts';
-import { createTestDatabase } from '../../support/pg.ts';
+import { migrate, type Db } from '../../../brokers/db/index.ts';
+import { describeEachDb, type MakeDb } from '../../support/pg.ts';
 
 /** Node ids of the test graph, readable in failures. */
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -98,7 +98,7 @@ async function seed(db: Db): Promise<void> {
 }
 
 /** One suite over the real schema, run on PGlite and on PostgreSQL: the generated SQL must work on both. */
-function describeCypher(backend: string, make: () => Promise<{ db: Db; dispose(): Promise<void> }>): void {
+function describeCypher(backend: string, make: MakeDb): void {
   describe(`twin.query_cypher on ${backend}`, () => {
     let db: Db;
     let dispose: () => Promise<void>;
@@ -449,21 +449,4 @@ function describeCypher(backend: string, make: () => Promise<{ db: Db; dispose()
   });
 }
 
-describeCypher('PGlite (embedded)', async () => {
-  const db = await createPgliteDb('memory://');
-  return { db, dispose: () => db.close() };
-});
-
-describe.runIf(inject('servers').pg)('real PostgreSQL', () => {
-  describeCypher('PostgreSQL', async () => {
-    const tdb = await createTestDatabase();
-    const db = createPgDb(tdb.url);
-    return {
-      db,
-      async dispose() {
-        await db.close();
-        await tdb.drop();
-      },
-    };
-  });
-});
+describeEachDb(describeCypher);
