@@ -2,13 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ConditionError } from '../../../actors/runs/condition.ts';
 import { FLOWS, freezeFlow } from '../../../actors/runs/flows/index.ts';
 import { affectedPhases, applyOperations, movedPast, PatchError } from '../../../actors/runs/patches.ts';
-import { apply, emptyRun, foldRun, type RunEvent } from '../../../actors/runs/run.events.ts';
-import { decide, type RunCommand } from '../../../actors/runs/run.machine.ts';
-import { DEFAULT_LIMITS, type RunState } from '../../../actors/runs/run.types.ts';
+import { foldRun } from '../../../actors/runs/run.events.ts';
 import type { PhaseDef } from '../../../contracts/flow-defs.ts';
+import { machineRun, who } from '../../support/run-machine.ts';
 
-const env = { now: '2026-11-22T00:00:00.000Z', limits: DEFAULT_LIMITS };
-const who = { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null };
 const MECH = FLOWS.mech_v1;
 
 const phase = (id: string, extra: Partial<PhaseDef> = {}): PhaseDef => ({
@@ -25,36 +22,22 @@ const phase = (id: string, extra: Partial<PhaseDef> = {}): PhaseDef => ({
 
 /** Drives the pure machine: finish a phase (ready gate), approve its gate. */
 function drive() {
-  let state: RunState = emptyRun();
-  const log: RunEvent[] = [];
-  const send = (c: RunCommand) => {
-    const d = decide(state, c, env);
-    for (const e of d.events) {
-      state = apply(state, e);
-      log.push(e);
-    }
-    return d;
-  };
-  send({ type: 'create', run_id: 'r1', project_id: 'p', flow: freezeFlow(MECH, {}), patches: [] });
-  return {
-    send,
-    log,
-    get state() {
-      return state;
-    },
+  const m = machineRun(MECH);
+  const { send } = m;
+  return Object.assign(m, {
     pass(id: string) {
-      const attempt = state.phases[id].attempt;
+      const attempt = m.state.phases[id].attempt;
       send({ type: 'phaseResult', phase: id, attempt, ok: true, summary: 'ok', deliverables: [] });
       send({ type: 'gateEvaluated', phase: id, attempt, findings: [], ready: true });
       const d = send({ type: 'decide', decision: 'approve', reason: '', to_phase: '', identity: who, idem: `a-${id}` });
       const fx = d.effects.find((e) => e.type === 'commitDrafts');
       send({ type: 'commitResult', gate_id: fx?.type === 'commitDrafts' ? fx.gate_id : '', idem: `a-${id}`, identity: who, reason: '', ok: true, message: '' });
     },
-    patch(ops: Parameters<typeof applyOperations>[1], base = state.flow.content_hash) {
-      const def = applyOperations(state.flow.definition, ops);
-      return send({ type: 'patchFlow', flow: freezeFlow(def, {}), base_hash: base, affected: affectedPhases(state.flow.definition, def), note: 'PATCH 1: test' });
+    patch(ops: Parameters<typeof applyOperations>[1], base = m.state.flow.content_hash) {
+      const def = applyOperations(m.state.flow.definition, ops);
+      return send({ type: 'patchFlow', flow: freezeFlow(def, {}), base_hash: base, affected: affectedPhases(m.state.flow.definition, def), note: 'PATCH 1: test' });
     },
-  };
+  });
 }
 
 describe('flow patch operations', () => {

@@ -1,36 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type RunCommand, allowedDecisions } from '../../../actors/runs/run.machine.ts';
-import { apply, emptyRun, foldRun, type RunEvent } from '../../../actors/runs/run.events.ts';
-import { DEFAULT_LIMITS, type RunState } from '../../../actors/runs/run.types.ts';
-import { freezeFlow, FLOWS } from '../../../actors/runs/flows/index.ts';
+import { allowedDecisions } from '../../../actors/runs/run.machine.ts';
+import { foldRun } from '../../../actors/runs/run.events.ts';
+import { DEFAULT_LIMITS } from '../../../actors/runs/run.types.ts';
+import { FLOWS } from '../../../actors/runs/flows/index.ts';
 import type { FlowDef } from '../../../contracts/flow-defs.ts';
 import type { GateFinding } from '../../../contracts/approvals.ts';
+import { machineRun, who } from '../../support/run-machine.ts';
 
-const env = { now: '2026-11-22T00:00:00.000Z', limits: DEFAULT_LIMITS };
-const who = { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null };
-
-/** Drives the machine like the shell does, keeping the event log. */
+/** Drives the machine like the shell does, keeping the event log; finishes phases and approves gates. */
 function run(def: FlowDef, facts: Record<string, unknown> = {}) {
-  let state: RunState = emptyRun();
-  const log: RunEvent[] = [];
-  const send = (c: RunCommand) => {
-    const d = decide(state, c, env);
-    for (const e of d.events) {
-      state = apply(state, e);
-      log.push(e);
-    }
-    return d;
-  };
-  const first = send({ type: 'create', run_id: 'r1', project_id: 'p', flow: freezeFlow(def, facts), patches: [] });
-  return {
-    first,
-    send,
-    log,
-    get state() {
-      return state;
-    },
+  const m = machineRun(def, { facts });
+  const { send } = m;
+  return Object.assign(m, {
     finish(phase: string, ready = true, findings: GateFinding[] = ready ? [] : [{ kind: 'missing_deliverable', severity: 'error', message: `no ${phase}` }]) {
-      const attempt = state.phases[phase].attempt;
+      const attempt = m.state.phases[phase].attempt;
       const r = send({ type: 'phaseResult', phase, attempt, ok: true, summary: 'ok', deliverables: [] });
       const evalFx = r.effects.find((e) => e.type === 'evaluateGate');
       if (evalFx) send({ type: 'gateEvaluated', phase, attempt, findings, ready });
@@ -42,7 +25,7 @@ function run(def: FlowDef, facts: Record<string, unknown> = {}) {
       const fx = d.effects.find((e) => e.type === 'commitDrafts')!;
       return send({ type: 'commitResult', gate_id: fx.type === 'commitDrafts' ? fx.gate_id : '', idem, identity: who, reason: '', ok: true, message: '' });
     },
-  };
+  });
 }
 
 const linear = (n: number): FlowDef => ({

@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { GateFinding } from '../../../contracts/approvals.ts';
-import { freezeFlow, FLOWS } from '../../../actors/runs/flows/index.ts';
-import { apply, emptyRun } from '../../../actors/runs/run.events.ts';
-import { decide, findingsKey, hasPatch, PATCH_FINDINGS_ORDER, resumeEffects, type RunCommand } from '../../../actors/runs/run.machine.ts';
-import { DEFAULT_LIMITS, type RunState } from '../../../actors/runs/run.types.ts';
+import { FLOWS } from '../../../actors/runs/flows/index.ts';
+import { findingsKey, hasPatch, PATCH_FINDINGS_ORDER, resumeEffects } from '../../../actors/runs/run.machine.ts';
+import { machineRun, who } from '../../support/run-machine.ts';
 
-const who = { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null };
 let clock = 0;
 const tick = () => new Date(Date.UTC(2026, 10, 22, 0, 0, clock++)).toISOString();
 
 /** A mech_v1 run driven through the pure machine, one second per command. */
 function drive(patches: string[]) {
-  let state: RunState = emptyRun();
-  const send = (c: RunCommand) => {
-    const d = decide(state, c, { now: tick(), limits: DEFAULT_LIMITS });
-    for (const e of d.events) state = apply(state, e);
-    return d;
-  };
-  send({ type: 'create', run_id: 'r1', project_id: 'p', flow: freezeFlow(FLOWS.mech_v1, {}), patches });
+  const m = machineRun(FLOWS.mech_v1, { patches, now: tick });
+  const { send } = m;
   const finish = (phase: string, findings: GateFinding[] = []) => {
-    const attempt = state.phases[phase].attempt;
+    const attempt = m.state.phases[phase].attempt;
     send({ type: 'phaseResult', phase, attempt, ok: true, summary: 'ok', deliverables: [] });
     return send({ type: 'gateEvaluated', phase, attempt, findings, ready: findings.length === 0 });
   };
@@ -28,14 +21,7 @@ function drive(patches: string[]) {
     const fx = d.effects.find((e) => e.type === 'commitDrafts');
     if (fx?.type === 'commitDrafts') send({ type: 'commitResult', gate_id: fx.gate_id, idem: fx.idem, identity: who, reason: '', ok: true, message: '' });
   };
-  return {
-    send,
-    finish,
-    decideGate,
-    get state() {
-      return state;
-    },
-  };
+  return Object.assign(m, { finish, decideGate });
 }
 
 const a: GateFinding = { kind: 'missing_deliverable', severity: 'error', message: 'no intent was recorded in phase intent' };
