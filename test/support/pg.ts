@@ -63,3 +63,18 @@ export function describeEachDb(suite: (backend: string, make: MakeDb) => void): 
     });
   });
 }
+
+/** A backend a node suite runs on; `database` makes its database (none: the node's embedded PGlite). */
+export interface DbBackend {
+  name: string;
+  enabled: boolean;
+  database(): Promise<TestDatabase | undefined>;
+}
+
+/** The embedded PGlite, and a database of its own (named `<prefix>_…`) on the real PostgreSQL server when it is up. */
+export function dbBackends(prefix: string): DbBackend[] {
+  return [
+    { name: 'PGlite (embedded)', enabled: true, database: async () => undefined },
+    { name: 'PostgreSQL', enabled: inject('servers').pg, database: () => createTestDatabase(prefix) },
+  ];
+}

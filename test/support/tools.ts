@@ -39,3 +39,23 @@ export async function realDbEnv(): Promise<{ env: Record<string, string>; drop()
   const db: TestDatabase = await createTestDatabase();
   return { env: { SERVICE_DATABASE_URL: db.url }, drop: () => db.drop() };
 }
+
+/** A progress notice an adapter forwards to the gateway holding the caller's stream. */
+export type ToolProgress = { call_id: string; progress: number; message: string };
+
+/**
+ * Stands in for the gateway holding the caller's stream: a `gateway` service on `broker` that records into `progress`
+ * every notice the adapter forwards.
+ */
+export async function recordToolProgress(broker: ServiceBroker, progress: ToolProgress[]): Promise<void> {
+  broker.createService({
+    name: 'gateway',
+    actions: {
+      toolProgress(ctx) {
+        progress.push(ctx.params as ToolProgress);
+        return { delivered: true };
+      },
+    },
+  });
+  await broker.waitForServices('gateway');
+}

@@ -1,15 +1,13 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
 import { KnowledgeActions } from '../../../contracts/actions/knowledge.actions.ts';
 import { KnowledgeIngestResultSchema, KnowledgeSearchResultSchema, KnowledgeSourceWithTextSchema } from '../../../contracts/knowledge.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { dbBackends, type TestDatabase } from '../../support/pg.ts';
+import { recordToolProgress, type ToolProgress } from '../../support/tools.ts';
 
-const backends = [
-  { name: 'PGlite (embedded)', enabled: true, database: async (): Promise<TestDatabase | undefined> => undefined },
-  { name: 'PostgreSQL', enabled: inject('servers').pg, database: () => createTestDatabase('know') },
-];
+const backends = dbBackends('know');
 
 /** A handbook of distinct paragraphs, long enough for several chunks. */
 function handbook(): string {
@@ -27,21 +25,11 @@ for (const backend of backends) {
   describe.runIf(backend.enabled)(`knowledge adapter on ${backend.name}`, () => {
     let t: TestNode;
     let db: TestDatabase | undefined;
-    const progress: { call_id: string; progress: number; message: string }[] = [];
+    const progress: ToolProgress[] = [];
     beforeAll(async () => {
       db = await backend.database();
       t = await startTestNode({ roles: 'projects,knowledge,adapter:knowledge', env: db ? { SERVICE_DATABASE_URL: db.url } : {} });
-      // Stands in for the gateway holding the caller's stream: records the progress the adapter forwards.
-      t.node.broker.createService({
-        name: 'gateway',
-        actions: {
-          toolProgress(ctx) {
-            progress.push(ctx.params as (typeof progress)[number]);
-            return { delivered: true };
-          },
-        },
-      });
-      await t.node.broker.waitForServices('gateway');
+      await recordToolProgress(t.node.broker, progress);
     });
     afterAll(async () => {
       await t?.stop();

@@ -1,16 +1,12 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
 import { SessionsActions } from '../../../contracts/actions/sessions.actions.ts';
 import { AgentSessionSchema, SessionEventSchema } from '../../../contracts/sessions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { dbBackends, type TestDatabase } from '../../support/pg.ts';
 
-/** One backend the suite runs on: the embedded PGlite, and the real PostgreSQL server when it is up. */
-const backends = [
-  { name: 'PGlite (embedded)', enabled: true, database: async (): Promise<TestDatabase | undefined> => undefined },
-  { name: 'PostgreSQL', enabled: inject('servers').pg, database: () => createTestDatabase('sess') },
-];
+const backends = dbBackends('sess');
 
 for (const backend of backends) {
   describe.runIf(backend.enabled)(`session adapter on ${backend.name}`, () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
+import { recordToolProgress, type ToolProgress } from '../../support/tools.ts';
 
 const PAGE = `<!doctype html><html><head><title>Beam &amp; column tables</title>
 <style>body { color: red }</style><script>var hidden = "<p>not text</p>";</script></head>
@@ -56,7 +57,7 @@ let base = '';
 let closedPort = 0;
 let t: TestNode;
 let unconfigured: TestNode;
-const progress: { call_id: string; progress: number; message: string }[] = [];
+const progress: ToolProgress[] = [];
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,16 +67,7 @@ beforeAll(async () => {
   closedPort = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
   t = await startTestNode({ roles: 'adapter:web', env: { SERVICE_WEB_SEARCH_URL: `${base}/search?engines=fake` } });
-  t.node.broker.createService({
-    name: 'gateway',
-    actions: {
-      toolProgress(ctx) {
-        progress.push(ctx.params as (typeof progress)[number]);
-        return { delivered: true };
-      },
-    },
-  });
-  await t.node.broker.waitForServices('gateway');
+  await recordToolProgress(t.node.broker, progress);
   unconfigured = await startTestNode({ roles: 'adapter:web' });
 });
 afterAll(async () => {
