@@ -1,9 +1,8 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ErrorBodySchema } from '../../contracts/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/pg.ts';
-import { TEST_SERVERS } from '../support/servers.ts';
+import { natsClusterEnv } from '../support/servers.ts';
 import { spawnService, type SpawnedService } from '../support/spawn.ts';
 
 const servers = inject('servers');
@@ -24,13 +23,7 @@ describe.runIf(servers.nats && servers.pg)('two-process cluster on NATS', () => 
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    env = {
-      SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl,
-      SERVICE_DATABASE_URL: db.url,
-      SERVICE_NAMESPACE: `t-${crypto.randomBytes(4).toString('hex')}`,
-      SERVICE_NATS_HEARTBEAT_S: '1',
-      SERVICE_NATS_HEARTBEAT_TIMEOUT_S: '3',
-    };
+    env = { ...natsClusterEnv(), SERVICE_DATABASE_URL: db.url };
   });
   afterAll(async () => {
     await Promise.all(started.map((s) => s.kill('SIGKILL')));

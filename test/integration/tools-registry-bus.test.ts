@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestNode, type TestNode } from '../support/node.ts';
 import { rawMcp } from '../support/mcp-raw.ts';
-import { TEST_SERVERS } from '../support/servers.ts';
+import { natsClusterEnv } from '../support/servers.ts';
 
 /**
  * The registry follows adapters joining and leaving the bus: an adapter on another node that goes away keeps its
@@ -12,12 +11,7 @@ import { TEST_SERVERS } from '../support/servers.ts';
 describe.runIf(inject('servers').nats)('adapters joining and leaving the bus', () => {
   let main: TestNode;
   let adapter: TestNode | undefined;
-  const env = {
-    SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl,
-    SERVICE_NAMESPACE: `t-${crypto.randomBytes(4).toString('hex')}`,
-    SERVICE_NATS_HEARTBEAT_S: '1',
-    SERVICE_NATS_HEARTBEAT_TIMEOUT_S: '3',
-  };
+  const env = natsClusterEnv();
   const startAdapter = () => startTestNode({ roles: 'adapter:project', env });
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 
 export interface ServerAvailability {
@@ -12,6 +13,19 @@ export const TEST_SERVERS = {
   redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
   natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
 };
+
+/**
+ * Environment for nodes that form one cluster on the real NATS server: a namespace of their own, and heartbeats short
+ * enough for a test to see a node go away within seconds.
+ */
+export function natsClusterEnv(): Record<string, string> {
+  return {
+    SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl,
+    SERVICE_NAMESPACE: `t-${crypto.randomBytes(4).toString('hex')}`,
+    SERVICE_NATS_HEARTBEAT_S: '1',
+    SERVICE_NATS_HEARTBEAT_TIMEOUT_S: '3',
+  };
+}
 
 function portOpen(url: string, defaultPort: number): Promise<boolean> {
   const u = new URL(url);

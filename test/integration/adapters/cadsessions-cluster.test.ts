@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { TEST_SERVERS } from '../../support/servers.ts';
+import { natsClusterEnv } from '../../support/servers.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { callTool, okData, toolError } from '../../support/tools.ts';
 import { warmUp } from './cad-support.ts';
@@ -29,15 +29,7 @@ describe.runIf(servers.nats && servers.pg)('CAD sessions across nodes on NATS', 
   beforeAll(async () => {
     db = await createTestDatabase();
     ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cad-cluster-'));
-    env = {
-      SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl,
-      SERVICE_DATABASE_URL: db.url,
-      SERVICE_NAMESPACE: `t-${crypto.randomBytes(4).toString('hex')}`,
-      SERVICE_NATS_HEARTBEAT_S: '1',
-      SERVICE_NATS_HEARTBEAT_TIMEOUT_S: '3',
-      SERVICE_WORKSPACE: ws,
-      SERVICE_CAD_THREADS: '1',
-    };
+    env = { ...natsClusterEnv(), SERVICE_DATABASE_URL: db.url, SERVICE_WORKSPACE: ws, SERVICE_CAD_THREADS: '1' };
   });
   afterAll(async () => {
     for (const n of nodes.reverse()) await n.stop().catch(() => undefined);
