@@ -10,10 +10,9 @@ import { createRunsService } from '../../actors/runs/runs.service.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
-import { afterAll, beforeAll } from 'vitest';
 import { startActors } from './actors.ts';
 import { httpJson, type Json } from './http-raw.ts';
-import { realDbEnv } from './tools.ts';
+import { useNode } from './tools.ts';
 
 /** A started design-flow test node. */
 export interface FlowNode {
@@ -63,17 +62,7 @@ export interface FlowNodeFixture {
  * database, after them.
  */
 export function useFlowNode(): FlowNodeFixture {
-  let node: FlowNode;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const db = await realDbEnv();
-    drop = db.drop;
-    node = await startFlowNode({ executor: recordingExecutor(), env: db.env });
-  });
-  afterAll(async () => {
-    await node.stop();
-    await drop();
-  });
+  const node = useNode((env) => startFlowNode({ executor: recordingExecutor(), env }));
   return {
     get handle() {
       return node.handle;

@@ -1,8 +1,7 @@
 import { loadConfig } from '../../brokers/config.ts';
 import { createRootLogger } from '../../brokers/logger.ts';
 import { startNode, type StartedNode } from '../../brokers/launcher/node.ts';
-import { afterAll, beforeAll } from 'vitest';
-import { realDbEnv } from './tools.ts';
+import { useNode } from './tools.ts';
 
 export interface TestNode {
   node: StartedNode;
@@ -37,27 +36,21 @@ export async function startTestNode(opts: { roles?: string; env?: Record<string,
  * database of its own with `realDb` (see `realDbEnv`), and with `path` as the process PATH while it runs (a PATH
  * without an engine's binary; such a file runs in a process of its own). Read `node` and `url` inside tests.
  */
-export function useTestNode(opts: { roles?: string; env?: Record<string, string>; realDb?: boolean; path?: string } = {}): Omit<TestNode, 'stop'> {
-  let t: TestNode;
-  let drop = async () => undefined as void;
-  const savedPath = process.env.PATH;
-  beforeAll(async () => {
-    if (opts.path !== undefined) process.env.PATH = opts.path;
-    const db = opts.realDb ? await realDbEnv() : { env: {}, drop };
-    drop = db.drop;
-    t = await startTestNode({ roles: opts.roles, env: { ...db.env, ...opts.env } });
-  });
-  afterAll(async () => {
-    await t.stop();
-    await drop();
-    if (opts.path !== undefined) process.env.PATH = savedPath;
-  });
-  return {
-    get node() {
-      return t.node;
+export function useTestNode(opts: { roles?: string; env?: Record<string, string>; realDb?: boolean; path?: string } = {}): TestNode {
+  return useNode(
+    async (env) => {
+      const savedPath = process.env.PATH;
+      if (opts.path !== undefined) process.env.PATH = opts.path;
+      const t = await startTestNode({ roles: opts.roles, env: { ...env, ...opts.env } });
+      if (opts.path === undefined) return t;
+      return {
+        ...t,
+        async stop() {
+          await t.stop();
+          process.env.PATH = savedPath;
+        },
+      };
     },
-    get url() {
-      return t.url;
-    },
-  };
+    { ownDb: opts.realDb === true },
+  );
 }

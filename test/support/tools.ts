@@ -3,7 +3,7 @@ import type { ServiceBroker } from 'moleculer';
 import { call } from '../../brokers/actions.ts';
 import type { Caller } from '../../contracts/actions/adapters.actions.ts';
 import { ToolsActions, type ToolCallOutcome } from '../../contracts/actions/tools.actions.ts';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './pg.ts';
 
 /** Calls a tool through the registry's real dispatch path (validation, hold policy, adapter) as a local (stdio) caller. */
@@ -38,6 +38,26 @@ export async function realDbEnv(): Promise<{ env: Record<string, string>; drop()
   if (!inject('servers').pg) return { env: {}, drop: async () => undefined };
   const db: TestDatabase = await createTestDatabase();
   return { env: { SERVICE_DATABASE_URL: db.url }, drop: () => db.drop() };
+}
+
+/**
+ * Starts a node before the tests of the file (or of the enclosing describe) and stops it after them, on a database of
+ * its own (see `realDbEnv`; `ownDb: false` leaves `env` empty). The answer reads through to the started node: read it
+ * inside tests and hooks only.
+ */
+export function useNode<T extends { stop(): Promise<void> }>(start: (env: Record<string, string>) => Promise<T>, opts: { ownDb?: boolean } = {}): T {
+  let node: T;
+  let drop = async (): Promise<void> => undefined;
+  beforeAll(async () => {
+    const db = opts.ownDb === false ? { env: {}, drop } : await realDbEnv();
+    drop = db.drop;
+    node = await start(db.env);
+  });
+  afterAll(async () => {
+    await node.stop();
+    await drop();
+  });
+  return new Proxy({} as T, { get: (_, key) => Reflect.get(node, key) });
 }
 
 /** A progress notice an adapter forwards to the gateway holding the caller's stream. */

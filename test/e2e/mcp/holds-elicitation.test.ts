@@ -1,23 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, McpError, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { HoldsActions } from '../../../contracts/actions/approvals.actions.ts';
-import { createProject, DASHBOARD, decisionsOf, startHoldsNode, type HoldsNode } from '../../support/holds.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { createProject, DASHBOARD, decisionsOf, startHoldsNode } from '../../support/holds.ts';
+import { useNode } from '../../support/tools.ts';
 
-let t: HoldsNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startHoldsNode({ env: { ...db.env, SERVICE_DASHBOARD_URL: 'http://dash.example/' } });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useNode((env) => startHoldsNode({ env: { ...env, SERVICE_DASHBOARD_URL: 'http://dash.example/' } }));
 
 /** The person behind the client's elicitation handler: records each question and answers when the test says so. */
 function person() {

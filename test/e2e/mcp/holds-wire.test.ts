@@ -1,24 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { HoldsActions } from '../../../contracts/actions/approvals.actions.ts';
-import { createProject, DASHBOARD, decisionsOf, startHoldsNode, type HoldsNode } from '../../support/holds.ts';
+import { createProject, DASHBOARD, decisionsOf, startHoldsNode } from '../../support/holds.ts';
 import { rawMcp } from '../../support/mcp-raw.ts';
 import { sseMessages } from '../../support/sse-messages.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { useNode } from '../../support/tools.ts';
 
-let t: HoldsNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startHoldsNode({ env: db.env });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useNode((env) => startHoldsNode({ env: env }));
 
 const write = (project: string, title: string) => ({ name: 'twin.record_decision', arguments: { project_id: project, title, decision: 'weld it' } });
 const recordFor = async (project: string) => {

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { HoldsActions } from '../../../contracts/actions/approvals.actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
-import { fileRequest, holdCall, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition, type ApprovalsNode } from '../../support/approvals.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { fileRequest, holdCall, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition } from '../../support/approvals.ts';
+import { useNode } from '../../support/tools.ts';
 
-let t: ApprovalsNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startApprovalsNode({ env: { ...db.env, SERVICE_DESIGN_FLOW_STALL_STOP: '2' } });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useNode((env) => startApprovalsNode({ env: { ...env, SERVICE_DESIGN_FLOW_STALL_STOP: '2' } }));
 
 const N = 100;
 type Send = (i: number) => Promise<{ status: number; json: Record<string, any> }>;

@@ -1,24 +1,14 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { ApprovalsInternal } from '../../../actors/approvals/index.ts';
 import { HoldsActions } from '../../../contracts/actions/approvals.actions.ts';
 import { RunFlowActions } from '../../../contracts/actions/design-flows.actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
-import { designLoop, fileRequest, holdCall, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition, type ApprovalsNode } from '../../support/approvals.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { designLoop, fileRequest, holdCall, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition } from '../../support/approvals.ts';
+import { useNode } from '../../support/tools.ts';
 
-let t: ApprovalsNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startApprovalsNode({ env: db.env });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useNode((env) => startApprovalsNode({ env: env }));
 
 type Json = Record<string, any>;
 const DASH = { 'x-service-surface': 'dashboard' };

@@ -2,24 +2,14 @@ import crypto from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOOLCALL_CANCEL_EVENT } from '../../../contracts/actions/adapters.actions.ts';
-import { designLoop, fileRequest, holdCall, holdsTick, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition, type ApprovalsNode } from '../../support/approvals.ts';
+import { designLoop, fileRequest, holdCall, holdsTick, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition } from '../../support/approvals.ts';
 import { testClock } from '../../support/holds.ts';
-import { callTool, okData, realDbEnv } from '../../support/tools.ts';
+import { callTool, okData, useNode } from '../../support/tools.ts';
 
-let t: ApprovalsNode;
-let drop: () => Promise<void>;
 const clock = testClock();
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startApprovalsNode({ env: { ...db.env, SERVICE_DESIGN_FLOW_STALL_STOP: '2' }, clock });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useNode((env) => startApprovalsNode({ env: { ...env, SERVICE_DESIGN_FLOW_STALL_STOP: '2' }, clock }));
 
 type Json = Record<string, any>;
 type Kind = 'gate' | 'tool' | 'change' | 'design_loop' | 'sketch' | 'drawing';

@@ -1,22 +1,12 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { HoldsActions } from '../../../contracts/actions/approvals.actions.ts';
 import { TOOLCALL_CANCEL_EVENT } from '../../../contracts/actions/adapters.actions.ts';
-import { DASHBOARD, startHoldsNode, type HoldsNode } from '../../support/holds.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { DASHBOARD, startHoldsNode } from '../../support/holds.ts';
+import { useNode } from '../../support/tools.ts';
 
-let t: HoldsNode;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startHoldsNode({ roles: 'holds', env: db.env });
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
-});
+const t = useNode((env) => startHoldsNode({ roles: 'holds', env: env }));
 
 const remote = { kind: 'remote' as const, transport: 'http' as const, session_id: 's-1', client: 'ledger-test' };
 /** A held call as the registry asks for it (no gateway here: the question goes to the dashboard queue). */

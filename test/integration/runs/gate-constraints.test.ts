@@ -1,27 +1,16 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrokerHandle } from '../../../brokers/broker.ts';
+import { describe, expect, it } from 'vitest';
 import { constraintFindings } from '../../../actors/runs/gate-constraints.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../../actors/twin/twin.service.ts';
 import { createTwinAdapter } from '../../../actors/adapters/twin/twin.adapter.ts';
 import { startActors } from '../../support/actors.ts';
-import { callTool, okData, realDbEnv } from '../../support/tools.ts';
+import { callTool, okData, useNode } from '../../support/tools.ts';
 
 const STEP = Buffer.from('ISO-10303-21;\nEND-ISO-10303-21;\n').toString('base64');
 const FIELD = fs.readFileSync('/work/shared/fixtures/sim/reference_payloads/beam_coarse.field.json.gz').toString('base64');
 
-let h: BrokerHandle;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  h = await startActors([createTwinService, createTwinAdapter, createToolsService], db.env);
-});
-afterAll(async () => {
-  await h.stop();
-  await drop();
-});
+const h = useNode((env) => startActors([createTwinService, createTwinAdapter, createToolsService], env));
 
 describe('gate constraint checks', () => {
   it('passes a satisfied stress limit, reports a violated one as analysis, and never passes what cannot be compared', async () => {
