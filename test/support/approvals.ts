@@ -10,11 +10,10 @@ import { TwinActions } from '../../contracts/actions/twin.actions.ts';
 import { HoldsInternal } from '../../actors/holds/index.ts';
 import { recordingExecutor, type RecordedDesign } from './flow-node.ts';
 import type { TestClock } from './holds.ts';
+import { httpJson, type Json } from './http-raw.ts';
 
 /** The roles an approvals test needs: the gateway and every source of the queue (runs with a recording executor). */
 export const APPROVAL_ROLES = 'gateway,projects,tools,holds,approvals,twin,runs,gates,adapter:twin,adapter:flow';
-
-type Json = Record<string, any>;
 
 /** A node for approvals tests with an HTTP helper. */
 export interface ApprovalsNode {
@@ -42,11 +41,7 @@ export async function startApprovalsNode(opts: { env?: Record<string, string>; r
   return {
     node,
     url,
-    async http(method, path, body, headers = {}) {
-      const res = await fetch(`${url}${path}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
-    },
+    http: (method, path, body, headers) => httpJson(`${url}${path}`, method, body, headers),
     stop: () => node.stop(),
   };
 }
