@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
-import type { BrokerHandle } from '../../../brokers/broker.ts';
 import { createGatesService } from '../../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../../actors/runs/runs.service.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
@@ -10,23 +9,12 @@ import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
 import type { RunView } from '../../../contracts/actions/runs.actions.ts';
 import { startActors } from '../../support/actors.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { useNode } from '../../support/tools.ts';
 import { recordingExecutor } from '../../support/recording-executor.ts';
 
-let h: BrokerHandle;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  h = await startActors(
-    [(infra) => createRunsService(infra, { executor: recordingExecutor }), createGatesService, createTwinService, createTwinAdapter, createToolsService],
-    db.env,
-  );
-});
-afterAll(async () => {
-  await h.stop();
-  await drop();
-});
+const h = useNode((env) =>
+  startActors([(infra) => createRunsService(infra, { executor: recordingExecutor }), createGatesService, createTwinService, createTwinAdapter, createToolsService], env),
+);
 
 const who = { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null };
 const waitGate = (runId: string) =>

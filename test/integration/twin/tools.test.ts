@@ -1,25 +1,17 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestNode, type TestNode } from '../../support/node.ts';
-import { callTool, okData, realDbEnv, toolError } from '../../support/tools.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestNode } from '../../support/node.ts';
+import { callTool, okData, toolError } from '../../support/tools.ts';
 
 const FIXTURES = '/work/shared/fixtures/sim/reference_payloads';
 const STEP = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n').toString('base64');
 
-let t: TestNode;
-let drop: () => Promise<void>;
+const t = useTestNode({ realDb: true });
 let project: string;
 beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  t = await startTestNode({ env: db.env });
   const res = await fetch(`${t.url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'twin tools' }) });
   project = ((await res.json()) as { id: string }).id;
-});
-afterAll(async () => {
-  await t.stop();
-  await drop();
 });
 
 const tool = (name: string, args: Record<string, unknown>, caller = {}) => callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }, caller);
