@@ -4,7 +4,8 @@
 // 1,000 decisions on distinct items across kinds (gates, ledger requests, design changes, sketches) all sent at once
 // (target: all succeed, p99 < 100 ms), then 1,000 more with 16 and with 64 in flight. Each round is sent first to a bare
 // node:http server by the same client process (support/burst.ts), so the figures carry the machine's own floor for
-// that many requests and the ratio of the service to it.
+// that many requests and the ratio of the service to it, and to a bare node:http server making one PostgreSQL UPDATE
+// per request (support/bare-write-server.ts): the floor for a request that records anything on this machine.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +18,7 @@ import { createTestDatabase } from '../support/pg.ts';
 import { probeServers } from '../support/servers.ts';
 import { spawnService } from '../support/spawn.ts';
 import { PLAN, seedApprovals } from './support/approvals-seed.ts';
-import { startBare } from './support/mcp-load.ts';
+import { startBare, startChildServer } from './support/mcp-load.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const NODE = path.join(HERE, '../support/approvals-node.ts');
@@ -106,23 +107,30 @@ try {
     ].slice(0, DECISIONS);
   const sample = await json(`${base}/v1/approvals/${ids.tool[ids.tool.length - 1]}`);
   const bare = await startBare(sample);
+  const writer = await startChildServer('bare-write-server.ts', [db.url, String(3 * DECISIONS), '20']);
+  let row = 0;
   try {
     const rounds: [string, string, number][] = [['all', `all ${DECISIONS} at once`, 0], [String(IN_FLIGHT), `${IN_FLIGHT} in flight`, per], ['64', '64 in flight', 2 * per]];
     for (const [mode, label, from] of rounds) {
       const work = batch(from);
       const floor = await burst(bare.url.replace(/\/mcp$/, ''), work, mode);
+      const write = await burst(writer.url.replace(/\/mcp$/, ''), work.map((w) => ({ ...w, path: `/row/${row++}` })), mode);
       const ran = await burst(base, work, mode);
       const f = stats(floor.ms);
+      const w = stats(write.ms);
       const d = stats(ran.ms);
+      const wrote = write.status.filter((st) => st === 200).length;
       const failed = ran.status.map((st, i) => [st, work[i].path] as const).filter(([st]) => st !== 200);
       process.stdout.write(`${DECISIONS} decisions, ${label} (${per} each of gates, ledger requests, design changes, sketches):\n`);
       process.stdout.write(`  bare node:http, same client and requests  ${fmt(f)}, wall ${floor.wall.toFixed(0)} ms\n`);
+      process.stdout.write(`  bare node:http + one PostgreSQL UPDATE     ${fmt(w)}, wall ${write.wall.toFixed(0)} ms, ${((work.length / write.wall) * 1000).toFixed(0)} writes/s; ${wrote}/${work.length} wrote\n`);
       process.stdout.write(`  service                                   ${fmt(d)}, wall ${ran.wall.toFixed(0)} ms, ${((work.length / ran.wall) * 1000).toFixed(0)} decisions/s; ${work.length - failed.length}/${work.length} succeeded\n`);
-      process.stdout.write(`  ratio service/bare: p50 ${(d.p50 / f.p50).toFixed(1)}x, p99 ${(d.p99 / f.p99).toFixed(1)}x${mode === 'all' ? '  [target: all succeed, p99 < 100 ms]' : ''}\n`);
+      process.stdout.write(`  ratio service/bare: p50 ${(d.p50 / f.p50).toFixed(1)}x, p99 ${(d.p99 / f.p99).toFixed(1)}x; service/bare+UPDATE: p50 ${(d.p50 / w.p50).toFixed(1)}x, p99 ${(d.p99 / w.p99).toFixed(1)}x${mode === 'all' ? '  [target: all succeed, p99 < 100 ms]' : ''}\n`);
       if (failed.length) process.stdout.write(`  failed: ${failed.slice(0, 5).map(([st, p]) => `${p} ${st}`).join(', ')}\n`);
     }
   } finally {
     bare.stop();
+    writer.stop();
   }
   process.stdout.write(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)\n`);
 } finally {

@@ -106,8 +106,13 @@ export async function mcpLoad(
 }
 
 /** Starts test/bench/support/bare-server.ts (a node:http JSON-RPC echo answering `result`) as a child process. */
-export async function startBare(result: unknown): Promise<{ url: string; stop(): void }> {
-  const proc = spawn(process.execPath, [path.join(here, 'bare-server.ts'), JSON.stringify(result)], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startBare(result: unknown): Promise<{ url: string; stop(): void }> {
+  return startChildServer('bare-server.ts', [JSON.stringify(result)]);
+}
+
+/** Starts one of the bench's bare servers (a script here printing its port on stdout) as a child process. */
+export async function startChildServer(script: string, args: string[]): Promise<{ url: string; stop(): void }> {
+  const proc = spawn(process.execPath, [path.join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve) => readline.createInterface({ input: proc.stdout! }).once('line', resolve));
   return { url: `http://127.0.0.1:${line.trim()}/mcp`, stop: () => proc.kill('SIGKILL') };
 }
