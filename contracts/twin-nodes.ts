@@ -58,6 +58,8 @@ export const EdgeTypes = {
 /** Who writes: the run (drafts), phase, author; outside a run every definition write is committed at once. */
 export const WriterSchema = z.object({
   run_id: z.string().optional(),
+  /** The run's ownership epoch the writing phase execution was started under: the write stands only while it holds. */
+  run_epoch: z.number().int().optional(),
   phase: z.string().optional(),
   author: z.string().optional(),
 });

@@ -29,7 +29,18 @@ export type PhaseOutcome =
 /** Runs one phase attempt. Handlers never throw for expected failures: they answer a failure kind. */
 export type PhaseExecutor = (input: PhaseInput) => Promise<PhaseOutcome>;
 
-/** The caller identity of a phase's tool calls (SPEC chat rule 9: approval mode `forward`). */
-export function serviceCaller(input: Pick<PhaseInput, 'run_id' | 'project_id' | 'phase'>): Caller {
-  return { kind: 'service', transport: 'internal', run_id: input.run_id, project_id: input.project_id ?? undefined, phase: input.phase.id, client: 'design-flow' };
+/**
+ * The caller identity of a phase's tool calls (SPEC chat rule 9: approval mode `forward`); `epoch` is the run's
+ * ownership epoch the execution was started under, so the twin refuses its writes once the run was taken over.
+ */
+export function serviceCaller(input: Pick<PhaseInput, 'run_id' | 'project_id' | 'phase'>, epoch?: number): Caller {
+  return {
+    kind: 'service',
+    transport: 'internal',
+    run_id: input.run_id,
+    ...(epoch !== undefined ? { run_epoch: epoch } : {}),
+    project_id: input.project_id ?? undefined,
+    phase: input.phase.id,
+    client: 'design-flow',
+  };
 }

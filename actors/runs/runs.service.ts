@@ -198,7 +198,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
               host.drop(runId, lease.epoch);
               throw notOwner(runId, `the execution of ${fx.phase} under epoch ${lease.epoch} was fenced`);
             }
-            return call(bus, ToolsActions.call, { name, arguments: args, timeout_seconds: timeout, call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`, caller: serviceCaller(input) }, { timeout: timeout * 1000 + 10_000 });
+            return call(bus, ToolsActions.call, { name, arguments: args, timeout_seconds: timeout, call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`, caller: serviceCaller(input, lease.epoch) }, { timeout: timeout * 1000 + 10_000 });
           },
         }).catch((err: unknown) => ({ ok: false as const, kind: 'unknown' as const, message: `phase handler crashed: ${(err as Error).message}` }));
         if (lease.signal.aborted) return infra.log.warn({ run: runId, phase: fx.phase, epoch: lease.epoch }, 'phase result of a fenced execution dropped');

@@ -7,6 +7,7 @@ import { refOf } from './keys.ts';
 import { writeDefinition, type DefinitionWritten } from './definitions.ts';
 import { insertEdge, insertNode, type NodeRow } from './nodes.store.ts';
 import { resolveNode } from './reads.ts';
+import { fenceRunWrite } from './run-fence.ts';
 
 /** The object key of a node's named file (ARCHITECTURE "Data": `work-products/<node_id>/<name>`). */
 export const objectKeyOf = (nodeId: string, name: string) => `work-products/${nodeId}/${name}`;
@@ -44,6 +45,7 @@ async function attachFiles(q: Queryable, node: NodeRow, p: { file?: RecordNodePa
 
 /** An append-only record (decision, document, simulation result, ...) with its pins, edges and files; one transaction. */
 export async function recordNode(q: Queryable, p: RecordNodeParams, now: Date): Promise<{ node: NodeRow; pinned: Pin[] }> {
+  await fenceRunWrite(q, p.writer);
   const pinned = await resolvePins(q, p.depends_on, p.writer.run_id);
   const node = await insertNode(
     q,
@@ -66,6 +68,7 @@ export async function recordNode(q: Queryable, p: RecordNodeParams, now: Date): 
 
 /** A definition write with its pins and file; one transaction. */
 export async function writeDefinitionWithFiles(q: Queryable, p: DefinitionWriteParams, now: Date): Promise<DefinitionWritten & { pinned: Pin[] }> {
+  await fenceRunWrite(q, p.writer);
   const pinned = await resolvePins(q, p.depends_on, p.writer.run_id);
   const written = await writeDefinition(q, { ...p, properties: { ...p.properties, ...(pinned.length ? { depends_on: pinned.map((x) => x.ref) } : {}) } }, now);
   for (const pin of pinned) await insertEdge(q, written.node.id, pin.node_id, 'DEPENDS_ON', { ref: pin.ref });

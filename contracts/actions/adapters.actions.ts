@@ -20,6 +20,8 @@ export const CallerSchema = z.object({
   project_id: z.string().optional(),
   /** Design-flow run the call belongs to: definition writes become drafts of this run. */
   run_id: z.string().optional(),
+  /** The run's ownership epoch the calling phase execution was started under (twin writes are fenced by it). */
+  run_epoch: z.number().int().optional(),
   /** The run's phase making the call (recorded on what the call writes). */
   phase: z.string().optional(),
   /** The session declared elicitation at initialize (2025-06-18 or later): a held call's question can be put to the client. */

@@ -27,6 +27,7 @@ export function twinToolDeps(infra: Infra): TwinToolDeps {
 /** The writer of a tool call: inside a design-flow run its definition writes are drafts of that run. */
 export const writerOf = (tc: ToolContext): Writer => ({
   ...(tc.caller.run_id ? { run_id: tc.caller.run_id } : {}),
+  ...(tc.caller.run_id && tc.caller.run_epoch !== undefined ? { run_epoch: tc.caller.run_epoch } : {}),
   ...(tc.caller.phase ? { phase: tc.caller.phase } : {}),
   author: tc.caller.client ?? tc.caller.kind,
 });
