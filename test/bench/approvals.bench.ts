@@ -1,11 +1,12 @@
 // npm run bench:approvals — 10,000 pending approval items across kinds and 20 projects (seeded through the source
 // tables, support/approvals-seed.ts) on PostgreSQL, served by a node in its own process (test/support/approvals-node.ts,
 // the launcher's startNode). Prints: GET /v1/approvals?project_id= p50/p99 (target p50 < 30 ms) and without a filter;
-// 1,000 decisions on distinct items across kinds (gates, ledger requests, design changes, sketches) all sent at once
-// (target: all succeed, p99 < 100 ms), after two rounds of 1,000 with 16 and with 64 in flight. Each round is sent first to a bare
-// node:http server by the same client process (support/burst.ts), so the figures carry the machine's own floor for
-// that many requests and the ratio of the service to it, and to a bare node:http server making one PostgreSQL UPDATE
-// per request (support/bare-write-server.ts): the floor for a request that records anything on this machine.
+// after an untimed warm-up, 1,000 decisions on distinct items across kinds (gates, ledger requests, design changes,
+// sketches) all sent at once (target: all succeed, p99 < 100 ms), then 1,000 with 16 and 1,000 with 64 in flight.
+// Each round is sent first to a bare node:http server by the same client process (support/burst.ts), so the figures
+// carry the machine's own floor for that many requests and the ratio of the service to it, and to a bare node:http
+// server making one PostgreSQL UPDATE per request (support/bare-write-server.ts): the floor for a request that records
+// anything on this machine.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -97,20 +98,26 @@ try {
   // Decisions on distinct items across kinds, sent by a client process (support/burst.ts) on warmed keep-alive sockets:
   // first the same client against a bare node:http server (the machine's floor for that many requests), then the service.
   const per = Math.ceil(DECISIONS / 4);
-  const batch = (from: number) =>
+  const batch = (from: number, n = per) =>
     [
-      ...ids.gate.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'reject', reason: 'bench' } })),
-      ...ids.tool.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
-      ...ids.change.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
-      ...ids.sketch.slice(from, from + per).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.gate.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'reject', reason: 'bench' } })),
+      ...ids.tool.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.change.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.sketch.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
     ].slice(0, DECISIONS);
   const sample = await json(`${base}/v1/approvals/${ids.tool[ids.tool.length - 1]}`);
   const bare = await startBare(sample);
-  const writer = await startChildServer('bare-write-server.ts', [db.url, String(3 * DECISIONS), '20']);
+  const writer = await startChildServer('bare-write-server.ts', [db.url, String(3 * DECISIONS + 200), '20']);
   let row = 0;
   try {
-    // Steady rounds first: they also warm every decision path (compiled code, statement plans) before the burst.
-    const rounds: [string, string, number][] = [[String(IN_FLIGHT), `${IN_FLIGHT} in flight`, 0], ['64', '64 in flight', per], ['all', `all ${DECISIONS} at once`, 2 * per]];
+    // An untimed warm-up of 200 decisions (50 per kind, 16 in flight) on every target: compiled code and statement
+    // plans, so the rounds measure a warm service.
+    const warm = batch(3 * per, 50);
+    await burst(bare.url.replace(/\/mcp$/, ''), warm, '16');
+    await burst(writer.url.replace(/\/mcp$/, ''), warm.map((w) => ({ ...w, path: `/row/${row++}` })), '16');
+    const warmed = await burst(base, warm, '16');
+    if (warmed.status.some((st) => st !== 200)) throw new Error(`warm-up decisions failed: ${[...new Set(warmed.status)].join(', ')}`);
+    const rounds: [string, string, number][] = [['all', `all ${DECISIONS} at once`, 0], [String(IN_FLIGHT), `${IN_FLIGHT} in flight`, per], ['64', '64 in flight', 2 * per]];
     for (const [mode, label, from] of rounds) {
       const work = batch(from);
       const floor = await burst(bare.url.replace(/\/mcp$/, ''), work, mode);
