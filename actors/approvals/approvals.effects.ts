@@ -5,6 +5,7 @@ import { HoldsActions } from '../../contracts/actions/approvals.actions.ts';
 import { RunsActions } from '../../contracts/actions/runs.actions.ts';
 import { TwinApprovalActions } from '../../contracts/actions/twin-approvals.actions.ts';
 import type { DecisionRecord } from '../../contracts/approvals.ts';
+import { isNotOwner } from '../runs/run-host.ts';
 import { gateItem, ledgerItem, nodeItem } from './approval.items.ts';
 import type { ApprovalEffect, DecideCommand, SourceItem } from './approval.machine.ts';
 import type { ApprovalStore, Delivery } from './approval.store.ts';
@@ -57,17 +58,22 @@ export async function runEffect(via: Caller, item: SourceItem, fx: ApprovalEffec
   try {
     return gateItem({ view: await decideRun(via, { ...command, identity: c.decider }) });
   } catch (err) {
-    if (!unreachable(err)) throw err;
+    // Delivered later with the same key: the runs actor was not reachable, or it committed the drafts of an approve
+    // but could not store the decision (the gate stays open, and a later decision on it would not see the commit).
+    const committed = err instanceof ActorError && (err.data as { committed?: boolean } | undefined)?.committed === true;
+    if (!unreachable(err) && !committed) throw err;
     if (!(await d.store.recordDelivery(item.id, item.project_id ?? null, record(c, d.now), command, d.now))) {
       throw new ActorError('CONFLICT', `approval ${item.id}: a decision on gate ${fx.gate_id} already waits for delivery`, { approval_id: item.id });
     }
-    d.log.warn({ approval_id: item.id, gate_id: fx.gate_id, err: (err as Error).message }, 'gate decision recorded, runs actor unreachable: delivered when it is back');
-    throw new ActorError('SERVICE_UNAVAILABLE', `the ${c.decision} of ${item.id} is recorded but could not be delivered to the run now (the runs actor is not reachable); it is delivered when the runs actor is back`, { approval_id: item.id, recorded: true });
+    const why = committed ? 'the run committed its drafts but could not store the decision yet' : 'the runs actor is not reachable';
+    d.log.warn({ approval_id: item.id, gate_id: fx.gate_id, err: (err as Error).message }, `gate decision recorded, ${why}: delivered shortly`);
+    throw new ActorError('SERVICE_UNAVAILABLE', `the ${c.decision} of ${item.id} is recorded but could not be delivered to the run now (${why}); it is delivered ${committed ? 'again shortly' : 'when the runs actor is back'}`, {
+      approval_id: item.id,
+      recorded: true,
+    });
   }
 }
 
-/** The runs actor's answer when the run's ownership moved under the command: it asks the caller to send it again. */
-const ownerMoved = (err: unknown) => err instanceof ActorError && err.type === 'SERVICE_UNAVAILABLE' && /is not held by this node/.test(err.message);
 
 /**
  * `runs.decide`, sent again (same idempotency key, so applied once) while the run's ownership moves under it: a
@@ -78,7 +84,7 @@ async function decideRun(via: Caller, params: Parameters<typeof call<typeof Runs
     try {
       return await call(via, RunsActions.decide, params);
     } catch (err) {
-      if (!ownerMoved(err) || attempt >= 4) throw err;
+      if (!isNotOwner(err) || attempt >= 4) throw err;
       await new Promise((r) => setTimeout(r, 10 * attempt));
     }
   }

@@ -28,10 +28,15 @@ export interface HostDeps {
   limits: RunLimits;
   /** Runs one effect after its events are stored (`commitDrafts` is `decideWithCommit`'s); a promise when others wait for it. */
   runEffect(runId: string, fx: RunEffect, state: RunState, lease: RunLease): Promise<unknown> | void;
+  /** Test seam: throws at a step to prove what a failure there leaves (`after_commit`: drafts committed, event not stored). */
+  faults?: (step: 'after_commit') => void;
 }
 
 /** Thrown when this node may not act for a run right now (another owner holds a valid lease): the caller retries. */
 export const notOwner = (runId: string, why: string) => new ActorError('SERVICE_UNAVAILABLE', `run ${runId} is not held by this node: ${why}`, { run_id: runId, retry: true });
+
+/** Whether an error (also one rebuilt from the bus) is `notOwner`'s: the command is sent again, to the run's owner. */
+export const isNotOwner = (err: unknown) => err instanceof ActorError && err.type === 'SERVICE_UNAVAILABLE' && /is not held by this node/.test(err.message);
 
 /**
  * The per-run actors of one node (ARCHITECTURE "An actor per entity"): a command loads the run (claiming it with a new
@@ -142,7 +147,20 @@ export class RunHost {
         // The commit is idempotent per (run, gate): a caller retrying with the same key finishes it.
         throw err instanceof ActorError ? err : new ActorError('SERVICE_UNAVAILABLE', `committing the drafts of ${fx.gate_id} failed, nothing was decided; retry with the same key: ${(err as Error).message}`, { run_id: runId, retry: true });
       });
-      return this.applyCommand(runId, h, { type: 'commitResult', gate_id: fx.gate_id, idem: fx.idem, identity: fx.identity, reason: fx.reason, ok: out.ok, message: out.message });
+      const result: RunCommand = { type: 'commitResult', gate_id: fx.gate_id, idem: fx.idem, identity: fx.identity, reason: fx.reason, ok: out.ok, message: out.message };
+      if (!out.ok) return this.applyCommand(runId, h, result);
+      try {
+        this.deps.faults?.('after_commit');
+        return await this.applyCommand(runId, h, result);
+      } catch (err) {
+        if (isNotOwner(err)) throw err; // the new owner finishes it when the decision is sent again with the same key
+        // The drafts are committed and the gate is still open: the caller must send this decision again (same key).
+        throw new ActorError('SERVICE_UNAVAILABLE', `the drafts of ${fx.gate_id} are committed but the approval could not be stored yet (${(err as Error).message}); sending it again with the same key finishes it`, {
+          run_id: runId,
+          retry: true,
+          committed: true,
+        });
+      }
     });
   }
 

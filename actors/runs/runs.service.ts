@@ -13,7 +13,7 @@ import { DEFAULT_HANDLERS } from './handlers/index.ts';
 import { freezeFlow, FLOWS } from './flows/index.ts';
 import { emptyRun } from './run.events.ts';
 import { PATCH_FINDINGS_ORDER, type RunEffect, type Refusal } from './run.machine.ts';
-import { notOwner, RunHost, type RunLease } from './run-host.ts';
+import { notOwner, RunHost, type HostDeps, type RunLease } from './run-host.ts';
 import { createRunStore, type RunStore } from './run.store.ts';
 import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
 import { runView } from './run.view.ts';
@@ -27,6 +27,8 @@ export interface RunsOptions {
   leaseMs?: number;
   /** Patch markers recorded on runs created now (default ACTIVE_PATCHES); replay recordings of an older release pin theirs. */
   patches?: string[];
+  /** Test seam of the run host (HostDeps.faults). */
+  faults?: HostDeps['faults'];
 }
 
 /** Patch markers active for runs created now (STYLE R6): a behaviour change for runs in flight gets a new one. */
@@ -116,7 +118,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     async started() {
       const broker = this.broker;
       store = createRunStore(await infra.db(), broker.nodeID, leaseMs);
-      host = new RunHost({ store, log: infra.log, now: infra.now, limits, runEffect: (id, fx, s, lease) => runEffect(broker, id, fx, s, lease) });
+      host = new RunHost({ store, log: infra.log, now: infra.now, limits, faults: opts.faults, runEffect: (id, fx, s, lease) => runEffect(broker, id, fx, s, lease) });
       timers = [
         setInterval(() => void host.renew().catch((err: unknown) => infra.log.warn({ err }, 'run lease renewal failed')), Math.max(200, leaseMs / 3)),
         setInterval(() => void reapOrphans(), leaseMs),

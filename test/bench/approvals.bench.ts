@@ -134,8 +134,9 @@ try {
       process.stdout.write(`  service                                   ${fmt(d)}, span ${ran.span.toFixed(0)} ms, ${((work.length / ran.span) * 1000).toFixed(0)} decisions/s; ${work.length - failed.length}/${work.length} succeeded\n`);
       process.stdout.write(`  ratio service/bare: p50 ${(d.p50 / f.p50).toFixed(1)}x, p99 ${(d.p99 / f.p99).toFixed(1)}x; service/bare+UPDATE: p50 ${(d.p50 / w.p50).toFixed(1)}x, p99 ${(d.p99 / w.p99).toFixed(1)}x${mode === 'all' ? '  [target: all succeed, p99 < 100 ms]' : ''}\n`);
       const kindOf = (p: string) => /\/v1\/approvals\/(\w+):/.exec(p)?.[1] ?? '?';
-      const byKind = Map.groupBy(work.map((w, i) => [kindOf(w.path), ran.ms[i]] as const), ([k]) => k);
-      process.stdout.write(`  service by kind: ${[...byKind].map(([k, v]) => `${k} p50 ${stats(v.map(([, ms]) => ms)).p50.toFixed(1)} ms`).join(', ')}\n`);
+      const byKind = new Map<string, number[]>();
+      work.forEach((w, i) => byKind.set(kindOf(w.path), [...(byKind.get(kindOf(w.path)) ?? []), ran.ms[i]]));
+      process.stdout.write(`  service by kind: ${[...byKind].map(([k, v]) => `${k} p50 ${stats(v).p50.toFixed(1)} ms`).join(', ')}\n`);
       if (failed.length) process.stdout.write(`  failed: ${failed.slice(0, 5).map(([st, p]) => `${p} ${st}`).join(', ')}\n`);
     }
   } finally {

@@ -22,7 +22,7 @@ function request(method: string, path: string, body = ''): Buffer {
 
 /** One keep-alive connection that sends a request and resolves with the answer's status once its body is complete. */
 class Conn {
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private waiting?: { resolve(status: number): void; reject(e: Error): void };
   private readonly socket: net.Socket;
   private constructor(socket: net.Socket) {

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalsInternal } from '../../../actors/approvals/index.ts';
 import { createApprovalsService } from '../../../actors/approvals/approvals.service.ts';
 import { createTwinAdapter } from '../../../actors/adapters/twin/twin.adapter.ts';
 import { createGatesService } from '../../../actors/runs/gates.service.ts';
 import { createRunsService } from '../../../actors/runs/runs.service.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../../actors/twin/twin.service.ts';
+import { call } from '../../../brokers/actions.ts';
 import type { BrokerHandle } from '../../../brokers/broker.ts';
 import { createGatewayService, type GatewayRuntime } from '../../../gateway/gateway.service.ts';
 import { startActors } from '../../support/actors.ts';
@@ -16,6 +18,8 @@ let url = '';
 let drop: () => Promise<void>;
 /** The twin's commit fails at this step while set (the adapter boundary: a database fault part-way through). */
 let faultAt: 'after_heads' | 'after_baseline' | undefined;
+/** The run host fails once after the twin committed, before the decision event is stored (a database fault there). */
+let failAfterCommit = false;
 beforeAll(async () => {
   const db = await realDbEnv();
   drop = db.drop;
@@ -23,7 +27,15 @@ beforeAll(async () => {
   h = await startActors(
     [
       (infra) => createGatewayService(infra, runtime),
-      (infra) => createRunsService(infra, { executor: recordingExecutor() }),
+      (infra) =>
+        createRunsService(infra, {
+          executor: recordingExecutor(),
+          faults: () => {
+            if (!failAfterCommit) return;
+            failAfterCommit = false;
+            throw new Error('injected fault after the commit');
+          },
+        }),
       createGatesService,
       (infra) => createTwinService(infra, { faults: (step) => { if (step === faultAt) throw new Error(`injected fault at ${step}`); } }),
       createToolsService,
@@ -67,5 +79,27 @@ describe('a gate approval whose drafts fail to commit part-way', () => {
       expect((await send(run.id)).status).toBe(200);
       expect((await http('GET', `/v1/runs/${run.id}`)).json.decisions).toEqual([expect.objectContaining({ phase: 'intent', decision: 'approve' })]);
     }
+  });
+
+  it('records an approve whose drafts committed but whose decision was not stored (503), refuses other decisions, and delivers it with its key', async () => {
+    const run = (await http('POST', '/v1/runs', { design_flow: 'mech_v1', project_id: 'p-stored', goal: 'a bracket' })).json;
+    await gate(run.id).toBe('pending');
+    failAfterCommit = true;
+    const failed = await http('POST', `/v1/approvals/gate:${run.id}/decision`, { decision: 'approve', reason: 'ship it' });
+    expect(failed.status).toBe(503);
+    expect(failed.json.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('committed its drafts but could not store the decision'), details: { recorded: true } });
+    const changes = (await http('GET', `/v1/twin/runs/${run.id}/changes`)).json;
+    expect(changes.revisions.length).toBeGreaterThan(0);
+    expect(changes.revisions.map((r: Json) => r.status)).toEqual(changes.revisions.map(() => 'approved'));
+    expect((await http('GET', `/v1/runs/${run.id}`)).json.decisions).toEqual([]);
+    // The gate is still open in the run, but the queue holds the approve: a reject now would undo nothing it committed.
+    expect((await http('GET', `/v1/approvals/gate:${run.id}`)).json).toMatchObject({ status: 'pending', decidable: false, decision: { decision: 'approve', reason: 'ship it' } });
+    expect((await http('POST', `/v1/approvals/gate:${run.id}/decision`, { decision: 'reject', reason: 'changed my mind' })).status).toBe(409);
+    expect((await http('POST', `/v1/runs/${run.id}/approval`, { decision: 'reject', reason: 'changed my mind' })).status).toBe(409);
+    await call(h.broker, ApprovalsInternal.deliver, {});
+    await expect.poll(async () => (await http('GET', `/v1/runs/${run.id}`)).json.decisions, { timeout: 15_000, interval: 100 }).toEqual([
+      expect.objectContaining({ phase: 'intent', decision: 'approve', reason: 'ship it', approver: 'local:dashboard' }),
+    ]);
+    expect((await http('GET', `/v1/approvals/gate:${run.id}`)).json).toMatchObject({ status: 'approved', decision: { decision: 'approve', reason: 'ship it' } });
   });
 });

@@ -33,6 +33,7 @@ for (const backend of dbBackends('twin_fence')) {
       InvokeResultSchema.parse(
         await t.node.broker.call('adapters.twin.invoke', { tool_id: `twin.${tool}`, arguments: args, call_id: crypto.randomUUID(), timeout_ms: 10_000, caller: who }),
       );
+    const errorOf = (r: InvokeResult) => (r.status === 'error' ? JSON.stringify(r.error) : '');
     const constraintSet = (name: string) => ({ project_id: P, name, constraints: [{ metric: 'mass_kg', limit: 2 }] });
     const stored = async (name: string) => (await sql('SELECT revision_status, run_id FROM twin_nodes WHERE project_id = $1 AND name = $2', [P, name])) as { revision_status: string | null; run_id: string }[];
 
@@ -50,7 +51,7 @@ for (const backend of dbBackends('twin_fence')) {
       await sql('UPDATE runs SET epoch = 4 WHERE id = $1', ['run-fence-a']); // another node took the run over
       const late = await invoke('record_constraint_set', constraintSet('Stiffness budget'), caller('run-fence-a', 3));
       expect(late.status).toBe('error');
-      expect(JSON.stringify(late.error)).toContain('run run-fence-a is held under epoch 4 now; this write came from its execution under epoch 3');
+      expect(errorOf(late)).toContain('run run-fence-a is held under epoch 4 now; this write came from its execution under epoch 3');
       expect(await stored('Stiffness budget')).toEqual([]);
       const record = await invoke('record_decision', { project_id: P, title: 'Use 6061', decision: 'aluminium' }, caller('run-fence-a', 3));
       expect(record.status).toBe('error');
@@ -61,7 +62,7 @@ for (const backend of dbBackends('twin_fence')) {
 
     it('refuses an epoch for a run that does not exist, and never fences a write that carries no epoch', async () => {
       const ghost = await invoke('record_constraint_set', constraintSet('Ghost budget'), caller('run-none', 1));
-      expect(JSON.stringify(ghost.error)).toContain('run run-none does not exist');
+      expect(errorOf(ghost)).toContain('run run-none does not exist');
       expect(await stored('Ghost budget')).toEqual([]);
       const unfenced = await invoke('record_constraint_set', constraintSet('Agent budget'), { kind: 'remote', transport: 'http', run_id: 'run-none' });
       expect(unfenced.status).toBe('success');
@@ -80,7 +81,7 @@ for (const backend of dbBackends('twin_fence')) {
         await other.query('COMMIT');
         const out = await write;
         expect(out.status).toBe('error');
-        expect(JSON.stringify(out.error)).toContain('is held under epoch 2 now');
+        expect(errorOf(out)).toContain('is held under epoch 2 now');
         expect(await stored('Racing budget')).toEqual([]);
       } finally {
         await other.end();
