@@ -1,4 +1,4 @@
-import type { Db } from '../../brokers/db/index.ts';
+import { batchLoader, type Db } from '../../brokers/db/index.ts';
 import type { HoldGuard, HoldPatch, HoldState } from './hold.machine.ts';
 
 const COLUMNS = [
@@ -46,14 +46,14 @@ export interface HoldStore {
 export function createHoldStore(db: Db): HoldStore {
   const select = `SELECT ${COLUMNS.join(', ')} FROM tool_approvals`;
   const many = async (sql: string, params: unknown[]) => (await db.query<Record<string, unknown>>(sql, params)).rows.map(toState);
+  // Records read in the same turn of the event loop come back from one query (a burst of decisions reads many).
+  const byId = batchLoader(async (ids) => new Map((await many(`${select} WHERE id = ANY($1::text[])`, [ids])).map((s) => [s.id, s])));
   return {
     async insert(s) {
       const values = COLUMNS.map((c) => param(c, s[c]));
       await db.query(`INSERT INTO tool_approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c, i) => `$${i + 1}${cast(c)}`).join(', ')})`, values);
     },
-    async get(id) {
-      return (await many(`${select} WHERE id = $1`, [id]))[0];
-    },
+    get: byId,
     list(status, projectId) {
       const where: string[] = [];
       if (status === 'pending') where.push(`status = 'awaiting_approval'`);

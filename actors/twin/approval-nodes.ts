@@ -1,7 +1,7 @@
 import type { ActionSchema } from 'moleculer';
 import type { z } from 'zod';
 import { action } from '../../brokers/actions.ts';
-import { isUuid, type Db, type Queryable } from '../../brokers/db/index.ts';
+import { batchLoader, isUuid, type Db, type Queryable } from '../../brokers/db/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import type { Decider } from '../../contracts/actions/approvals.actions.ts';
@@ -61,6 +61,13 @@ export async function approvalNode(q: Queryable, id: string, lock = false): Prom
   const rows = isUuid(id) ? (await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = $1 AND ${VISIBLE}${lock ? ' FOR UPDATE' : ''}`, [id])).rows : [];
   if (!rows[0] || !kindOfNodeType(rows[0].node_type)) throw ActorError.notFound('node', id);
   return (await withWinners(q, [toApprovalNode(rows[0])]))[0];
+}
+
+/** Approvable nodes by id, one query for all (the batched read of `approvalNode` actions). */
+async function approvalNodesById(q: Queryable, ids: string[]): Promise<Map<string, ApprovalNode>> {
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[]) AND ${VISIBLE}`, [ids.filter(isUuid)]);
+  const nodes = await withWinners(q, rows.filter((r) => kindOfNodeType(r.node_type)).map(toApprovalNode));
+  return new Map(nodes.map((n) => [n.id, n]));
 }
 
 /** Whether a node is still waiting for a person (the same rule as the PENDING predicate). */
@@ -136,9 +143,14 @@ export async function decideNode(db: Db, p: z.output<typeof NodeDecideSchema>, n
 
 /** The twin actor's approval actions (`TwinApprovalActions`), spread into its `actions`; `db` is read at call time. */
 export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, ActionSchema> {
+  const readNode = batchLoader((ids) => approvalNodesById(db(), ids));
   return {
     approvalNodes: action(A.nodes, (p) => listApprovalNodes(db(), p)),
-    approvalNode: action(A.node, (p) => approvalNode(db(), p.node_id)),
+    approvalNode: action(A.node, async (p) => {
+      const node = await readNode(p.node_id);
+      if (!node) throw ActorError.notFound('node', p.node_id);
+      return node;
+    }),
     decideApproval: action(A.decide, (p) => decideNode(db(), p, infra.now())),
   };
 }

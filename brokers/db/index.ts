@@ -3,3 +3,4 @@ export * from './pg.ts';
 export * from './pglite.ts';
 export * from './migrate.ts';
 export * from './open.ts';
+export * from './batch.ts';

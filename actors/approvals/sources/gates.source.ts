@@ -1,4 +1,4 @@
-import type { Queryable } from '../../../brokers/db/index.ts';
+import { batchLoader, type Queryable } from '../../../brokers/db/index.ts';
 import type { RunView } from '../../../contracts/actions/runs.actions.ts';
 import type { RunLimits, RunState } from '../../runs/run.types.ts';
 import { runView } from '../../runs/run.view.ts';
@@ -68,6 +68,18 @@ export function createGateSource(db: Queryable, limits: RunLimits) {
     return keys.filter((k) => byId.has(k.id)).map((k) => toInput(byId.get(k.id)!, k.last_gate, rowsOf.get(`gate:${k.id}`) ?? []));
   }
 
+  /** Runs with their last gate event and this queue's decision rows, for many ids at once (a burst of decisions). */
+  const oneRow = batchLoader(async (ids) => {
+    const { rows } = await db.query<RunKey & { state: RunState; goal: unknown; mine: DecisionRow[] }>(
+      `SELECT r.id, r.seq, r.state, r.request->'goal' AS goal, g.last_gate,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('approval_id', d.approval_id, 'target_id', d.target_id, 'state', d.state, 'decision', d.decision)), '[]'::jsonb)
+          FROM approval_decisions d WHERE d.approval_id = 'gate:' || r.id) AS mine
+       FROM runs r ${lastGate} WHERE r.id = ANY($1::text[])`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  });
+
   return {
     /** Runs that may carry an item of this status: parked at a gate, ended with one undecided, or with decisions. */
     async list(status: 'pending' | 'decided' | 'all', scope: ProjectScope): Promise<GateInput[]> {
@@ -90,16 +102,9 @@ export function createGateSource(db: Queryable, limits: RunLimits) {
       return Number(rows[0].n);
     },
 
-    /** One run's gate input, or undefined for an unknown run: one round trip (a decision reads it twice). */
+    /** One run's gate input, or undefined for an unknown run: one round trip, shared by the reads of one event-loop turn. */
     async one(runId: string): Promise<GateInput | undefined> {
-      const { rows } = await db.query<RunKey & { state: RunState; goal: unknown; mine: DecisionRow[] }>(
-        `SELECT r.id, r.seq, r.state, r.request->'goal' AS goal, g.last_gate,
-           (SELECT coalesce(jsonb_agg(jsonb_build_object('approval_id', d.approval_id, 'target_id', d.target_id, 'state', d.state, 'decision', d.decision)), '[]'::jsonb)
-            FROM approval_decisions d WHERE d.approval_id = 'gate:' || r.id) AS mine
-         FROM runs r ${lastGate} WHERE r.id = $1`,
-        [runId],
-      );
-      const r = rows[0];
+      const r = await oneRow(runId);
       if (!r) return undefined;
       if (views.get(r.id)?.seq !== r.seq) views.set(r.id, { seq: r.seq, view: runView(r.state, { goal: r.goal ?? '' }, limits) });
       return toInput(views.get(r.id)!.view, r.last_gate, r.mine);
