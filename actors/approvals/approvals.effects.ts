@@ -74,7 +74,6 @@ export async function runEffect(via: Caller, item: SourceItem, fx: ApprovalEffec
   }
 }
 
-
 /**
  * `runs.decide`, sent again (same idempotency key, so applied once) while the run's ownership moves under it: a
  * concurrent command ended or took over the run and this copy's answer would be stale (the runs actor says retry).

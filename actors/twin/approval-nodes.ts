@@ -58,14 +58,14 @@ export async function listApprovalNodes(db: Queryable, p: z.output<typeof A.node
 
 /** One approvable node by id; unknown, invisible (a draft) or of a type nobody approves is NOT_FOUND. */
 export async function approvalNode(q: Queryable, id: string, lock = false): Promise<ApprovalNode> {
-  const rows = isUuid(id) ? (await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = $1 AND ${VISIBLE}${lock ? ' FOR UPDATE' : ''}`, [id])).rows : [];
-  if (!rows[0] || !kindOfNodeType(rows[0].node_type)) throw ActorError.notFound('node', id);
-  return (await withWinners(q, [toApprovalNode(rows[0])]))[0];
+  const node = (await approvalNodesById(q, [id], lock)).get(id);
+  if (!node) throw ActorError.notFound('node', id);
+  return node;
 }
 
-/** Approvable nodes by id, one query for all (the batched read of `approvalNode` actions). */
-async function approvalNodesById(q: Queryable, ids: string[]): Promise<Map<string, ApprovalNode>> {
-  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[]) AND ${VISIBLE}`, [ids.filter(isUuid)]);
+/** Approvable nodes by id, one query for all (also the batched read of `approvalNode` actions); `lock` takes their rows. */
+async function approvalNodesById(q: Queryable, ids: string[], lock = false): Promise<Map<string, ApprovalNode>> {
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[]) AND ${VISIBLE}${lock ? ' FOR UPDATE' : ''}`, [ids.filter(isUuid)]);
   const nodes = await withWinners(q, rows.filter((r) => kindOfNodeType(r.node_type)).map(toApprovalNode));
   return new Map(nodes.map((n) => [n.id, n]));
 }

@@ -19,7 +19,7 @@ import { createTestDatabase } from '../support/pg.ts';
 import { probeServers } from '../support/servers.ts';
 import { spawnService } from '../support/spawn.ts';
 import { PLAN, seedApprovals } from './support/approvals-seed.ts';
-import { startBare, startChildServer } from './support/mcp-load.ts';
+import { startChildServer } from './support/mcp-load.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const NODE = path.join(HERE, '../support/approvals-node.ts');
@@ -106,22 +106,24 @@ try {
       ...ids.sketch.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
     ].slice(0, DECISIONS);
   const sample = await json(`${base}/v1/approvals/${ids.tool[ids.tool.length - 1]}`);
-  const bare = await startBare(sample);
+  const bare = await startChildServer('bare-server.ts', [JSON.stringify(sample)]);
   const writer = await startChildServer('bare-write-server.ts', [db.url, String(3 * DECISIONS + 200), '20']);
   let row = 0;
+  /** The same requests for the write floor, each on a row of its own (distinct decisions touch distinct rows). */
+  const onRows = (work: { path: string; body: unknown }[]) => work.map((w) => ({ ...w, path: `/row/${row++}` }));
   try {
     // An untimed warm-up of 200 decisions (50 per kind, 16 in flight) on every target: compiled code and statement
     // plans, so the rounds measure a warm service.
     const warm = batch(3 * per, 50);
-    await burst(bare.url.replace(/\/mcp$/, ''), warm, '16');
-    await burst(writer.url.replace(/\/mcp$/, ''), warm.map((w) => ({ ...w, path: `/row/${row++}` })), '16');
+    await burst(bare.url, warm, '16');
+    await burst(writer.url, onRows(warm), '16');
     const warmed = await burst(base, warm, '16');
     if (warmed.status.some((st) => st !== 200)) throw new Error(`warm-up decisions failed: ${[...new Set(warmed.status)].join(', ')}`);
     const rounds: [string, string, number][] = [['all', `all ${DECISIONS} at once`, 0], [String(IN_FLIGHT), `${IN_FLIGHT} in flight`, per], ['64', '64 in flight', 2 * per]];
     for (const [mode, label, from] of rounds) {
       const work = batch(from);
-      const floor = await burst(bare.url.replace(/\/mcp$/, ''), work, mode);
-      const write = await burst(writer.url.replace(/\/mcp$/, ''), work.map((w) => ({ ...w, path: `/row/${row++}` })), mode);
+      const floor = await burst(bare.url, work, mode);
+      const write = await burst(writer.url, onRows(work), mode);
       const ran = await burst(base, work, mode);
       const f = stats(floor.ms);
       const w = stats(write.ms);
@@ -135,7 +137,10 @@ try {
       process.stdout.write(`  ratio service/bare: p50 ${(d.p50 / f.p50).toFixed(1)}x, p99 ${(d.p99 / f.p99).toFixed(1)}x; service/bare+UPDATE: p50 ${(d.p50 / w.p50).toFixed(1)}x, p99 ${(d.p99 / w.p99).toFixed(1)}x${mode === 'all' ? '  [target: all succeed, p99 < 100 ms]' : ''}\n`);
       const kindOf = (p: string) => /\/v1\/approvals\/(\w+):/.exec(p)?.[1] ?? '?';
       const byKind = new Map<string, number[]>();
-      work.forEach((w, i) => byKind.set(kindOf(w.path), [...(byKind.get(kindOf(w.path)) ?? []), ran.ms[i]]));
+      work.forEach((w, i) => {
+        const k = kindOf(w.path);
+        byKind.set(k, byKind.get(k) ?? []).get(k)!.push(ran.ms[i]);
+      });
       process.stdout.write(`  service by kind: ${[...byKind].map(([k, v]) => `${k} p50 ${stats(v).p50.toFixed(1)} ms`).join(', ')}\n`);
       if (failed.length) process.stdout.write(`  failed: ${failed.slice(0, 5).map(([st, p]) => `${p} ${st}`).join(', ')}\n`);
     }

@@ -1,23 +1,14 @@
 // npm run bench:gateway — GET /v1/projects/{id} through the gateway and the broker to the projects actor (embedded,
 // PGlite), 50 connections, against a bare node:http server answering the same JSON in the same run; then the time from
 // `npm start` to the first 200 on /health with an existing data folder.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { load, printTable } from './support/load.ts';
+import { startChildServer } from './support/mcp-load.ts';
 import { spawnService } from '../support/spawn.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-
-async function startBare(json: string) {
-  const proc = spawn(process.execPath, [path.join(here, 'support/bare-server.ts'), json], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => readline.createInterface({ input: proc.stdout! }).once('line', resolve));
-  return { url: `http://127.0.0.1:${line.trim()}`, stop: () => proc.kill('SIGKILL') };
-}
 
 async function timeToHealth(dataDir: string): Promise<number> {
   const t0 = performance.now();
@@ -40,7 +31,7 @@ const base = `http://127.0.0.1:${ready.port}`;
 const project = (await (
   await fetch(`${base}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) })
 ).json()) as { id: string };
-const bare = await startBare(JSON.stringify(project));
+const bare = await startChildServer('bare-server.ts', [JSON.stringify(project)]);
 
 await load('warm-up', { url: `${base}/v1/projects/${project.id}`, seconds: 2 });
 await load('warm-up', { url: bare.url, seconds: 2 });

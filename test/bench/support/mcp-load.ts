@@ -106,15 +106,16 @@ export async function mcpLoad(
 }
 
 /** Starts test/bench/support/bare-server.ts (a node:http JSON-RPC echo answering `result`) as a child process. */
-export function startBare(result: unknown): Promise<{ url: string; stop(): void }> {
-  return startChildServer('bare-server.ts', [JSON.stringify(result)]);
+export async function startBare(result: unknown): Promise<{ url: string; stop(): void }> {
+  const bare = await startChildServer('bare-server.ts', [JSON.stringify(result)]);
+  return { ...bare, url: `${bare.url}/mcp` };
 }
 
-/** Starts one of the bench's bare servers (a script here printing its port on stdout) as a child process. */
+/** Starts one of the bench's bare servers (a script here printing its port on stdout) as a child process; `url` is its base. */
 export async function startChildServer(script: string, args: string[]): Promise<{ url: string; stop(): void }> {
   const proc = spawn(process.execPath, [path.join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve) => readline.createInterface({ input: proc.stdout! }).once('line', resolve));
-  return { url: `http://127.0.0.1:${line.trim()}/mcp`, stop: () => proc.kill('SIGKILL') };
+  return { url: `http://127.0.0.1:${line.trim()}`, stop: () => proc.kill('SIGKILL') };
 }
 
 /** Prints one row per case with its ratio to the baseline (bare node:http) and the count of bad answers. */
