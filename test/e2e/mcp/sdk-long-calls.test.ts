@@ -12,9 +12,12 @@ let site: http.Server;
 let siteUrl: string;
 let slowClosed: Promise<void>;
 let markSlowClosed: () => void;
+let slowOpened: Promise<void>;
+let markSlowOpened: () => void;
 
 beforeAll(async () => {
   slowClosed = new Promise((r) => (markSlowClosed = r));
+  slowOpened = new Promise((r) => (markSlowOpened = r));
   site = http.createServer((req, res) => {
     if (req.url === '/big') {
       // 512 KiB in 16 chunks with a declared length: the fetch reports progress as bytes arrive.
@@ -32,6 +35,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('started');
       req.socket.once('close', () => markSlowClosed());
+      markSlowOpened();
       return;
     }
     res.writeHead(404).end();
@@ -71,7 +75,8 @@ describe('long calls over Streamable HTTP with the SDK client', () => {
     const client = await connect();
     const controller = new AbortController();
     const pending = client.callTool({ name: 'web.fetch', arguments: { url: `${siteUrl}/slow`, timeout_seconds: 60 } }, undefined, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 300));
+    // Cancel once the work is under way: the slow site has the adapter's request.
+    await slowOpened;
     controller.abort('user pressed stop');
     await expect(pending).rejects.toThrow();
     // The server aborted the underlying request: the slow site saw its connection close well before the 60 s limit.
