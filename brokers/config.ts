@@ -48,6 +48,7 @@ export const ConfigSchema = z.object({
   SERVICE_SOLVER_MAX_NODES: z.coerce.number().int().min(100).default(95_000),
   SERVICE_CAD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SERVICE_CAD_HEAP_RECYCLE_MB: z.coerce.number().int().min(128).default(512),
+  SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
 });
 export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string };
 
@@ -80,6 +81,7 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_SOLVER_MAX_NODES: 'largest mesh the solver accepts, in nodes (95000: ~2 GB for SPOOLES with second-order tets); larger is refused',
   SERVICE_CAD_THREADS: 'OpenCascade kernel threads per process for the CAD adapters and sessions (the number of cores)',
   SERVICE_CAD_HEAP_RECYCLE_MB: 'a CAD kernel thread whose wasm heap passes this is replaced between tasks (512)',
+  SERVICE_ENGINE_SANDBOX: 'bwrap (default): engines (ccx, gmsh, ngspice) run under bubblewrap, only their scratch folder writable, no network, no other process visible; off only where each adapter runs in a locked-down container of its own (k8s)',
   SERVICE_EXEMPT_LOCAL_WRITES: 'stdio callers run writing tools without a hold (true); false holds them like remote callers',
   SERVICE_APPROVAL_HOLD_SECONDS: 'how long a held call waits for a person when it carries no progress token (100)',
   SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS: 'how long a held call with a progress token waits for a person (180; an explicit gate timeout caps it)',

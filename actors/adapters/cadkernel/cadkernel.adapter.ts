@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { Infra } from '../../../brokers/infra.ts';
 import { createCadAdapter, kernelRun, PropertiesOutSchema, type CadToolDeps } from '../cadscript/common.ts';
 import { fileTools } from '../cadscript/file.tools.ts';
+import { setEngineSandbox } from '../kit/sandbox.ts';
 import { defineTool } from '../kit/tool.ts';
 import { generateMeshTool } from '../mesh/generate-mesh.tool.ts';
 import { sessionTools } from './session.tools.ts';
@@ -25,8 +27,15 @@ function describeStepTool(deps: CadToolDeps) {
 /**
  * The `cadkernel` adapter (TOOLS.md): 6 stateless file tools (create_parametric, boolean_operation, get_properties,
  * export_geometry, describe_step_file, generate_mesh) and the 27 session tools served by the cadsessions actor.
+ * generate_mesh runs gmsh in the engine sandbox (kit/sandbox.ts); without bwrap that one tool fails with
+ * TOOL_UNAVAILABLE naming bubblewrap while the kernel tools stay healthy.
  */
-export const createCadkernelAdapter = createCadAdapter({
+export const createCadkernelAdapter = (infra: Infra) => {
+  setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
+  return cadkernelAdapter(infra);
+};
+
+const cadkernelAdapter = createCadAdapter({
   id: 'cadkernel',
   version: '0.1.0',
   capability: 'cad',

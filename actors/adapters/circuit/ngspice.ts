@@ -1,35 +1,25 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { engineCommand } from '../kit/sandbox.ts';
 import type { NgspiceRun } from './outcome.ts';
+
+export { findProgram } from '../kit/sandbox.ts';
 
 /** Most bytes kept of each of stdout and stderr (a `.print` card can print whole tables). */
 const MAX_STREAM_BYTES = 1 << 20;
 
-/** The absolute path of an executable found on `searchPath` (default `PATH`), or undefined. */
-export async function findProgram(name: string, searchPath = process.env.PATH ?? ''): Promise<string | undefined> {
-  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, name);
-    try {
-      await fs.access(candidate, fs.constants.X_OK);
-      if ((await fs.stat(candidate)).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 /**
  * Runs `ngspice -b -r <raw> <netlist>` in `cwd` with ASCII raw output (`SPICE_ASCIIRAWFILE=1`) and `HOME` set to `cwd`
- * (no user `.spiceinit`). The process leads its own group; when `signal` aborts (timeout or cancellation) the whole group
- * is killed and the promise rejects with the abort reason.
+ * (no user `.spiceinit`), sandboxed with `cwd` (the call's scratch folder) its only writable place (kit/sandbox.ts). The
+ * process leads its own group; when `signal` aborts (timeout or cancellation) the whole group is killed and the promise
+ * rejects with the abort reason.
  */
-export function runNgspice(exe: string, opts: { cwd: string; netlist: string; raw: string; signal: AbortSignal }): Promise<NgspiceRun> {
+export async function runNgspice(exe: string, opts: { cwd: string; netlist: string; raw: string; signal: AbortSignal }): Promise<NgspiceRun> {
   const { cwd, netlist, raw, signal } = opts;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) throw signal.reason;
+  const cmd = await engineCommand(exe, ['-b', '-r', raw, netlist], { scratch: cwd, missing: 'ngspice is not installed (not found on PATH; Debian package ngspice)' });
+  if (signal.aborted) throw signal.reason;
   return new Promise((resolve, reject) => {
-    const child = spawn(exe, ['-b', '-r', raw, netlist], {
+    const child = spawn(cmd.command, cmd.args, {
       cwd,
       env: { ...process.env, SPICE_ASCIIRAWFILE: '1', HOME: cwd },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { NamedFaces } from '../../../workers/simfield/named-faces.ts';
+import { engineCommand } from '../kit/sandbox.ts';
 import { ToolError, ToolUnavailableError } from '../kit/tool.ts';
 import type { SimFieldPool } from '../solver/pool.ts';
 
@@ -60,10 +61,17 @@ function geoScript(o: MeshStepOptions, curved: boolean): string {
   ].join('\n');
 }
 
-/** Runs gmsh in `dir`; ENOENT is TOOL_UNAVAILABLE naming gmsh; an abort kills its process group. */
-function runGmsh(dir: string, args: string[], signal: AbortSignal): Promise<{ code: number | null; out: string }> {
+const GMSH_MISSING = 'gmsh is not installed: not found on PATH (Debian package gmsh)';
+
+/**
+ * Runs gmsh in `dir`, sandboxed with `dir` its only writable place (kit/sandbox.ts); a missing gmsh (or bwrap) is
+ * TOOL_UNAVAILABLE naming it; an abort kills its process group.
+ */
+async function runGmsh(dir: string, args: string[], signal: AbortSignal): Promise<{ code: number | null; out: string }> {
+  const cmd = await engineCommand('gmsh', args, { scratch: dir, missing: GMSH_MISSING });
+  if (signal.aborted) throw signal.reason;
   return new Promise((resolve, reject) => {
-    const child = spawn('gmsh', args, { cwd: dir, env: { ...process.env, DISPLAY: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd.command, cmd.args, { cwd: dir, env: { ...process.env, DISPLAY: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
     const add = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-1_000_000));
     child.stdout!.on('data', add);
@@ -78,7 +86,7 @@ function runGmsh(dir: string, args: string[], signal: AbortSignal): Promise<{ co
     signal.addEventListener('abort', kill, { once: true });
     child.once('error', (err: NodeJS.ErrnoException) => {
       signal.removeEventListener('abort', kill);
-      reject(err.code === 'ENOENT' ? new ToolUnavailableError('gmsh is not installed: not found on PATH (Debian package gmsh)') : err);
+      reject(err.code === 'ENOENT' ? new ToolUnavailableError(GMSH_MISSING) : err);
     });
     child.once('close', (code) => {
       signal.removeEventListener('abort', kill);

@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { engineCommand, findProgram } from '../kit/sandbox.ts';
 import { ToolError, ToolUnavailableError } from '../kit/tool.ts';
 
-/** Whether `program` is on PATH (`command -v`, through an absolute /bin/sh so a bare PATH still answers). */
-export function onPath(program: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
-  return new Promise((resolve) => {
-    const p = spawn('/bin/sh', ['-c', `command -v ${program}`], { env, stdio: 'ignore' });
-    p.once('error', () => resolve(false));
-    p.once('exit', (code) => resolve(code === 0));
-  });
+export const CCX_MISSING = 'ccx (CalculiX) is not installed: not found on PATH (Debian package calculix-ccx)';
+
+/** Whether `program` is on PATH (looked up in the folders of PATH; no shell). */
+export async function onPath(program: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  return (await findProgram(program, env.PATH ?? '')) !== undefined;
 }
 
 /** What a finished ccx run left behind. */
@@ -27,13 +26,15 @@ const POLL_MS = 500;
 
 /**
  * Runs `ccx -i <job>` in `dir` with `OMP_NUM_THREADS=1` (a second thread costs 75 % more memory for 37 % less time),
- * in its own process group so an abort (timeout or cancel) kills the whole group. Reports progress from the `.sta`
+ * in its own process group so an abort (timeout or cancel) kills the whole group, sandboxed with `dir` its only writable
+ * place (kit/sandbox.ts). Reports progress from the `.sta`
  * file. Never trusts the exit code (notes/solver.md "Error detection"): `*ERROR` in the output or a missing `.frd` is
  * a ToolError carrying the solver's words.
  */
 export async function runCcx(opts: { dir: string; job: string; signal: AbortSignal; progress?: (fraction: number, message: string) => void }): Promise<CcxRun> {
   const started = performance.now();
-  const child = spawn('ccx', ['-i', opts.job], {
+  const cmd = await engineCommand('ccx', ['-i', opts.job], { scratch: opts.dir, missing: CCX_MISSING });
+  const child = spawn(cmd.command, cmd.args, {
     cwd: opts.dir,
     env: { ...process.env, OMP_NUM_THREADS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,7 +66,7 @@ export async function runCcx(opts: { dir: string; job: string; signal: AbortSign
   }, POLL_MS);
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     child.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'ENOENT' ? new ToolUnavailableError('ccx (CalculiX) is not installed: not found on PATH (Debian package calculix-ccx)') : err),
+      reject(err.code === 'ENOENT' ? new ToolUnavailableError(CCX_MISSING) : err),
     );
     child.once('close', (code) => resolve(code));
   }).finally(() => {

@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ToolUnavailableError } from './tool.ts';
+
+/**
+ * Engine sandboxing (README "Engine sandbox"): every engine subprocess (ccx, gmsh, ngspice) runs under bubblewrap with
+ * the whole filesystem read-only (the workspace included), its call's scratch folder the one writable place (and a
+ * private /tmp that vanishes with the run), a fresh /dev and /proc, every namespace unshared (no network but a private loopback, no other
+ * process visible, no IPC), no capabilities, a session of its own, and killed when its parent dies.
+ * `SERVICE_ENGINE_SANDBOX=off` runs engines bare, for deployments that isolate each adapter in a container of its own.
+ */
+export const ENGINE_SANDBOXES = ['bwrap', 'off'] as const;
+export type EngineSandbox = (typeof ENGINE_SANDBOXES)[number];
+
+/** What a node needing the sandbox reports when bubblewrap is missing. */
+export const BWRAP_MISSING =
+  'the engine sandbox bwrap is not installed: not found on PATH (Debian package bubblewrap); SERVICE_ENGINE_SANDBOX=off only where each adapter runs in a container of its own';
+
+/** The process's mode: set once from the configuration by the adapters that run engines; bwrap until then. */
+let processMode: EngineSandbox = 'bwrap';
+
+export function setEngineSandbox(mode: EngineSandbox): void {
+  processMode = mode;
+}
+
+export function engineSandbox(): EngineSandbox {
+  return processMode;
+}
+
+/** The absolute path of an executable found on `searchPath` (default `PATH`), or undefined. No shell involved. */
+export async function findProgram(name: string, searchPath = process.env.PATH ?? ''): Promise<string | undefined> {
+  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, name);
+    try {
+      await fs.access(candidate, fs.constants.X_OK);
+      if ((await fs.stat(candidate)).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * bwrap's argument list for running `exe args` with `scratch` writable and `cwd` as its working folder. Order matters:
+ * the read-only root first, then a fresh /dev and /proc and a private, empty /tmp (ngspice's `tmpfile()` writes there
+ * whatever TMPDIR says; it vanishes with the run), then the folder under /tmp that holds the scratch folder (a workspace
+ * under /tmp: its includes stay readable) read-only again, and the scratch bind last, on top of everything.
+ */
+export function bwrapArgs(exe: string, args: readonly string[], scratch: string, cwd: string = scratch): string[] {
+  const under = path.relative('/tmp', scratch).split(path.sep)[0];
+  const tmpAnchor = under && under !== '..' && !path.isAbsolute(under) ? path.join('/tmp', under) : undefined;
+  return [
+    ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
+    ...(tmpAnchor ? ['--ro-bind', tmpAnchor, tmpAnchor] : []),
+    ...['--bind', scratch, scratch],
+    ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
+    ...['--setenv', 'TMPDIR', scratch, '--chdir', cwd, '--', exe, ...args],
+  ];
+}
+
+/** The command of one engine run: the program resolved on PATH, wrapped in bwrap unless the sandbox is off. */
+export interface EngineCommand {
+  command: string;
+  args: string[];
+  sandboxed: boolean;
+}
+
+/**
+ * Builds the spawn of one engine run. `program` is a name looked up on PATH (or an absolute path); missing, it is
+ * TOOL_UNAVAILABLE with `missing` as the message. With the sandbox on and bwrap missing it is TOOL_UNAVAILABLE naming
+ * the Debian package bubblewrap; nothing runs unsandboxed by accident.
+ */
+export async function engineCommand(
+  program: string,
+  args: readonly string[],
+  opts: { scratch: string; cwd?: string; missing: string; mode?: EngineSandbox },
+): Promise<EngineCommand> {
+  const exe = path.isAbsolute(program) ? program : await findProgram(program);
+  if (!exe) throw new ToolUnavailableError(opts.missing, { program });
+  if ((opts.mode ?? processMode) === 'off') return { command: exe, args: [...args], sandboxed: false };
+  const bwrap = await findProgram('bwrap');
+  if (!bwrap) throw new ToolUnavailableError(BWRAP_MISSING, { program: 'bwrap', package: 'bubblewrap' });
+  const scratch = await fs.realpath(opts.scratch);
+  const cwd = opts.cwd ? await fs.realpath(opts.cwd) : scratch;
+  return { command: bwrap, args: bwrapArgs(exe, args, scratch, cwd), sandboxed: true };
+}
+
+/**
+ * The adapter health of the sandbox: null when it is off or works, else why it cannot run (bwrap missing, naming
+ * bubblewrap, or bwrap failing to start a sandbox, e.g. where user namespaces are disabled).
+ */
+export async function checkEngineSandbox(mode: EngineSandbox = processMode): Promise<string | null> {
+  if (mode === 'off') return null;
+  const bwrap = await findProgram('bwrap');
+  if (!bwrap) return BWRAP_MISSING;
+  const scratch = await fs.realpath(os.tmpdir());
+  return new Promise((resolve) => {
+    const child = spawn(bwrap, bwrapArgs('/bin/true', [], scratch), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(0, 2000)));
+    child.once('error', (e) => resolve(`the engine sandbox bwrap does not start: ${e.message}`));
+    child.once('close', (code) => resolve(code === 0 ? null : `the engine sandbox bwrap does not start (exit code ${code}): ${err.trim() || 'no output'}`));
+  });
+}
