@@ -121,6 +121,34 @@ function checkServiceContainer(p: Pod, v: string[]): void {
   }
 }
 
+/** Roles whose actors spawn engines (ccx, gmsh, ngspice), which README "Engine sandbox" runs under bwrap. */
+export const ENGINE_ROLES = ['adapter:solver', 'adapter:cadkernel', 'adapter:circuit'];
+
+/**
+ * The engine sandbox of a pod hosting an engine role: SERVICE_ENGINE_SANDBOX (container env over the ConfigMap,
+ * default bwrap) must be off (bwrap cannot create namespaces in a pod without capabilities, and the image has no
+ * bwrap), and a pod that turns it off must be an adapter pod of its own with the locked-down security context.
+ */
+function checkEngineSandbox(p: Pod, configData: Y, v: string[]): void {
+  const engine = p.roles.find((r) => ENGINE_ROLES.includes(r));
+  const own = (p.c.env ?? []).find((e: Y) => e?.name === 'SERVICE_ENGINE_SANDBOX');
+  const value = own ? own.value : (configData?.SERVICE_ENGINE_SANDBOX ?? 'bwrap');
+  if (value !== 'bwrap' && value !== 'off') return void v.push(`${p.at}: SERVICE_ENGINE_SANDBOX ${JSON.stringify(value)} is neither bwrap nor off`);
+  if (!engine) return;
+  if (value !== 'off') return void v.push(`${p.at}: hosts ${engine} with SERVICE_ENGINE_SANDBOX=bwrap, which cannot start in a pod without capabilities; set it off and lock the pod down`);
+  const sc = p.c.securityContext ?? {};
+  const missing = [
+    sc.readOnlyRootFilesystem === true ? '' : 'readOnlyRootFilesystem',
+    sc.allowPrivilegeEscalation === false ? '' : 'allowPrivilegeEscalation false',
+    Array.isArray(sc.capabilities?.drop) && sc.capabilities.drop.includes('ALL') && !(sc.capabilities?.add ?? []).length ? '' : 'capabilities drop ALL',
+    sc.runAsNonRoot === true ? '' : 'runAsNonRoot',
+    sc.privileged === true ? 'not privileged' : '',
+  ].filter(Boolean);
+  if (missing.length) v.push(`${p.at}: SERVICE_ENGINE_SANDBOX=off without the pod's sandbox: ${missing.join(', ')}`);
+  if (p.w.doc.spec?.template?.metadata?.labels?.['app.kubernetes.io/component'] !== 'adapter')
+    v.push(`${p.at}: SERVICE_ENGINE_SANDBOX=off outside an adapter pod of its own`);
+}
+
 /** Roles: every `--roles` name is a role of roles.ts, every role is hosted by exactly one Deployment, as grouped. */
 function checkRoles(pods: Pod[], deploymentNames: Set<string>, roles: readonly string[], v: string[]): void {
   const known = new Set(roles);
@@ -297,6 +325,7 @@ export function check(tree: Tree, roles: readonly string[]): string[] {
       const pod: Pod = { w, name: w.doc.metadata?.name, at, spec, c, roles: splitRoles(value) };
       pods.push(pod);
       checkServiceContainer(pod, v);
+      checkEngineSandbox(pod, config?.doc.data, v);
     }
   }
   if (pods.length === 0) v.push(`no container runs the service image ${IMAGE}`);

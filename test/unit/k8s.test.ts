@@ -369,6 +369,40 @@ describe('k8s manifests', () => {
       expect: /NATS reads no config file/,
     },
     {
+      name: 'the engine sandbox off without a read-only root',
+      mutate: (t) => void (container(t, 'adapter-circuit').securityContext.readOnlyRootFilesystem = false),
+      expect: /adapter-circuit: SERVICE_ENGINE_SANDBOX=off without the pod's sandbox: readOnlyRootFilesystem/,
+    },
+    {
+      name: 'the engine sandbox off with privilege escalation and capabilities',
+      mutate: (t) => {
+        const sc = container(t, 'adapter-solver').securityContext;
+        delete sc.allowPrivilegeEscalation;
+        sc.capabilities = { drop: ['ALL'], add: ['SYS_ADMIN'] };
+      },
+      expect: /adapter-solver: SERVICE_ENGINE_SANDBOX=off without the pod's sandbox: allowPrivilegeEscalation false, capabilities drop ALL/,
+    },
+    {
+      name: 'the engine sandbox off running as root',
+      mutate: (t) => void delete container(t, 'adapter-cadkernel').securityContext.runAsNonRoot,
+      expect: /adapter-cadkernel: SERVICE_ENGINE_SANDBOX=off without the pod's sandbox: runAsNonRoot/,
+    },
+    {
+      name: 'the engine sandbox off in a pod that is no adapter pod',
+      mutate: (t) => void (podLabels(t, 'adapter-circuit')['app.kubernetes.io/component'] = 'actor'),
+      expect: /adapter-circuit: SERVICE_ENGINE_SANDBOX=off outside an adapter pod/,
+    },
+    {
+      name: 'an engine pod left on bwrap, which cannot start there',
+      mutate: (t) => void (container(t, 'adapter-circuit').env = container(t, 'adapter-circuit').env.filter((e: Y) => e.name !== 'SERVICE_ENGINE_SANDBOX')),
+      expect: /adapter-circuit: hosts adapter:circuit with SERVICE_ENGINE_SANDBOX=bwrap/,
+    },
+    {
+      name: 'an unknown sandbox value',
+      mutate: (t) => void (doc(t, 'ConfigMap', 'service-config').data.SERVICE_ENGINE_SANDBOX = 'none'),
+      expect: /SERVICE_ENGINE_SANDBOX "none" is neither bwrap nor off/,
+    },
+    {
       name: 'ConfigMap without the transporter',
       mutate: (t) => void delete doc(t, 'ConfigMap', 'service-config').data.SERVICE_TRANSPORTER,
       expect: /SERVICE_TRANSPORTER/,
