@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { InvalidArgumentsError } from '../kit/tool.ts';
+import { checkExpressions, checkStatements, type Expression } from './netlist-policy.ts';
 
 /** The four analyses of `circuit.run_simulation` (TOOLS.md). */
 export type AnalysisType = 'op' | 'dc' | 'ac' | 'transient';
@@ -41,7 +42,6 @@ const KEYS: Record<AnalysisType, { required: (keyof AnalysisParams)[]; optional:
 const CARD: Record<AnalysisType, string> = { op: '.op', dc: '.dc', ac: '.ac', transient: '.tran' };
 /** Every analysis card ngspice runs on its own; all but the requested one are commented out. */
 const ANALYSIS_CARDS = new Set(['.op', '.dc', '.ac', '.tran', '.noise', '.tf', '.pz', '.sens', '.disto', '.pss', '.sp']);
-const INCLUDE_CARDS = new Set(['.include', '.inc', '.lib']);
 
 const fmt = (v: SpiceValue) => (typeof v === 'number' ? String(v) : v.trim());
 
@@ -74,33 +74,43 @@ export interface PreparedNetlist {
   includes: string[];
 }
 
-/** Resolves an include path (relative to the netlist's folder) to an absolute path inside the workspace, or throws. */
-export type IncludeResolver = (file: string) => Promise<string>;
-
-const firstWord = (line: string) => line.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-
-/** Refuses a `.control` block (from line `fromLine`, 0-based; line 0 of a netlist is its title): batch runs use dot analyses with `-r`, whose exit codes are reliable (notes/solver.md). */
-export function refuseControl(text: string, where = 'the netlist', fromLine = 1): void {
-  const lines = text.split(/\r?\n/);
-  const at = lines.findIndex((l, k) => k >= fromLine && /^\.control\b/i.test(l.trim()));
-  if (at >= 0) {
-    throw new InvalidArgumentsError(
-      `${where} has a .control block (line ${at + 1}); give dot analyses instead (analysis_type with params, or a .op/.dc/.ac/.tran card)`,
-      { line: at + 1 },
-    );
-  }
+/** An include as the resolver hands it back: the path ngspice reads, and what the file (and those it includes) defines and uses. */
+export interface ResolvedInclude {
+  path: string;
+  funcs: string[];
+  expressions: Expression[];
 }
 
 /**
- * Prepares a netlist: refuses `.control`, keeps only the requested analysis (the `params` card replaces the netlist's; without
- * params the netlist's last card of that type is kept; `op` defaults to `.op`), comments out every other analysis card,
- * and rewrites `.include`/`.lib` paths to absolute workspace paths (the resolver refuses escapes). Line 1 is the title.
+ * Resolves an include path (relative to the netlist's folder) to an absolute path inside the workspace, or throws; a
+ * resolver that also checks the file hands back its `.func`s and expressions for the deck-wide expression check.
+ */
+export type IncludeResolver = (file: string) => Promise<string | ResolvedInclude>;
+
+const firstWord = (line: string) => line.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+
+/**
+ * Prepares a netlist: checks every statement against the allow-list (netlist-policy.ts), keeps only the requested
+ * analysis (the `params` card replaces the netlist's; without params the netlist's last card of that type is kept; `op`
+ * defaults to `.op`), comments out every other analysis card, and rewrites every include card's file to the path the
+ * resolver answers (which refuses escapes). Line 1 is the title.
  */
 export async function prepareNetlist(source: string, type: AnalysisType, params: AnalysisParams | undefined, resolve: IncludeResolver): Promise<PreparedNetlist> {
-  refuseControl(source);
+  const checked = checkStatements(source, 'the netlist', true);
   const fromParams = analysisCard(type, params);
-  const lines = source.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n');
+  const lines = source.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
   const includes: string[] = [];
+  const funcs = [...checked.funcs];
+  const expressions = [...checked.expressions];
+  for (const ref of checked.includes) {
+    const got = await resolve(ref.file);
+    const r = typeof got === 'string' ? { path: got, funcs: [], expressions: [] } : got;
+    includes.push(r.path);
+    funcs.push(...r.funcs);
+    expressions.push(...r.expressions);
+    lines[ref.index] = `${ref.card} "${r.path}"${ref.rest}`;
+  }
+  checkExpressions(expressions, funcs);
   const own: number[] = [];
   let skipping = false;
   for (let k = 1; k < lines.length; k++) {
@@ -113,12 +123,6 @@ export async function prepareNetlist(source: string, type: AnalysisType, params:
     if (ANALYSIS_CARDS.has(word)) {
       if (word === CARD[type]) own.push(k);
       else [lines[k], skipping] = [`* [not run] ${lines[k]}`, true];
-    } else if (INCLUDE_CARDS.has(word)) {
-      const m = /^\s*(\S+)\s+("[^"]*"|'[^']*'|\S+)(.*)$/.exec(lines[k]);
-      if (!m) throw new InvalidArgumentsError(`line ${k + 1}: ${word} without a file name`);
-      const abs = await resolve(m[2].replace(/^["']|["']$/g, ''));
-      includes.push(abs);
-      lines[k] = `${m[1]} "${abs}"${m[3]}`;
     }
   }
   // Keep one card of the requested type: the params card, else the netlist's last one.
@@ -138,15 +142,6 @@ export async function prepareNetlist(source: string, type: AnalysisType, params:
   }
   card = card.replace(/\s+/g, ' ');
   return { text: lines.join('\n') + '\n', card, includes };
-}
-
-/** Include paths named by an included file (for the recursive escape and `.control` check). */
-export function includePaths(text: string): string[] {
-  return text
-    .split(/\r?\n/)
-    .filter((l) => INCLUDE_CARDS.has(firstWord(l)))
-    .map((l) => /^\s*\S+\s+("[^"]*"|'[^']*'|\S+)/.exec(l)?.[1].replace(/^["']|["']$/g, ''))
-    .filter((p): p is string => !!p);
 }
 
 /** Resolves `file` against `baseDir` (absolute); the caller still checks the result lies inside the workspace. */

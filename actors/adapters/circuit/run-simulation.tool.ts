@@ -3,7 +3,8 @@ import path from 'node:path';
 import { defineTool, InvalidArgumentsError, ToolError, ToolUnavailableError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import { RunSimulationInputSchema, RunSimulationResultSchema } from './circuit.schemas.ts';
-import { includePaths, prepareNetlist, refuseControl, type IncludeResolver } from './netlist.ts';
+import { workspaceIncludes } from './netlist-includes.ts';
+import { prepareNetlist } from './netlist.ts';
 import { findProgram, runNgspice } from './ngspice.ts';
 import { failureMessage, judgeRun } from './outcome.ts';
 import { parseRawFile, PLOT_NAMES, RawFileError } from './raw-file.ts';
@@ -11,26 +12,6 @@ import { nonFiniteVectors, selectVectors, summarise } from './results.ts';
 
 /** Largest raw file read back (a long transient with many vectors); past it the caller should narrow the run. */
 const MAX_RAW_BYTES = 256 * 1024 * 1024;
-const MAX_INCLUDE_DEPTH = 8;
-
-/**
- * An include resolver for a netlist whose relative paths start at `baseDir`: every file, and every file it includes in
- * turn, must lie inside the workspace and hold no `.control` block (ngspice would read any path, e.g. `/etc/...`).
- */
-function includeResolver(ws: Workspace, baseDir: string): IncludeResolver {
-  const seen = new Set<string>();
-  const check = async (file: string, dir: string, depth: number): Promise<string> => {
-    const abs = await ws.resolve(path.resolve(dir, file), 'include');
-    if (seen.has(abs) || depth > MAX_INCLUDE_DEPTH) return abs;
-    seen.add(abs);
-    const text = await fs.readFile(abs, 'utf8').catch(() => undefined);
-    if (text === undefined) return abs; // ngspice names the missing file itself
-    refuseControl(text, `included file ${ws.relative(abs)}`, 0);
-    for (const nested of includePaths(text)) await check(nested, path.dirname(abs), depth + 1);
-    return abs;
-  };
-  return (file) => check(file, baseDir, 0);
-}
 
 /** `circuit.run_simulation`: one ngspice batch run in a scratch folder of the workspace, judged and summarised. */
 export function runSimulationTool(ws: Workspace) {
@@ -43,7 +24,8 @@ export function runSimulationTool(ws: Workspace) {
       '{variation dec|oct|lin, points, fstart, fstop}; transient {tstep, tstop, tstart?, tmax?, uic?}; op needs none. Only the ' +
       'requested analysis runs. Returns per vector final/min/max (AC: magnitude_db and phase_deg), waveforms decimated to ' +
       'max_points keyed by their scale (time, frequency, sweep), converged and the simulator log. probes limits the vectors ' +
-      '(v(out), i(v1) or a node name). A .control block is refused; a failed run is an error quoting the simulator.',
+      '(v(out), i(v1) or a node name). The netlist is data: a .control block, *ng_script, commands and unknown dot cards are ' +
+      'refused, and includes must be workspace files; a failed run is an error quoting the simulator.',
     input: RunSimulationInputSchema,
     output: RunSimulationResultSchema,
     handler: async (a, tc) => {
@@ -54,9 +36,12 @@ export function runSimulationTool(ws: Workspace) {
       if (!exe) throw new ToolUnavailableError('ngspice is not installed (not found on PATH; Debian package ngspice)', { program: 'ngspice' });
       const source = a.netlist ?? (await ws.read(a.netlist_path!, 'netlist_path')).toString('utf8');
       const baseDir = a.netlist_path ? path.dirname(await ws.resolve(a.netlist_path, 'netlist_path')) : ws.root;
-      const prepared = await prepareNetlist(source, a.analysis_type, a.params, includeResolver(ws, baseDir));
-
       const dir = await ws.scratch('circuit.run_simulation');
+      // Included files are checked, then read by ngspice from checked copies in the scratch folder (netlist-includes.ts).
+      const prepared = await prepareNetlist(source, a.analysis_type, a.params, workspaceIncludes(ws, baseDir, path.join(dir, 'include'))).catch(async (err: unknown) => {
+        await fs.rm(dir, { recursive: true, force: true });
+        throw err;
+      });
       await fs.writeFile(path.join(dir, 'netlist.cir'), prepared.text);
       const started = performance.now();
       const run = await runNgspice(exe, { cwd: dir, netlist: 'netlist.cir', raw: 'out.raw', signal: tc.signal });
