@@ -119,8 +119,19 @@ export const ApprovalItemSchema = z.object({
   not_decidable_reason: z.string().nullable().optional(),
   detail: z.record(z.string(), z.unknown()).optional(),
   decision: DecisionRecordSchema.nullable().optional(),
+  /** The item's entity tag (also the `ETag` header of `GET /v1/approvals/{id}`): changes when its state or open gate changes. */
+  etag: z.string().optional(),
 });
 export type ApprovalItem = z.infer<typeof ApprovalItemSchema>;
+
+/**
+ * The gate instance a decision names (README "Approvals queue"): `phase` and `attempt` of the gate the person saw
+ * (`detail.phase`, `detail.attempt`). Optional; a decision naming a gate that is not the open one is refused 409.
+ */
+export const GateTargetFields = {
+  phase: z.string().min(1).max(200).optional(),
+  attempt: z.number().int().min(1).optional(),
+};
 
 /** Approval list response (SPEC "Approval list response"); unscoped_count: items left out for having no project. */
 export const ApprovalListResponseSchema = z.object({
@@ -137,6 +148,7 @@ export const DecisionBodySchema = z.object({
   decision: ApprovalDecisionSchema,
   reason: z.string().optional(),
   to_phase: z.string().optional(),
+  ...GateTargetFields,
 });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 
@@ -145,6 +157,7 @@ export const RunGateDecisionBodySchema = z.object({
   decision: ApprovalDecisionSchema,
   reason: z.string().max(2000).default(''),
   to_phase: z.string().max(200).default(''),
+  ...GateTargetFields,
 });
 export type RunGateDecisionBody = z.infer<typeof RunGateDecisionBodySchema>;
 

@@ -104,7 +104,8 @@ export function gateItem(g: GateInput): SourceItem | null {
     findings: [],
     allowed_decisions: [],
     rework_targets: [],
-    detail: { ...detailOf(phase, String(last.gate_id), 0), to_phase: last.to_phase ?? '' },
+    // The decided gate's attempt is the last part of its id (`<run>:<phase>:<attempt>`).
+    detail: { ...detailOf(phase, String(last.gate_id), Number(String(last.gate_id).split(':').at(-1)) || 0), to_phase: last.to_phase ?? '' },
     decision,
     blocked: null,
     source: { type: 'gate', run_id: v.id, gate_id: String(last.gate_id), gone: false, idems },

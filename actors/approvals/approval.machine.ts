@@ -1,6 +1,7 @@
-import type { Decider } from '../../contracts/actions/approvals.actions.ts';
+import type { Decider, DecisionTarget } from '../../contracts/actions/approvals.actions.ts';
 import type { NodeApprovalKind } from '../../contracts/actions/twin-approvals.actions.ts';
 import type { ApprovalDecision, ApprovalItem, ApprovalKind, GateFinding, LedgerKind } from '../../contracts/approvals.ts';
+import { etagOf, targetRefusal } from './target.ts';
 
 /** Where an item comes from and where its decision goes (never served). */
 export type ItemSource =
@@ -79,6 +80,7 @@ export function forViewer(s: SourceItem, viewer: Decider | undefined, env: Appro
     reason_required_for: REASON_REQUIRED[s.kind].filter((d) => s.allowed_decisions.includes(d)),
     decidable: reason === null,
     not_decidable_reason: reason,
+    etag: etagOf(s),
   };
 }
 
@@ -88,6 +90,8 @@ export interface DecideCommand {
   reason: string;
   to_phase: string;
   decider: Decider;
+  /** The item state or gate instance the decider saw (If-Match, phase, attempt); none: whatever stands now. */
+  target?: DecisionTarget;
 }
 
 /** Why a decision is refused: the catalogue code fixes the HTTP status (SPEC "HTTP statuses of the approvals API"). */
@@ -112,13 +116,15 @@ function notAllowedNow(s: SourceItem, d: ApprovalDecision): string {
 
 /**
  * The decision rules of the queue (pure), in the order the spec's status table reads: agent on a human-authority kind
- * 403; not pending or blocked 409; a decision the kind never offers 422; one not allowed now 409 (gate not ready, caps
+ * 403; a target (If-Match, phase, attempt) that is not the item as it stands 409 (422 for phase on a non-gate); not pending or blocked 409; a decision the kind never offers 422; one not allowed now 409 (gate not ready, caps
  * used up, workflow gone); no reason where one is required 422; an invalid to_phase 422. Otherwise the effect that
  * delivers the decision to the item's owner.
  */
 export function decide(s: SourceItem, c: DecideCommand, env: ApprovalEnv): { refusal: Refusal } | { effect: ApprovalEffect } {
   const refuse = (code: Refusal['code'], message: string) => ({ refusal: { code, message: `approval ${s.id}: ${message}` } });
   if (isAgent(c.decider) && HUMAN_AUTHORITY_KINDS.includes(s.kind) && !env.allowAgentHumanAuthority) return refuse('FORBIDDEN', whyNot(s, c.decider, env)!);
+  const offTarget = targetRefusal(s, c.target);
+  if (offTarget) return { refusal: offTarget };
   if (s.status !== 'pending' || s.blocked) return refuse('CONFLICT', whyNot(s, c.decider, env)!);
   if (!OFFERED[s.kind].includes(c.decision)) return refuse('VALIDATION_FAILED', `${c.decision} is not a decision on a ${s.kind}; offered: ${OFFERED[s.kind].join(', ')}`);
   if (!s.allowed_decisions.includes(c.decision)) {

@@ -62,7 +62,7 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
         // The same Idempotency-Key again: applied once already, answer the item as it stands.
         const clientKey = !p.idem.startsWith(AUTO_KEY);
         if (item.source.type === 'gate' ? item.source.idems.includes(p.idem) : clientKey && (await store.seen(p.idem, item.id))) return forViewer(item, p.decider, env);
-        const cmd = { decision: p.decision, reason: p.reason, to_phase: p.to_phase, decider: p.decider };
+        const cmd = { decision: p.decision, reason: p.reason, to_phase: p.to_phase, decider: p.decider, target: p.target };
         const out = decide(item, cmd, env);
         if ('refusal' in out) throw new ActorError(out.refusal.code, out.refusal.message, { approval_id: item.id, status: item.status, kind: item.kind });
         const after = await runEffect(ctx, item, out.effect, cmd, { store, log: infra.log, now: infra.now(), idem: p.idem });

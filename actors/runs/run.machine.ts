@@ -188,7 +188,7 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
   if (s.decisions.some((d) => d.idem === c.idem)) return b.done(); // the same command again: applied once already
   const gate = s.gate;
   if (!gate) return b.done({ code: 'CONFLICT', message: `run ${s.id} has no open gate` });
-  if (c.gate_id && c.gate_id !== gate.gate_id) return b.done({ code: 'CONFLICT', message: `gate ${c.gate_id} of run ${s.id} is no longer open (already decided)` });
+  if (c.gate_id && c.gate_id !== gate.gate_id) return b.done({ code: 'CONFLICT', message: `gate ${c.gate_id} of run ${s.id} is no longer open (already decided); the open gate is ${gate.phase} attempt ${gate.attempt}. Nothing was recorded` });
   const def = s.flow.definition;
   const phaseDef = def.phases.find((p) => p.id === gate.phase)!;
   const needsReason = c.decision !== 'approve';

@@ -21,11 +21,14 @@ export const APPROVALS_USAGE = `usage: service approvals <command> [options]
   list [--status pending|decided|all] [--project ID] [--kind KIND]
   show <id>
   decide <id> <approve|reject|retry|rework> [--reason TEXT] [--to-phase PHASE] [--idempotency-key KEY]
+         [--if-match ETAG] [--phase PHASE --attempt N]
 
   --url <url>     gateway base URL (default http://127.0.0.1:8765)
   --json          print the gateway's JSON answer (also for errors) instead of a table
   -h, --help      this text
 
+A decision always names what it decides: the ETag, phase and attempt given (as \`show\` prints them), else the item as
+the command reads it just before deciding (If-Match with its ETag); a gate that changed meanwhile is refused (exit 4).
 Sends X-Service-Surface: cli, or the agent headers when SERVICE_APPROVAL_AGENT and SERVICE_APPROVAL_ON_BEHALF_OF are
 both set; SERVICE_AUTH_TOKEN is sent as the bearer token. Exit codes: 0 done, 1 failed, 2 usage, 3 not found,
 4 not decidable now (409), 5 invalid (422), 6 not allowed (401, 403), 7 gateway unreachable, 8 recorded but not
@@ -86,6 +89,9 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
         reason: { type: 'string', default: '' },
         'to-phase': { type: 'string', default: '' },
         'idempotency-key': { type: 'string' },
+        'if-match': { type: 'string' },
+        phase: { type: 'string' },
+        attempt: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -120,36 +126,60 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
     if (!DECISIONS.includes(decision)) return usage(io, `the decision is one of ${DECISIONS.join(', ')} (got ${decision})`);
     method = 'POST';
     path = `/v1/approvals/${encodeURIComponent(id)}/decision`;
-    body = { decision, reason: o.reason, to_phase: o['to-phase'] };
+    let attempt: number | undefined;
+    if (o.attempt !== undefined) {
+      attempt = Number(o.attempt);
+      if (!Number.isInteger(attempt) || attempt < 1) return usage(io, `--attempt must be a whole number from 1 (got ${o.attempt})`);
+    }
+    body = { decision, reason: o.reason, to_phase: o['to-phase'], ...(o.phase ? { phase: o.phase } : {}), ...(attempt !== undefined ? { attempt } : {}) };
   } else return usage(io, `unknown command ${command}; accepted: list, show, decide`);
 
-  const headers: Record<string, string> = { ...cliHeaders(env), ...(body ? { 'content-type': 'application/json' } : {}), ...(o['idempotency-key'] ? { 'idempotency-key': o['idempotency-key'] } : {}) };
-  let res: Response;
-  try {
-    res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(30_000) });
-  } catch (err) {
-    io.err(`service approvals: the gateway at ${base} is not reachable: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}\n`);
-    return EXIT.unreachable;
+  /** One request to the gateway; answers its status, JSON and ETag, or the exit code of a transport failure. */
+  const send = async (m: string, p: string, payload: unknown, extra: Record<string, string> = {}): Promise<number | { status: number; json: unknown; text: string; etag: string | null }> => {
+    const headers: Record<string, string> = { ...cliHeaders(env), ...(payload ? { 'content-type': 'application/json' } : {}), ...extra };
+    let res: Response;
+    try {
+      res = await fetch(`${base}${p}`, { method: m, headers, body: payload ? JSON.stringify(payload) : undefined, signal: AbortSignal.timeout(30_000) });
+    } catch (err) {
+      io.err(`service approvals: the gateway at ${base} is not reachable: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}\n`);
+      return EXIT.unreachable;
+    }
+    const text = await res.text();
+    try {
+      return { status: res.status, json: text ? JSON.parse(text) : undefined, text, etag: res.headers.get('etag') };
+    } catch {
+      io.err(`service approvals: ${res.status} from ${base}${p} is not JSON: ${text.slice(0, 200)}\n`);
+      return EXIT.failed;
+    }
+  };
+  /** Prints a refused or failed answer; answers its exit code. */
+  const failed = (r: { status: number; json: unknown; text: string }) => {
+    if (o.json) io.out(`${JSON.stringify(r.json, null, 2)}\n`);
+    const e = (r.json as { error?: { code?: string; message?: string } } | undefined)?.error;
+    if (!o.json) io.err(`service approvals: ${r.status} ${e?.code ?? ''}: ${e?.message ?? r.text}\n`);
+    return exitOf(r.status);
+  };
+
+  const extra: Record<string, string> = o['idempotency-key'] ? { 'idempotency-key': o['idempotency-key'] } : {};
+  let seen: ApprovalItem | undefined;
+  if (command === 'decide') {
+    if (o['if-match']) extra['if-match'] = o['if-match'];
+    else if (!o.phase && o.attempt === undefined) {
+      // No target given: name the item as it is read now, so a gate that opens meanwhile is never decided instead.
+      const read = await send('GET', `/v1/approvals/${encodeURIComponent(id!)}`, undefined);
+      if (typeof read === 'number') return read;
+      if (exitOf(read.status) !== EXIT.ok) return failed(read);
+      seen = read.json as ApprovalItem;
+      if (read.etag) extra['if-match'] = read.etag;
+    }
   }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    io.err(`service approvals: ${res.status} from ${base}${path} is not JSON: ${text.slice(0, 200)}\n`);
-    return EXIT.failed;
-  }
-  const code = exitOf(res.status);
+  const res = await send(method, path, body, extra);
+  if (typeof res === 'number') return res;
+  if (exitOf(res.status) !== EXIT.ok) return failed(res);
+  const json = res.json;
   if (o.json) io.out(`${JSON.stringify(json, null, 2)}\n`);
-  if (code !== EXIT.ok) {
-    const e = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
-    if (!o.json) io.err(`service approvals: ${res.status} ${e?.code ?? ''}: ${e?.message ?? text}\n`);
-    return code;
-  }
-  if (!o.json) {
-    if (command === 'list') io.out(`${formatList(json as ApprovalListResponse, Boolean(o.project))}\n`);
-    else if (command === 'show') io.out(`${formatItem(json as ApprovalItem)}\n`);
-    else io.out(`${formatDecided(json as ApprovalItem, decision!)}\n`);
-  }
+  else if (command === 'list') io.out(`${formatList(json as ApprovalListResponse, Boolean(o.project))}\n`);
+  else if (command === 'show') io.out(`${formatItem(json as ApprovalItem)}\n`);
+  else io.out(`${formatDecided(json as ApprovalItem, decision!, seen)}\n`);
   return EXIT.ok;
 }

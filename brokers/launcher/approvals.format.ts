@@ -24,6 +24,9 @@ export function formatList(r: ApprovalListResponse, filtered: boolean): string {
   return `${table(['ID', 'KIND', 'STATUS', 'PROJECT', 'DECIDE', 'TITLE'], rows)}\n${foot}`;
 }
 
+/** The gate instance of a gate item, in words. */
+const gateOf = (i: ApprovalItem) => `${String(i.detail?.phase)} attempt ${String(i.detail?.attempt)}`;
+
 /** One item in full: fields, findings, the decision record and the kind's detail. */
 export function formatItem(i: ApprovalItem): string {
   const lines: string[] = [
@@ -37,6 +40,8 @@ export function formatItem(i: ApprovalItem): string {
     `route        ${i.route ?? '-'}`,
     `requested by ${i.requested_by ?? '-'}`,
     `decidable    ${i.decidable ? `yes: ${(i.allowed_decisions ?? []).join(', ')}` : `no: ${i.not_decidable_reason ?? ''}`}`,
+    ...(i.kind === 'gate' && i.detail ? [`gate         ${gateOf(i)} (decide it with --phase ${String(i.detail.phase)} --attempt ${String(i.detail.attempt)})`] : []),
+    ...(i.etag ? [`etag         ${i.etag} (--if-match)`] : []),
   ];
   if (i.reason_required_for?.length) lines.push(`reason for   ${i.reason_required_for.join(', ')}`);
   if (i.rework_targets?.length) lines.push(`rework to    ${i.rework_targets.join(', ')}`);
@@ -52,9 +57,10 @@ export function formatItem(i: ApprovalItem): string {
   return lines.join('\n');
 }
 
-/** The one-line answer to a decision. */
-export function formatDecided(i: ApprovalItem, decision: string): string {
+/** The one-line answer to a decision; `seen` is the item as the command read it before deciding (the gate it named). */
+export function formatDecided(i: ApprovalItem, decision: string, seen?: ApprovalItem): string {
   const d = i.decision;
   const by = d ? ` by ${d.approver}${d.approver_verified ? ' (verified)' : ''} via ${d.surface}` : '';
-  return `${decision} recorded on ${i.id}${by}; it is now ${i.status}${i.status === 'pending' ? ` (${i.decidable ? `next: ${(i.allowed_decisions ?? []).join(', ')}` : (i.not_decidable_reason ?? '')})` : ''}`;
+  const named = seen?.kind === 'gate' ? ` (gate ${gateOf(seen)})` : '';
+  return `${decision} recorded on ${i.id}${named}${by}; it is now ${i.status}${i.status === 'pending' ? ` (${i.decidable ? `next: ${(i.allowed_decisions ?? []).join(', ')}` : (i.not_decidable_reason ?? '')})` : ''}`;
 }

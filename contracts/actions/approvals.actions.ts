@@ -5,6 +5,7 @@ import {
   ApprovalKindSchema,
   ApprovalListResponseSchema,
   ApprovalRouteSchema,
+  GateTargetFields,
   HeldCallOutcomeSchema,
   LedgerKindSchema,
   LedgerStatusSchema,
@@ -115,7 +116,13 @@ export const ApprovalDecideSchema = z.object({
   to_phase: z.string().max(200).default(''),
   decider: DeciderSchema,
   idem: z.string().min(1),
+  /**
+   * What the decider saw (README "Approvals queue"): the entity tags of `If-Match` (any may match; none = any state),
+   * and a gate's phase and attempt. A decision whose target is not the item as it stands is refused CONFLICT.
+   */
+  target: z.object({ etags: z.array(z.string()).optional(), ...GateTargetFields }).optional(),
 });
+export type DecisionTarget = NonNullable<z.infer<typeof ApprovalDecideSchema>['target']>;
 
 export const ApprovalsActions = {
   list: defineAction('approvals.list', ApprovalsQuerySchema, ApprovalListResponseSchema),

@@ -10,6 +10,7 @@ import { ErrorCatalogue } from '../../contracts/errors.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { approvalAuthFor } from './auth.ts';
 import { approvalHeaders, resolveDecider, type DecisionRoute } from './identity.ts';
+import { parseIfMatch } from './if-match.ts';
 
 /** Body fields that claim an identity; always ignored (the approver is the authenticated principal) and logged. */
 export const IDENTITY_FIELDS = ['reviewer', 'approved_by', 'approvedBy', 'approver', 'approver_verified'];
@@ -23,6 +24,9 @@ export interface DecisionRequest {
   route: DecisionRoute;
   /** Idempotency-Key of the request; a fresh key per request when absent. */
   idem?: string;
+  /** The gate instance the person saw (body `phase`, `attempt`); with `If-Match`, the decision's target. */
+  phase?: string;
+  attempt?: number;
 }
 
 const KIND_OF_PREFIX: Record<string, string> = { gate: 'gate', change: 'design_change', design_loop: 'design_loop', sketch: 'sketch', drawing: 'drawing' };
@@ -53,6 +57,14 @@ export function viewerOf(deps: GatewayDeps, req: FastifyRequest): Decider {
 export async function decideViaQueue(deps: GatewayDeps, req: FastifyRequest, d: DecisionRequest): Promise<ApprovalItem> {
   const counter = decisionCounter(deps);
   const kindGuess = KIND_OF_PREFIX[d.id.split(':')[0]] ?? 'unknown';
+  let etags: string[] | undefined;
+  try {
+    etags = parseIfMatch(req.headers['if-match']);
+  } catch (err) {
+    counter.inc({ kind: kindGuess, decision: d.decision, surface: d.route === 'inline' ? 'chat' : 'unknown', outcome: 'refused' });
+    throw err;
+  }
+  const named = etags !== undefined || d.phase !== undefined || d.attempt !== undefined;
   const who = resolveDecider(approvalHeaders(req.headers), approvalAuthFor(deps.config).resolve(req.headers.authorization), d.route);
   if ('refusal' in who) {
     const raw = req.headers['x-service-surface'];
@@ -69,6 +81,7 @@ export async function decideViaQueue(deps: GatewayDeps, req: FastifyRequest, d: 
       to_phase: d.to_phase ?? '',
       decider: who.decider,
       idem: d.idem ?? `auto:${crypto.randomUUID()}`,
+      ...(named ? { target: { etags, phase: d.phase, attempt: d.attempt } } : {}),
     });
     counter.inc({ kind: item.kind, decision: d.decision, surface, outcome: 'ok' });
     return item;

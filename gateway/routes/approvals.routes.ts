@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { ApprovalsActions as A } from '../../contracts/actions/approvals.actions.ts';
-import { ApprovalDecisionSchema, ApprovalItemSchema, ApprovalKindSchema, ApprovalListResponseSchema, DecisionBodySchema } from '../../contracts/approvals.ts';
+import { ApprovalDecisionSchema, ApprovalItemSchema, ApprovalKindSchema, ApprovalListResponseSchema, DecisionBodySchema, GateTargetFields, type ApprovalItem } from '../../contracts/approvals.ts';
 import { decideViaQueue, logIgnoredIdentity, viewerOf } from '../approvals/decide.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -27,7 +27,14 @@ export const InlineDecisionBodySchema = z.object({
   to_phase: z.string().max(200).optional(),
   approver: z.string().optional(),
   approver_verified: z.boolean().optional(),
+  ...GateTargetFields,
 });
+
+/** Answers an item with its entity tag as the `ETag` header (the tag `If-Match` names on a decision). */
+const withEtag = (reply: FastifyReply) => (item: ApprovalItem) => {
+  if (item.etag) void reply.header('etag', item.etag);
+  return item;
+};
 
 /**
  * The unified approvals API under `/v1/approvals` (SPEC "Endpoints / Approvals"): the list with `unscoped_count`, one
@@ -42,25 +49,25 @@ export function approvalsRoutes(deps: GatewayDeps) {
       call(deps.caller, A.list, { ...req.query, viewer: viewerOf(deps, req) }),
     );
 
-    r.get('/:id', { schema: { params: IdParams, response: { 200: ApprovalItemSchema } } }, (req) =>
-      call(deps.caller, A.get, { id: req.params.id, viewer: viewerOf(deps, req) }),
+    r.get('/:id', { schema: { params: IdParams, response: { 200: ApprovalItemSchema } } }, (req, reply) =>
+      call(deps.caller, A.get, { id: req.params.id, viewer: viewerOf(deps, req) }).then(withEtag(reply)),
     );
 
     r.post(
       '/:id/decision',
       { schema: { params: IdParams, headers: IdemHeaders, body: DecisionBodySchema, response: { 200: ApprovalItemSchema } }, preValidation: logIgnoredIdentity(deps) },
-      (req) => decideViaQueue(deps, req, { id: req.params.id, ...req.body, route: 'unified', idem: req.headers['idempotency-key'] }),
+      (req, reply) => decideViaQueue(deps, req, { id: req.params.id, ...req.body, route: 'unified', idem: req.headers['idempotency-key'] }).then(withEtag(reply)),
     );
 
     r.post(
       '/:id/inline-decision',
       { schema: { params: IdParams, headers: IdemHeaders, body: InlineDecisionBodySchema, response: { 200: ApprovalItemSchema } }, preValidation: logIgnoredIdentity(deps) },
-      (req) => {
+      (req, reply) => {
         if (!req.params.id.startsWith('gate:')) {
           throw new ActorError('VALIDATION_FAILED', `inline decisions are for gates only (gate:<run_id>), not ${req.params.id}`, { issues: [{ path: 'params.id', message: 'expected gate:<run_id>' }] });
         }
-        const { decision, reason, to_phase } = req.body;
-        return decideViaQueue(deps, req, { id: req.params.id, decision, reason, to_phase, route: 'inline', idem: req.headers['idempotency-key'] });
+        const { decision, reason, to_phase, phase, attempt } = req.body;
+        return decideViaQueue(deps, req, { id: req.params.id, decision, reason, to_phase, phase, attempt, route: 'inline', idem: req.headers['idempotency-key'] }).then(withEtag(reply));
       },
     );
   };

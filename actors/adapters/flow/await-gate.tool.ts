@@ -32,7 +32,7 @@ async function nextGate(tc: ToolContext, runId: string, waitMs: number): Promise
 function gateForm(run: RunView) {
   const g = run.gate!;
   const findings = g.findings.length ? g.findings.map((f) => `- ${f.kind} (${f.severity}): ${f.message}`).join('\n') : '- none';
-  const message = `Run ${run.id} (${run.design_flow}) waits at the gate "${g.name}" of phase ${g.phase}, which is ${g.ready ? 'ready' : 'NOT ready (approve is refused)'}${g.stalled ? ' and stalled' : ''}.\nFindings:\n${findings}\nDecide: ${g.allowed_decisions.join(', ')}.`;
+  const message = `Run ${run.id} (${run.design_flow}) waits at the gate "${g.name}" of phase ${g.phase} (attempt ${g.attempt}), which is ${g.ready ? 'ready' : 'NOT ready (approve is refused)'}${g.stalled ? ' and stalled' : ''}.\nFindings:\n${findings}\nDecide: ${g.allowed_decisions.join(', ')}.`;
   const properties: Record<string, unknown> = {
     decision: { type: 'string', title: 'Decision', enum: g.allowed_decisions, description: 'approve, reject, retry (re-run this phase) or rework (back to an earlier phase)' },
     reason: { type: 'string', title: 'Reason', maxLength: 2000, description: 'required for reject, retry and rework' },
@@ -43,7 +43,7 @@ function gateForm(run: RunView) {
   return { mode: 'form', message, requestedSchema: { type: 'object', properties, required: ['decision'] } };
 }
 
-const gateSummary = (run: RunView) => (run.gate ? { phase: run.gate.phase, gate_id: run.gate.gate_id, name: run.gate.name, ready: run.gate.ready, allowed_decisions: run.gate.allowed_decisions, findings: run.gate.findings } : null);
+const gateSummary = (run: RunView) => (run.gate ? { phase: run.gate.phase, attempt: run.gate.attempt, gate_id: run.gate.gate_id, name: run.gate.name, ready: run.gate.ready, allowed_decisions: run.gate.allowed_decisions, findings: run.gate.findings } : null);
 
 /**
  * `flow.await_gate`: waits for the run's next gate and asks the person through an elicitation (never held: it asks
@@ -73,9 +73,11 @@ export const awaitGateTool = defineTool({
       return { ...base, status: 'awaiting_gate', gate: gateSummary(run), note: `${why}; the gate stays open: ${where}` };
     }
     const c = answer.data.content;
-    // Through the one approvals decision path, so identity rules, persistence and the decision metric apply.
+    // Through the one approvals decision path, so identity rules, persistence and the decision metric apply. The
+    // decision names the gate the form showed: if another gate is open by now, it is refused (CONFLICT), not moved.
+    const target = { phase: run.gate.phase, attempt: run.gate.attempt };
     await flowCall(
-      call(tc.ctx, ApprovalsActions.decide, { id: `gate:${run.id}`, decision: c.decision, reason: c.reason, to_phase: c.to_phase, decider: ELICITATION_IDENTITY, idem: `elicitation:${tc.callId}` }),
+      call(tc.ctx, ApprovalsActions.decide, { id: `gate:${run.id}`, decision: c.decision, reason: c.reason, to_phase: c.to_phase, decider: ELICITATION_IDENTITY, idem: `elicitation:${tc.callId}`, target }),
     );
     const after = await flowCall(call(tc.ctx, R.get, { run_id: run.id }));
     return { ...base, run_status: after.status, status: 'decided', gate: gateSummary(run), decision: { decision: c.decision, reason: c.reason, to_phase: c.to_phase, approver: 'local:elicitation', approver_verified: false, surface: 'chat' }, note: `${c.decision} recorded at the gate "${run.gate.name}"` };
