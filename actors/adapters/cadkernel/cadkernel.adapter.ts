@@ -17,7 +17,7 @@ function describeStepTool(deps: CadToolDeps) {
     input: z.object({ file_path: z.string().min(1) }),
     output: PropertiesOutSchema.extend({ part_count: z.number().int(), parts: z.array(z.looseObject({ name: z.string(), color: z.array(z.number()).nullable() })) }),
     handler: async (a, tc) => {
-      const input = await deps.workspace.resolve(a.file_path, 'file_path');
+      const input = await deps.workspace.resolveForRead(a.file_path, 'file_path');
       const r = await kernelRun(tc, (signal) => deps.pool().run('describeStep', { input }, { signal }));
       return { file_path: a.file_path, ...r };
     },

@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
 import { ActorError } from '../../../brokers/errors.ts';
@@ -118,7 +116,7 @@ export function sessionTools(deps: CadToolDeps) {
       description: OP_DOCS.import_step,
       input: z.object({ ...SessionId, file_path: z.string().min(1), name: z.string().optional() }),
       handler: async (a, tc) => {
-        await deps.workspace.resolve(a.file_path, 'file_path');
+        await deps.workspace.resolveForRead(a.file_path, 'file_path');
         const args = a.name ? { name: a.name } : {};
         const r = await sessionCall(tc, a.session_id, () => call(tc.ctx, A.command, { session_id: a.session_id, op: 'import_step', args, file_path: a.file_path }, NO_BUS_TIMEOUT));
         return { session_id: a.session_id, ...r.result, feature_count: r.feature_count };
@@ -136,13 +134,11 @@ export function sessionTools(deps: CadToolDeps) {
       input: ExportModelArgs.extend({ ...SessionId, output_path: z.string().optional() }),
       handler: async (a, tc) => {
         const { session_id, output_path, ...args } = a;
-        const out = output_path ? await deps.workspace.resolve(output_path, 'output_path') : undefined;
+        if (output_path !== undefined) await deps.workspace.resolveForWrite(output_path, 'output_path');
         const r = await sessionCall(tc, session_id, () => call(tc.ctx, A.export, { session_id, args }, NO_BUS_TIMEOUT));
         let cad_file: string | undefined;
-        if (out) {
-          await fs.mkdir(path.dirname(out), { recursive: true });
-          await fs.writeFile(out, Buffer.from(r.step_base64, 'base64'));
-          cad_file = deps.workspace.relative(out);
+        if (output_path !== undefined) {
+          cad_file = deps.workspace.relative(await deps.workspace.writeFile(output_path, Buffer.from(r.step_base64, 'base64'), 'output_path'));
           tc.outputFiles.push(cad_file);
         }
         return { session_id, ...r.result, obj_id: r.obj_id, step_base64: r.step_base64, ...(cad_file ? { cad_file } : {}) };

@@ -100,16 +100,28 @@ export function toToolError(err: unknown, tc?: Pick<ToolContext, 'log'>): Error 
   return new ToolError(err.message, details);
 }
 
-/** The absolute output path of a call: the caller's `output_path` inside the workspace, else a file in its scratch folder. */
-export async function outputPath(deps: CadToolDeps, tool: string, given: string | undefined, fallbackName: string): Promise<string> {
-  if (given) return deps.workspace.resolve(given, 'output_path');
-  return path.join(await deps.workspace.scratch(tool), fallbackName);
+/** Where a call's kernel writes (a file in its scratch folder) and, when the caller named one, the workspace path it goes to. */
+export interface OutputTarget {
+  path: string;
+  given?: string;
 }
 
-/** Reports a written file: `cad_file` relative to the workspace, listed in output_files. */
-export function reportFile<T extends { path: string }>(deps: CadToolDeps, tc: ToolContext, written: T): Omit<T, 'path'> & { cad_file: string } {
+/**
+ * The output of a call: the kernel always writes into the call's fresh scratch folder (same file name, so the extension
+ * still picks the format); a caller's `output_path` is checked before any work and the file is moved there afterwards
+ * through the workspace's confinement (no write follows a symlink; README "Workspace confinement").
+ */
+export async function outputPath(deps: CadToolDeps, tool: string, given: string | undefined, fallbackName: string): Promise<OutputTarget> {
+  const target = given !== undefined ? await deps.workspace.resolveForWrite(given, 'output_path') : undefined;
+  const dir = await deps.workspace.scratch(tool);
+  return target ? { path: path.join(dir, path.basename(target)), given } : { path: path.join(dir, fallbackName) };
+}
+
+/** Reports a written file (moved to the caller's output_path first, if any): `cad_file` relative to the workspace, listed in output_files. */
+export async function reportFile<T extends { path: string }>(deps: CadToolDeps, tc: ToolContext, written: T, target: OutputTarget): Promise<Omit<T, 'path'> & { cad_file: string }> {
   const { path: abs, ...rest } = written;
-  const rel = deps.workspace.relative(abs);
+  const placed = target.given !== undefined ? await deps.workspace.moveInto(abs, target.given, 'output_path') : abs;
+  const rel = deps.workspace.relative(placed);
   tc.outputFiles.push(rel);
   return { cad_file: rel, ...rest };
 }

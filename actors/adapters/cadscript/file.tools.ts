@@ -45,8 +45,8 @@ export function fileTools(deps: CadToolDeps) {
       output: CadFileOutSchema,
       handler: async (a, tc) => {
         const output = await outputPath(deps, 'create_parametric', a.output_path, `${a.shape_type}.step`);
-        const r = await kernelRun(tc, (signal) => pool().run('createParametric', { shape_type: a.shape_type, parameters: a.parameters, holes: a.holes, output }, { signal }));
-        return reportFile(deps, tc, r);
+        const r = await kernelRun(tc, (signal) => pool().run('createParametric', { shape_type: a.shape_type, parameters: a.parameters, holes: a.holes, output: output.path }, { signal }));
+        return reportFile(deps, tc, r, output);
       },
     }),
     defineTool({
@@ -57,10 +57,10 @@ export function fileTools(deps: CadToolDeps) {
       input: z.object({ target_path: FilePath('target solid'), tool_path: FilePath('tool solid'), operation: BooleanOperationSchema.default('subtract'), output_path: OutputPath }),
       output: CadFileOutSchema,
       handler: async (a, tc) => {
-        const [target, tool] = [await deps.workspace.resolve(a.target_path, 'target_path'), await deps.workspace.resolve(a.tool_path, 'tool_path')];
+        const [target, tool] = [await deps.workspace.resolveForRead(a.target_path, 'target_path'), await deps.workspace.resolveForRead(a.tool_path, 'tool_path')];
         const output = await outputPath(deps, 'boolean_operation', a.output_path, `${a.operation}.step`);
-        const r = await kernelRun(tc, (signal) => pool().run('booleanFiles', { target, tool, operation: a.operation, output }, { signal }));
-        return reportFile(deps, tc, r);
+        const r = await kernelRun(tc, (signal) => pool().run('booleanFiles', { target, tool, operation: a.operation, output: output.path }, { signal }));
+        return reportFile(deps, tc, r, output);
       },
     }),
     defineTool({
@@ -70,7 +70,7 @@ export function fileTools(deps: CadToolDeps) {
       input: z.object({ file_path: FilePath('file') }),
       output: PropertiesOutSchema,
       handler: async (a, tc) => {
-        const input = await deps.workspace.resolve(a.file_path, 'file_path');
+        const input = await deps.workspace.resolveForRead(a.file_path, 'file_path');
         const r = await kernelRun(tc, (signal) => pool().run('fileProperties', { input }, { signal }));
         return { file_path: a.file_path, ...r };
       },
@@ -91,13 +91,13 @@ export function fileTools(deps: CadToolDeps) {
       }),
       output: CadFileOutSchema,
       handler: async (a, tc) => {
-        const input = await deps.workspace.resolve(a.file_path, 'file_path');
+        const input = await deps.workspace.resolveForRead(a.file_path, 'file_path');
         const format = a.format.toLowerCase() as Lowercase<typeof a.format>;
         const base = a.file_path.split('/').pop()!.replace(/\.[^.]+$/, '');
         const output = await outputPath(deps, 'export_geometry', a.output_path, `${base}.${format}`);
         const mesh = { ...(a.tolerance ? { tolerance: a.tolerance } : {}), ...(a.angular_tolerance ? { angular_tolerance: a.angular_tolerance } : {}) };
-        const r = await kernelRun(tc, (signal) => pool().run('exportFile', { input, format, output, mesh, view: a.view }, { signal }));
-        return reportFile(deps, tc, r);
+        const r = await kernelRun(tc, (signal) => pool().run('exportFile', { input, format, output: output.path, mesh, view: a.view }, { signal }));
+        return reportFile(deps, tc, r, output);
       },
     }),
   ];

@@ -29,9 +29,9 @@ export function scriptTools(deps: CadToolDeps) {
       input: z.object({ ...ScriptArgs, output_path: z.string().optional() }),
       handler: async (a, tc) => {
         const output = await outputPath(deps, 'execute_script', a.output_path, 'script_result.step');
-        const r = await kernelRun(tc, (signal) => pool().run('runStatelessScript', { code: a.code, params: a.params, timeout_ms: (a.cpu_seconds ?? SCRIPT_CPU_SECONDS) * 1000, output }, { signal }));
+        const r = await kernelRun(tc, (signal) => pool().run('runStatelessScript', { code: a.code, params: a.params, timeout_ms: (a.cpu_seconds ?? SCRIPT_CPU_SECONDS) * 1000, output: output.path }, { signal }));
         const { file, ...rest } = r;
-        return { ...rest, ...(file ? reportFile(deps, tc, file) : {}) };
+        return { ...rest, ...(file ? await reportFile(deps, tc, file, output) : {}) };
       },
     }),
     defineTool({
@@ -44,8 +44,8 @@ export function scriptTools(deps: CadToolDeps) {
       handler: async (a, tc) => {
         const output = await outputPath(deps, 'create_assembly', a.output_path, `${a.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}.step`);
         const parts = a.parts.map((p) => ({ ...p, holes: p.holes as { x?: number; y?: number; diameter?: number; radius?: number }[] | undefined }));
-        const r = await kernelRun(tc, (signal) => pool().run('createAssemblyFile', { name: a.name, parts, output }, { signal }));
-        return reportFile(deps, tc, r);
+        const r = await kernelRun(tc, (signal) => pool().run('createAssemblyFile', { name: a.name, parts, output: output.path }, { signal }));
+        return reportFile(deps, tc, r, output);
       },
     }),
     defineTool({
@@ -66,8 +66,8 @@ export function scriptTools(deps: CadToolDeps) {
       handler: async (a, tc) => {
         const output = await outputPath(deps, 'generate_enclosure', a.output_path, 'enclosure.step');
         const { output_path: _o, ...dims } = a;
-        const r = await kernelRun(tc, (signal) => pool().run('generateEnclosure', { ...dims, output }, { signal }));
-        return reportFile(deps, tc, r);
+        const r = await kernelRun(tc, (signal) => pool().run('generateEnclosure', { ...dims, output: output.path }, { signal }));
+        return reportFile(deps, tc, r, output);
       },
     }),
   ];

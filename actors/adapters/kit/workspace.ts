@@ -1,59 +1,166 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import { constants as C } from 'node:fs';
 import path from 'node:path';
-import { InvalidArgumentsError } from './tool.ts';
+import { InvalidArgumentsError, ToolError } from './tool.ts';
+
+type Mode = 'read' | 'write';
 
 /**
  * The shared adapter workspace (TOOLS.md "Files and workspaces"): tools pass files by path; a relative path resolves
- * against the workspace root; a path that escapes it (`..`, an absolute path outside, a symlink out) is refused as
- * invalid arguments. Each call gets its own scratch folder; outputs are reported relative to the root.
+ * against the workspace root. One confinement rule serves every read and write (README "Workspace confinement"):
+ * no NUL, no backslash, no empty path; the path resolves lexically inside the root; then each component is walked from
+ * the root's real path and a symlink is followed only when its real target stays inside (a dangling one is refused).
+ * A write also refuses an existing symlink or folder as its target, creates missing folders only under the real
+ * parent, and lands through a temporary name in that real folder renamed into place (rename never follows a link).
+ * Refusals are invalid arguments naming the argument. Each call gets its own scratch folder; outputs are reported
+ * relative to the root.
  */
 export class Workspace {
   readonly root: string;
+  private realRoot: string | undefined;
 
   constructor(root: string) {
     this.root = path.resolve(root);
   }
 
   async ensure(): Promise<void> {
-    await fs.mkdir(this.root, { recursive: true });
+    await this.real();
   }
 
-  /** Resolves a caller's path inside the workspace, refusing escapes (symlinks included, for paths that exist). */
-  async resolve(p: string, argName = 'path'): Promise<string> {
-    if (!p || p.includes('\0')) throw new InvalidArgumentsError(`${argName} is empty or invalid`, { [argName]: p });
-    const abs = path.resolve(this.root, p);
-    if (!this.inside(abs)) throw new InvalidArgumentsError(`${argName} ${JSON.stringify(p)} is outside the workspace`, { [argName]: p, workspace: this.root });
-    const real = await fs.realpath(abs).catch(() => undefined);
-    if (real && !this.inside(real)) throw new InvalidArgumentsError(`${argName} ${JSON.stringify(p)} leads outside the workspace`, { [argName]: p });
-    return abs;
+  /** A caller's path to read, as its real path inside the workspace (it may not exist; the reader says so). */
+  resolve(p: string, argName = 'path'): Promise<string> {
+    return this.confine(p, argName, 'read');
   }
 
-  /** Reads a workspace file; a missing file is invalid arguments naming it. */
+  /** Same as `resolve`: the read side of the one confinement rule. */
+  resolveForRead(p: string, argName = 'path'): Promise<string> {
+    return this.confine(p, argName, 'read');
+  }
+
+  /** A caller's path to write: the real path of a new or regular file, its missing folders created under the real parent. */
+  resolveForWrite(p: string, argName = 'path'): Promise<string> {
+    return this.confine(p, argName, 'write');
+  }
+
+  /** Reads a workspace file (never through a final symlink); a missing file is invalid arguments naming it. */
   async read(p: string, argName = 'path'): Promise<Buffer> {
-    const abs = await this.resolve(p, argName);
+    const abs = await this.resolveForRead(p, argName);
     try {
-      return await fs.readFile(abs);
+      return await fs.readFile(abs, { flag: C.O_RDONLY | C.O_NOFOLLOW });
     } catch (err) {
       throw new InvalidArgumentsError(`${argName} ${JSON.stringify(p)} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { [argName]: p });
     }
   }
 
-  /** A fresh scratch folder for one call, e.g. `calls/<tool>/<id>`. */
+  /** Writes a workspace file through a temporary name in its real folder; answers its real path. */
+  async writeFile(p: string, data: Uint8Array | string, argName = 'path'): Promise<string> {
+    const abs = await this.resolveForWrite(p, argName);
+    await replaceFile(abs, data);
+    return abs;
+  }
+
+  /** Moves a file the call made (e.g. in its scratch folder) to a caller's path, under the same rule as `writeFile`. */
+  async moveInto(src: string, p: string, argName = 'path'): Promise<string> {
+    const abs = await this.resolveForWrite(p, argName);
+    try {
+      await fs.rename(src, abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await replaceFile(abs, await fs.readFile(src));
+      await fs.rm(src, { force: true });
+    }
+    return abs;
+  }
+
+  /** A fresh scratch folder for one call, e.g. `calls/<tool>/<id>` (confined like any write: a linked `calls/` is refused). */
   async scratch(tool: string): Promise<string> {
-    const dir = path.join(this.root, 'calls', tool.replace(/[^a-z0-9_.-]/gi, '_'), crypto.randomUUID());
-    await fs.mkdir(dir, { recursive: true });
-    return dir;
+    const rel = ['calls', tool.replace(/[^a-z0-9_.-]/gi, '_'), crypto.randomUUID()].join('/');
+    try {
+      return path.dirname(await this.confine(`${rel}/.scratch`, 'the scratch folder', 'write'));
+    } catch (err) {
+      throw err instanceof InvalidArgumentsError ? new ToolError(`the workspace is misconfigured: ${err.message}`) : err;
+    }
   }
 
   /** Path relative to the root, for `output_files` and results. */
   relative(abs: string): string {
-    return path.relative(this.root, abs).split(path.sep).join('/');
+    const base = this.realRoot && within(this.realRoot, abs) ? this.realRoot : this.root;
+    return path.relative(base, abs).split(path.sep).join('/');
   }
 
-  private inside(abs: string): boolean {
-    return abs === this.root || abs.startsWith(this.root + path.sep);
+  private async real(): Promise<string> {
+    if (!this.realRoot) {
+      await fs.mkdir(this.root, { recursive: true });
+      this.realRoot = await fs.realpath(this.root);
+    }
+    return this.realRoot;
   }
+
+  /** The one confinement rule (see the class comment). */
+  private async confine(p: string, argName: string, mode: Mode): Promise<string> {
+    const q = JSON.stringify(p);
+    const refuse = (why: string) => new InvalidArgumentsError(`${argName} ${q} ${why}`, { [argName]: p });
+    if (typeof p !== 'string' || p === '') throw new InvalidArgumentsError(`${argName} is empty`, { [argName]: p });
+    if (p.includes('\0')) throw refuse('contains a NUL byte');
+    if (p.includes('\\')) throw refuse('contains a backslash (separate folders with /)');
+    const root = await this.real();
+    const abs = path.resolve(this.root, p);
+    const base = within(this.root, abs) ? this.root : within(root, abs) ? root : undefined;
+    if (base === undefined) throw refuse('is outside the workspace');
+    const parts = path.relative(base, abs).split(path.sep).filter(Boolean);
+    if (!parts.length) throw refuse('names the workspace folder, not a file');
+
+    let cur = root;
+    for (let i = 0; i < parts.length; i++) {
+      const next = path.join(cur, parts[i]);
+      const st = await fs.lstat(next).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+        throw refuse(`cannot be checked: ${err.code ?? err.message}`);
+      });
+      if (!st) return mode === 'read' ? path.join(cur, ...parts.slice(i)) : this.createUnder(cur, parts.slice(i), refuse);
+      const last = i === parts.length - 1;
+      if (st.isSymbolicLink()) {
+        if (last && mode === 'write') throw refuse('is a symlink; a tool does not write through a symlink');
+        const target = await fs.realpath(next).catch(() => undefined);
+        if (!target) throw refuse(`goes through a symlink that leads nowhere (${parts.slice(0, i + 1).join('/')})`);
+        if (!within(root, target)) throw refuse('leads outside the workspace through a symlink');
+        cur = target;
+      } else cur = next;
+      if (last && mode === 'write' && !(await fs.stat(cur)).isFile()) throw refuse('is a folder or not a regular file');
+      if (last && mode === 'read' && (await fs.stat(cur)).isDirectory()) throw refuse('is a folder, not a file');
+    }
+    return cur;
+  }
+
+  /** Creates the missing folders of `rest` under the real folder `dir` and answers the target's path in its real folder. */
+  private async createUnder(dir: string, rest: string[], refuse: (why: string) => Error): Promise<string> {
+    const folder = path.join(dir, ...rest.slice(0, -1));
+    try {
+      await fs.mkdir(folder, { recursive: true });
+      if ((await fs.realpath(folder)) !== folder) throw refuse('changed under the call (a folder became a symlink)');
+    } catch (err) {
+      if (err instanceof InvalidArgumentsError) throw err;
+      throw refuse(`cannot be created: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    return path.join(folder, rest.at(-1)!);
+  }
+}
+
+/** Writes `data` to a temporary name beside `abs` (O_CREAT|O_EXCL: never through a link) and renames it onto `abs`. */
+async function replaceFile(abs: string, data: Uint8Array | string): Promise<void> {
+  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${crypto.randomUUID()}.tmp`);
+  try {
+    await fs.writeFile(tmp, data, { flag: C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, mode: 0o644 });
+    await fs.rename(tmp, abs);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+function within(root: string, abs: string): boolean {
+  return abs === root || abs.startsWith(root + path.sep);
 }
 
 /** The workspace root of a process: `SERVICE_WORKSPACE`, else `<data dir>/workspace` (a temp dir for in-memory data). */

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
@@ -42,13 +41,15 @@ export function generateMeshTool(deps: GenerateMeshDeps) {
       if (a.min_element_size_mm && a.element_size_mm && a.min_element_size_mm > a.element_size_mm) {
         throw new InvalidArgumentsError('min_element_size_mm is larger than element_size_mm');
       }
+      if (a.output_path !== undefined && !a.output_path.endsWith('.inp')) throw new InvalidArgumentsError('output_path must end in .inp', { output_path: a.output_path });
+      if (a.output_path !== undefined) await deps.workspace.resolveForWrite(a.output_path, 'output_path');
       const dir = await deps.workspace.scratch('cadkernel.generate_mesh');
-      const meshPath = a.output_path ? await deps.workspace.resolve(a.output_path, 'output_path') : path.join(dir, 'mesh.inp');
-      if (!meshPath.endsWith('.inp')) throw new InvalidArgumentsError('output_path must end in .inp');
-      await fs.mkdir(path.dirname(meshPath), { recursive: true });
+      // the mesh is written in the call's scratch folder and moved to output_path through the workspace's confinement
+      const scratchMesh = path.join(dir, 'mesh.inp');
       pool ??= createSimFieldPool({ maxThreads: 1 });
       tc.progress(0.1, 'meshing with gmsh');
-      const m = await meshStep({ stepPath, dir, meshPath, elementSizeMm: a.element_size_mm, minElementSizeMm: a.min_element_size_mm, curved: a.curved_edges, signal: tc.signal, pool });
+      const m = await meshStep({ stepPath, dir, meshPath: scratchMesh, elementSizeMm: a.element_size_mm, minElementSizeMm: a.min_element_size_mm, curved: a.curved_edges, signal: tc.signal, pool });
+      const meshPath = a.output_path !== undefined ? await deps.workspace.moveInto(scratchMesh, a.output_path, 'output_path') : scratchMesh;
       const rel = deps.workspace.relative(meshPath);
       tc.outputFiles.push(rel);
       const faces = Object.keys(m.named.surface_sets);

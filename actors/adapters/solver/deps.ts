@@ -29,7 +29,7 @@ export function solverDeps(infra: Infra, pool: SimFieldPool = createSimFieldPool
 
 /** Resolves a workspace path to an existing file; missing is invalid arguments naming the argument. */
 export async function existingFile(ws: Workspace, p: string, arg: string): Promise<string> {
-  const abs = await ws.resolve(p, arg);
+  const abs = await ws.resolveForRead(p, arg);
   const st = await fs.stat(abs).catch(() => undefined);
   if (!st?.isFile()) throw new InvalidArgumentsError(`${arg} ${JSON.stringify(p)} does not exist in the workspace`, { [arg]: p });
   return abs;

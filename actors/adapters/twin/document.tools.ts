@@ -40,8 +40,8 @@ export function documentTools(deps: TwinToolDeps) {
 
   async function simulationResult(a: Args, tc: ToolContext) {
     let field: CheckedField | undefined;
-    if (given(a.field_file) || given(a.field_base64)) {
-      const bytes = given(a.field_file) ? await deps.workspace.read(a.field_file, 'field_file') : Buffer.from(a.field_base64!, 'base64');
+    if (a.field_file !== undefined || given(a.field_base64)) {
+      const bytes = a.field_file !== undefined ? await deps.workspace.read(a.field_file, 'field_file') : Buffer.from(a.field_base64!, 'base64');
       try {
         field = checkSimField(bytes);
       } catch (err) {

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
@@ -52,7 +51,7 @@ export function geometryTools(deps: TwinToolDeps) {
           }
         }
         if (!bytes && given(a.step_base64)) [bytes, source] = [Buffer.from(a.step_base64, 'base64'), 'step_base64'];
-        if (!bytes && given(a.file_path)) [bytes, source] = [await deps.workspace.read(a.file_path, 'file_path'), 'file_path'];
+        if (!bytes && a.file_path !== undefined) [bytes, source] = [await deps.workspace.read(a.file_path, 'file_path'), 'file_path'];
         if (!bytes) {
           const absent = ['session_id', 'obj_id', 'step_base64'].filter((k) => !given(a[k as 'session_id']));
           throw new ToolError(
@@ -88,9 +87,9 @@ export function geometryTools(deps: TwinToolDeps) {
         const blob = await (await deps.blobs()).getByKey(node.object_key);
         if (!blob) throw new ToolError(`the file of node ${node.id} is missing from the blob store (${node.object_key})`);
         const rel = path.posix.join('staged', node.id, path.posix.basename(node.object_key));
-        const abs = await deps.workspace.resolve(rel);
-        await fs.mkdir(path.dirname(abs), { recursive: true });
-        await fs.writeFile(abs, blob.content);
+        await deps.workspace.writeFile(rel, blob.content, 'file_path').catch((err: Error) => {
+          throw err instanceof InvalidArgumentsError ? new ToolError(`cannot stage the file: ${err.message}`, { file_path: rel }) : err;
+        });
         tc.outputFiles.push(rel);
         const step = /\.(step|stp)$/i.test(rel);
         return {
