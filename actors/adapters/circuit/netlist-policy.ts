@@ -103,7 +103,7 @@ export function checkStatements(text: string, where: string, title: boolean): Ch
       if (!DOT_CARDS.has(word)) throw refuse(where, no, line, `${word} is not an allowed statement`);
       card = word;
     } else if (/^[a-z]/.test(word)) {
-      if (COMMANDS.has(word.replace(/[^a-z_]/g, ''))) throw refuse(where, no, line, `${word} is an ngspice command, not a circuit element`);
+      if (COMMANDS.has(word)) throw refuse(where, no, line, `${word} is an ngspice command, not a circuit element`);
       card = word;
     } else {
       throw refuse(where, no, line, 'not a comment, an element, a continuation or an allowed dot card');

@@ -83,3 +83,42 @@ describe('every include form is checked against the workspace', () => {
     expect(p.includes).toEqual([`${root}/models/ok.lib`]);
   });
 });
+
+describe('netlists of allowed statements still pass', () => {
+  it('accepts the fixtures and a netlist using every kind of allowed statement', async () => {
+    for (const f of ['rc_lowpass.cir', 'rc_nonconv.cir', 'bad_syntax.cir']) {
+      const text = fs.readFileSync(`/work/shared/fixtures/sim/spice/${f}`, 'utf8');
+      await expect(prepareNetlist(text, f === 'rc_nonconv.cir' ? 'transient' : 'op', undefined, viaWorkspace)).resolves.toMatchObject({ includes: [] });
+    }
+    const rich = [
+      '.include models/ok.lib',
+      '; a comment',
+      '$ another comment',
+      '.title rich',
+      '.options reltol=1e-4 abstol = 1e-12 method=gear noacct',
+      '.param vdd=5 rload={2*sqrt(1e6)}',
+      '.func twice(x) {2*x}',
+      '.global vdd_node',
+      '.model dx D (IS=2.52n RS=0.568 N=1.752)',
+      '.subckt stage in out params: r=1k',
+      'R1 in out {r}',
+      '.ends stage',
+      'V1 in 0 DC {vdd} AC 1',
+      'Load1 in mid 1u',
+      'X1 mid out stage r={twice(500)}',
+      'D1 out 0 dx',
+      'B1 b 0 V = v(out) > 0.5 ? 0 : 1',
+      'Rb b 0 1k',
+      '+ tc1=0',
+      '.ic v(out)=0',
+      '.temp 27',
+      '.save all',
+      '.meas tran tr WHEN v(out)=1 RISE=1',
+      '.tran 1u 1m',
+      '.end',
+    ].join('\n');
+    const p = await prepareNetlist(rich, 'transient', undefined, viaWorkspace);
+    expect(p.text.split('\n')[0]).toBe(`.include "${root}/models/ok.lib"`);
+    expect(p.card).toBe('.tran 1u 1m');
+  });
+});
