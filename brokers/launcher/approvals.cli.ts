@@ -135,8 +135,8 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
   } else return usage(io, `unknown command ${command}; accepted: list, show, decide`);
 
   /** One request to the gateway; answers its status, JSON and ETag, or the exit code of a transport failure. */
-  const send = async (m: string, p: string, payload: unknown, extra: Record<string, string> = {}): Promise<number | { status: number; json: unknown; text: string; etag: string | null }> => {
-    const headers: Record<string, string> = { ...cliHeaders(env), ...(payload ? { 'content-type': 'application/json' } : {}), ...extra };
+  const send = async (m: string, p: string, payload: unknown, more: Record<string, string> = {}): Promise<number | { status: number; json: unknown; text: string; etag: string | null }> => {
+    const headers: Record<string, string> = { ...cliHeaders(env), ...(payload ? { 'content-type': 'application/json' } : {}), ...more };
     let res: Response;
     try {
       res = await fetch(`${base}${p}`, { method: m, headers, body: payload ? JSON.stringify(payload) : undefined, signal: AbortSignal.timeout(30_000) });
@@ -160,20 +160,20 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
     return exitOf(r.status);
   };
 
-  const extra: Record<string, string> = o['idempotency-key'] ? { 'idempotency-key': o['idempotency-key'] } : {};
+  const sendHeaders: Record<string, string> = o['idempotency-key'] ? { 'idempotency-key': o['idempotency-key'] } : {};
   let seen: ApprovalItem | undefined;
   if (command === 'decide') {
-    if (o['if-match']) extra['if-match'] = o['if-match'];
+    if (o['if-match']) sendHeaders['if-match'] = o['if-match'];
     else if (!o.phase && o.attempt === undefined) {
       // No target given: name the item as it is read now, so a gate that opens meanwhile is never decided instead.
       const read = await send('GET', `/v1/approvals/${encodeURIComponent(id!)}`, undefined);
       if (typeof read === 'number') return read;
       if (exitOf(read.status) !== EXIT.ok) return failed(read);
       seen = read.json as ApprovalItem;
-      if (read.etag) extra['if-match'] = read.etag;
+      if (read.etag) sendHeaders['if-match'] = read.etag;
     }
   }
-  const res = await send(method, path, body, extra);
+  const res = await send(method, path, body, sendHeaders);
   if (typeof res === 'number') return res;
   if (exitOf(res.status) !== EXIT.ok) return failed(res);
   const json = res.json;

@@ -85,6 +85,28 @@ describe('service approvals (the CLI against a running node)', () => {
     expect(rejected.out).toContain('it is now rejected');
   });
 
+  it('names the gate it decides: show prints phase, attempt and ETag; a decide naming a gate no longer open exits 4 and records nothing', async () => {
+    const run = await post('/v1/runs', { design_flow: 'mech_v1', project_id: 'p-cli-target', goal: 'a bracket for the target test' });
+    await expect.poll(async () => JSON.parse((await cli(['show', `gate:${run.id}`, '--json'])).out || '{}').status, { timeout: 20_000, interval: 100 }).toBe('pending');
+    const show = await cli(['show', `gate:${run.id}`]);
+    expect(show.out).toContain('gate         intent attempt 1 (decide it with --phase intent --attempt 1)');
+    const etag = /etag {9}("[^"]+")/.exec(show.out)?.[1];
+    expect(etag).toBeTruthy();
+    const approved = await cli(['decide', `gate:${run.id}`, 'approve']);
+    expect(approved.code, approved.err).toBe(0);
+    expect(approved.out).toContain(`approve recorded on gate:${run.id} (gate intent attempt 1)`);
+    await expect.poll(async () => JSON.parse((await cli(['show', `gate:${run.id}`, '--json'])).out).detail.phase, { timeout: 20_000, interval: 100 }).toBe('needs');
+    for (const target of [['--phase', 'intent', '--attempt', '1'], ['--if-match', etag!]]) {
+      const stale = await cli(['decide', `gate:${run.id}`, 'reject', '--reason', 'meant Intent', ...target]);
+      expect(stale.code, stale.err).toBe(4);
+      expect(stale.err).toMatch(/open gate is needs attempt 1/);
+    }
+    expect((await cli(['decide', `gate:${run.id}`, 'approve', '--attempt', '0'])).code).toBe(2);
+    const runNow = (await (await fetch(`${url}/v1/runs/${run.id}`)).json()) as Record<string, any>;
+    expect(runNow.status).toBe('awaiting_approval');
+    expect(runNow.decisions).toHaveLength(1);
+  });
+
   it('sends the three agent headers when both agent variables are set, and the token when SERVICE_AUTH_TOKEN is', async () => {
     const { id } = await sketch();
     const out = await cli(['decide', id, 'approve', '--json'], { SERVICE_APPROVAL_AGENT: 'copilot', SERVICE_APPROVAL_ON_BEHALF_OF: 'dave@example.com', SERVICE_AUTH_TOKEN: TOKEN });
