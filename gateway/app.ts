@@ -4,7 +4,10 @@ import client from 'prom-client';
 import { getOrCreate } from '../brokers/metrics.ts';
 import type { GatewayDeps } from './deps.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
+import { answerClientError, dropIdleConnections, httpServerOptions } from './plugins/http-limits.ts';
+import { refuseHostileInput } from './plugins/input-guard.ts';
+import { collectRoutes, type RouteEntry } from './plugins/route-table.ts';
 import { createHostCheck } from './plugins/host-check.ts';
 import { conversionRoutes } from './routes/convert.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
@@ -24,6 +27,11 @@ import { approvalsLegacyRoutes } from './routes/approvals-legacy.routes.ts';
 import { chatApprovalsRoutes } from './routes/chat-approvals.routes.ts';
 import { approvalAuthFor } from './approvals/auth.ts';
 
+const routeTables = new WeakMap<FastifyInstance, readonly RouteEntry[]>();
+
+/** Every route a gateway built by `buildGateway` registered (method and URL pattern). */
+export const routeTableOf = (app: FastifyInstance): readonly RouteEntry[] => routeTables.get(app) ?? [];
+
 /**
  * Builds the gateway (STYLE R10): a Fastify instance that never listens by itself. Tests use `inject` or listen on a
  * port of their own; `gateway.service.ts` listens in production.
@@ -34,10 +42,20 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 500 },
+    ...httpServerOptions(deps.config),
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
+  dropIdleConnections(app.server);
+  const routes = collectRoutes(app);
+  routeTables.set(app, routes);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.log);
+  // JSON routes take JSON only: another media type is 415 (the multipart and tool-server routes add their own parsers).
+  app.removeContentTypeParser('text/plain');
+  app.addHook('preValidation', refuseHostileInput);
   approvalAuthFor(deps.config); // a bad SERVICE_AUTH_TOKENS_PATH stops the start here, not at the first approval
 
   const requests = getOrCreate(

@@ -5,9 +5,10 @@ import type { Infra } from '../brokers/infra.ts';
 import { TOOLCALL_CANCEL_EVENT } from '../contracts/actions/adapters.actions.ts';
 import { GatewayActions, TOOLCALL_CLOSED_EVENT } from '../contracts/actions/gateway.actions.ts';
 import type { HealthRollup } from '../contracts/health.ts';
-import { buildGateway } from './app.ts';
+import { buildGateway, routeTableOf } from './app.ts';
 import { createHealth } from './health.ts';
 import type { McpDeps } from './mcp/context.ts';
+import type { RouteEntry } from './plugins/route-table.ts';
 import { InflightCalls } from './mcp/inflight.ts';
 import { LOG_LEVELS } from './mcp/protocol.ts';
 import { PendingRequests } from './mcp/outbound.ts';
@@ -20,6 +21,8 @@ import { StandaloneStreams } from './mcp/streams.ts';
 export interface GatewayRuntime {
   transport?: 'http' | 'sse' | 'stdio';
   address?: { host: string; port: number };
+  /** Every route the HTTP gateway registered (method and URL pattern), once it is built. */
+  routes?: readonly RouteEntry[];
   /** Called when the stdio client closes stdin: the process should drain and exit. */
   onStdioClosed?: () => void;
   /** Set once the gateway is built: starts listening (or reading stdin). The launcher calls it after every local
@@ -117,6 +120,7 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
         mcp: { ...deps, server, streams, apiKey: config.SERVICE_MCP_API_KEY },
       });
       const http = app;
+      runtime.routes = routeTableOf(app);
       runtime.serve = async () => {
         await http.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
         const addr = http.server.address();

@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidationIssue } from '../../contracts/errors.ts';
+import { findNulOrDepth } from '../../contracts/nul.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -14,6 +15,10 @@ export class ArgValidator {
   private readonly cache = new WeakMap<object, ValidateFunction>();
 
   validate(schema: Record<string, unknown>, args: unknown): ValidationIssue[] {
+    // Whatever the schema allows, a NUL character never reaches an adapter (PostgreSQL cannot store it) and nothing
+    // deeper than the nesting limit is walked by the validator.
+    const hostile = findNulOrDepth(args, '');
+    if (hostile) return [{ path: hostile.path || '(root)', message: hostile.message }];
     let fn = this.cache.get(schema);
     if (!fn) {
       fn = this.ajv.compile(schema);

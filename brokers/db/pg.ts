@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db.ts';
+import { refuseNulParams } from './nul-guard.ts';
 
 /** Quotes a LISTEN channel name as an identifier. */
 function ident(name: string): string {
@@ -17,6 +18,7 @@ export class PgDb implements Db {
   }
 
   async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+    refuseNulParams(params);
     const res = await this.pool.query(sql, params as unknown[]);
     return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
   }
@@ -25,6 +27,7 @@ export class PgDb implements Db {
     const client = await this.pool.connect();
     const q: Queryable = {
       query: async <R>(sql: string, params?: unknown[]) => {
+        refuseNulParams(params);
         const res = await client.query(sql, params as unknown[]);
         return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
       },

@@ -82,7 +82,9 @@ export function mcpHttpRoutes(deps: McpHttpDeps) {
       const found = await sessionFor(req, deps, 'GET');
       if ('status' in found) return reply.code(found.status!).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, found.message!));
       if (!found.session) return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header required'));
-      if (!acceptsSse(req)) return reply.code(405).header('allow', 'POST, DELETE').send();
+      if (!acceptsSse(req)) {
+        return reply.code(405).header('allow', 'POST, DELETE').send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Method Not Allowed: GET /mcp needs Accept: text/event-stream'));
+      }
       const session = found.session;
       reply.hijack();
       const writer = new SseWriter(reply.raw, { 'mcp-session-id': session.id });

@@ -1,5 +1,6 @@
 import { JSONRPCErrorException, JSONRPCServer, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { JsonRpcCodes } from '../../contracts/errors.ts';
+import { findNulOrDepth, type InputProblem } from '../../contracts/nul.ts';
 import type { McpDeps, McpRequestContext } from './context.ts';
 import { addLifecycleMethods } from './methods/lifecycle.ts';
 import { addResourceMethods } from './methods/resources.ts';
@@ -19,6 +20,11 @@ function invalidRequest(id: unknown, why: string): JSONRPCResponse {
   return { jsonrpc: '2.0', id: okId, error: { code: JsonRpcCodes.INVALID_REQUEST, message: `Invalid Request: ${why}` } };
 }
 
+/** -32602 for params holding a NUL character (PostgreSQL cannot store one) or nested past the limit, naming the field. */
+function invalidParams(id: JSONRPCRequest['id'], p: InputProblem): JSONRPCResponse {
+  return { jsonrpc: '2.0', id: id ?? null, error: { code: JsonRpcCodes.INVALID_PARAMS, message: `Invalid params: ${p.path} ${p.message}`, data: { validation_errors: [p] } } };
+}
+
 /** Checks the JSON-RPC 2.0 envelope strictly (json-rpc-2.0 does not check the method's type or the params' shape). */
 export function envelopeProblem(msg: unknown): string | undefined {
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return 'a request must be a JSON object';
@@ -32,7 +38,8 @@ export function envelopeProblem(msg: unknown): string | undefined {
 
 /**
  * The tool server's JSON-RPC core (json-rpc-2.0), shared by HTTP, SSE and stdio. Unknown methods are -32601, a bad
- * envelope -32600; an unexpected failure is logged and answered -32603 without its internals.
+ * envelope -32600, params with a NUL character anywhere (tool arguments, a resource uri) -32602 naming the field before
+ * any method runs; an unexpected failure is logged and answered -32603 without its internals.
  */
 export function createMcpServer(deps: McpDeps): McpServer {
   const server = new JSONRPCServer<McpRequestContext>({
@@ -55,6 +62,9 @@ export function createMcpServer(deps: McpDeps): McpServer {
       const problem = envelopeProblem(message);
       if (problem) return invalidRequest((message as { id?: unknown } | null)?.id, problem);
       const req = message as JSONRPCRequest;
+      const hostile = findNulOrDepth(req.params, 'params');
+      if (hostile && req.id !== undefined) return invalidParams(req.id, hostile);
+      if (hostile) return null; // a notification gets no answer, and is not acted on
       ctx.requestId = req.id ?? undefined;
       const res = await server.receive(req, ctx);
       return res;

@@ -39,6 +39,9 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
       }
       const out = outboundOver((msg: WireMessage) => writer.send(msg, 'method' in msg ? 'notification' : 'response'), deps.pending);
       const batch = Array.isArray(message) ? message : [message];
+      if (batch.length === 0) {
+        writer.send({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCodes.INVALID_REQUEST, message: 'Invalid Request: empty batch' } }, 'response');
+      }
       const sessionKey = `sse:${crypto.randomUUID()}`;
       for (const m of batch) {
         const res = await deps.server.handle(m, { sessionKey, transport: 'sse', out, profile: (req.query as { profile?: string }).profile });
@@ -51,7 +54,9 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
     app.post('/mcp/sse/messages', async (req, reply) => {
       const key = (req.query as { session_id?: string }).session_id ?? '';
       const legacy = legacyStreams.get(key);
-      if (!legacy || legacy.writer.closed) return reply.code(404).send({ error: 'unknown or closed SSE session' });
+      if (!legacy || legacy.writer.closed) {
+        return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCodes.INVALID_REQUEST, message: 'unknown or closed SSE session' } });
+      }
       let message: unknown;
       try {
         message = JSON.parse(String(req.body ?? ''));

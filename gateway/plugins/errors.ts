@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ErrorCatalogue, type ErrorBody, type ErrorCode, type ValidationIssue } from '../../contracts/index.ts';
 import { toActorErrorShape } from '../../brokers/errors.ts';
@@ -8,6 +8,18 @@ import type { Logger } from '../../brokers/logger.ts';
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: Record<string, unknown>) {
   const body: ErrorBody = { error: details ? { code, message, details } : { code, message } };
   return reply.code(ErrorCatalogue[code].http).type('application/json').send(body);
+}
+
+/**
+ * Fastify's own routing errors (`frameworkErrors`): a percent escape that does not decode (`/v1/projects/%ff`) is 400
+ * `BAD_REQUEST`, a path parameter over the router's length limit 422 `VALIDATION_FAILED`; both in the error body.
+ */
+export function answerFrameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendError(reply, 'VALIDATION_FAILED', 'invalid params: a path parameter is too long', { issues: [{ path: 'params', message: 'is too long' }] });
+  }
+  const bad = err.code === 'FST_ERR_BAD_URL';
+  return sendError(reply, 'BAD_REQUEST', bad ? `the URL does not decode: ${err.message}` : err.message);
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {

@@ -22,14 +22,15 @@ export function sendGlb(reply: FastifyReply, sha: string, glb: Buffer, ifNoneMat
 /**
  * `POST /v1/convert` (multipart, one STEP or IGES file in field `file`): answers the SPEC's conversion result
  * `{hash, glb_url, metadata, cached}`. Over `SERVICE_UPLOAD_LIMIT_BYTES` is 413; a form without the file, a file that is
- * not STEP/IGES, or one the reader cannot read is 422 naming the problem. `GET /v1/convert/{hash}.glb` serves the GLB.
+ * not STEP/IGES, or one the reader cannot read is 422 naming the problem; a form busboy cannot parse (no boundary, a
+ * part cut short) is 400. `GET /v1/convert/{hash}.glb` serves the GLB.
  */
 function uploadRoutes(deps: GatewayDeps, conversions: Conversions) {
   return async function routes(app: FastifyInstance) {
     await app.register(multipart, { limits: { fileSize: deps.config.SERVICE_UPLOAD_LIMIT_BYTES, files: 1, fields: 10, parts: 12 } });
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.post('/', { schema: { response: { 200: ConversionResultSchema } } }, async (req, reply) => {
+    r.post('/', { schema: { response: { 200: ConversionResultSchema } }, config: { multipart: true } }, async (req, reply) => {
       if (!req.isMultipart()) return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data in field "file"');
       let upload: { name: string; bytes: Buffer } | undefined;
       try {
@@ -43,7 +44,7 @@ function uploadRoutes(deps: GatewayDeps, conversions: Conversions) {
           return sendError(reply, 'PAYLOAD_TOO_LARGE', `the file is larger than the upload limit of ${deps.config.SERVICE_UPLOAD_LIMIT_BYTES} bytes`, { limit_bytes: deps.config.SERVICE_UPLOAD_LIMIT_BYTES });
         }
         if (code?.startsWith('FST_')) return sendError(reply, 'VALIDATION_FAILED', `the multipart form cannot be read: ${(err as Error).message}`);
-        throw err;
+        return sendError(reply, 'BAD_REQUEST', `the multipart form is malformed: ${(err as Error).message}`);
       }
       if (!upload) return sendError(reply, 'VALIDATION_FAILED', 'the form has no file: send a STEP or IGES file in field "file"', { issues: [{ path: 'file', message: 'required' }] });
       const form = ConvertUploadFormSchema.safeParse({ file: new File([], upload.name) });

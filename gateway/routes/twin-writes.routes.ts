@@ -9,6 +9,7 @@ import { TwinViewActions as V } from '../../contracts/actions/twin-views.actions
 import { ProjectsActions } from '../../contracts/actions/projects.actions.ts';
 import { NodeApprovalBodySchema, NodeApprovalResultSchema } from '../../contracts/approvals.ts';
 import { toValidationIssues } from '../../contracts/errors.ts';
+import { findNulOrDepth } from '../../contracts/nul.ts';
 import { ConstraintCreateBodySchema, ConstraintCreateResultSchema, ImportFieldsSchema, ImportResultSchema } from '../../contracts/twin-forms.ts';
 import { decideViaQueue, logIgnoredIdentity } from '../approvals/decide.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -38,8 +39,11 @@ async function readForm(req: FastifyRequest, limit: number): Promise<{ upload?: 
       } else part.file.resume();
     }
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ActorError('PAYLOAD_TOO_LARGE', `the file is over the upload limit of ${limit} bytes`, { limit_bytes: limit });
-    throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ActorError('PAYLOAD_TOO_LARGE', `the file is over the upload limit of ${limit} bytes`, { limit_bytes: limit });
+    // A part or file count over the form's limits is a wrong form (422); anything busboy throws is a malformed one (400).
+    if (code?.startsWith('FST_')) throw new ActorError('VALIDATION_FAILED', `the import form cannot be read: ${(err as Error).message}`);
+    throw new ActorError('BAD_REQUEST', `the import form is malformed: ${(err as Error).message}`);
   }
   return { upload, fields };
 }
@@ -56,8 +60,10 @@ export function twinWritesRoutes(deps: GatewayDeps) {
     if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart, { limits: { fileSize: deps.config.SERVICE_UPLOAD_LIMIT_BYTES } });
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.post('/import', { schema: { response: { 201: ImportResultSchema } } }, async (req, reply) => {
+    r.post('/import', { schema: { response: { 201: ImportResultSchema } }, config: { multipart: true } }, async (req, reply) => {
       const { upload, fields } = await readForm(req, deps.config.SERVICE_UPLOAD_LIMIT_BYTES);
+      const nul = findNulOrDepth(fields, 'body') ?? (upload?.fileName.includes('\u0000') ? { path: 'body.file', message: 'the file name must not contain a NUL character' } : undefined);
+      if (nul) throw ActorError.validation([nul]);
       const parsed = ImportFieldsSchema.safeParse(fields);
       const issues = parsed.success ? [] : toValidationIssues(parsed.error).map((i) => ({ ...i, path: `body.${i.path}` }));
       if (!upload) issues.unshift({ path: 'body.file', message: 'a file is required' });

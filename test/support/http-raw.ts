@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 
 /** A response read byte for byte: no decompression, so `Content-Encoding: gzip` bodies stay as sent. */
 export interface RawResponse {
@@ -47,4 +48,47 @@ export async function httpJson(url: string, method: string, body?: unknown, head
   const res = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
+}
+
+/** What a raw socket exchange saw: every byte the server sent before it closed the connection. */
+export interface RawExchange {
+  text: string;
+  /** The status of the first response, or 0 when the server closed without answering. */
+  status: number;
+  /** The first response's body parsed as JSON (undefined when absent or not JSON). */
+  json: any;
+}
+
+/**
+ * Opens a TCP connection to the server behind `url`, writes `bytes` (then one byte of `drip` every `dripMs` until the
+ * server closes, when given) and resolves once the server closes the connection: for requests Node's HTTP parser
+ * refuses, and for clients the server's timeouts must drop. No timing is asserted: the test's timeout bounds the wait.
+ */
+export function rawExchange(url: string, bytes: string, drip?: { byte: string; everyMs: number }): Promise<RawExchange> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    const chunks: Buffer[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    socket.on('connect', () => {
+      socket.write(bytes);
+      if (drip) timer = setInterval(() => socket.writable && socket.write(drip.byte), drip.everyMs);
+    });
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => undefined); // a reset after the server's answer is still a close
+    socket.on('close', () => {
+      clearInterval(timer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0);
+      const body = text.split('\r\n\r\n').slice(1).join('\r\n\r\n');
+      let json: any;
+      try {
+        json = body ? JSON.parse(body) : undefined;
+      } catch {
+        json = undefined;
+      }
+      resolve({ text, status, json });
+    });
+    socket.setNoDelay(true);
+  });
 }
