@@ -67,4 +67,25 @@ describe('a silent connection is dropped by the idle timeout', () => {
     const r = await rawExchange(t.url, 'GET /v1/proj');
     expect(r.status === 0 || r.status === 408).toBe(true);
   });
+
+  it('a connection whose answer is still streaming is kept, however long it is silent', async () => {
+    // The legacy SSE stream: one `endpoint` event, then silence while the response stays open.
+    const res = await fetch(`${t.url}/mcp/sse`);
+    const reader = res.body!.getReader();
+    const readUntil = async (re: RegExp) => {
+      let text = '';
+      while (!re.test(text)) text += Buffer.from((await reader.read()).value!).toString('utf8');
+      return re.exec(text)!;
+    };
+    try {
+      const endpoint = (await readUntil(/event: endpoint\ndata: (.*)\n/))[1].replace(/^"|"$/g, '');
+      // A connection opened after the stream fell silent is dropped by the idle timer: the stream has been silent longer.
+      expect((await rawExchange(t.url, 'GET /v1/proj')).status).toBe(0);
+      const ping = await fetch(`${t.url}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+      expect(ping.status).toBe(202);
+      await readUntil(/event: message\ndata: .*"id":7/);
+    } finally {
+      await reader.cancel();
+    }
+  });
 });
