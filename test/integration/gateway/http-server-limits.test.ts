@@ -20,6 +20,12 @@ describe('Node parser errors answer with the gateway error body', () => {
     expect(ErrorBodySchema.parse(r.json).error.code).toBe('BAD_REQUEST');
   });
 
+  it("headers over Node's limit are 431 HEADERS_TOO_LARGE", async () => {
+    const r = await rawExchange(t.url, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(r.status).toBe(431);
+    expect(ErrorBodySchema.parse(r.json).error.code).toBe('HEADERS_TOO_LARGE');
+  });
+
   it('a request line that is not HTTP is 400 BAD_REQUEST', async () => {
     const r = await rawExchange(t.url, 'HELLO\r\n\r\n');
     expect(r.status).toBe(400);
