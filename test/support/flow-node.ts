@@ -1,11 +1,11 @@
 import type { BrokerHandle } from '../../brokers/broker.ts';
 import type { ServiceFactory } from '../../brokers/infra.ts';
-import { createFlowAdapter } from '../../actors/adapters/flow/flow.adapter.ts';
+import { createFlowAdapter } from '../../actors/adapters/runs/flow.adapter.ts';
 import { createApprovalsService } from '../../actors/approvals/approvals.service.ts';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
 import type { PhaseExecutor } from '../../actors/runs/executor.ts';
-import { createGatesService } from '../../actors/runs/gates.service.ts';
-import { createFlowsService } from '../../actors/runs/intent/flows.service.ts';
+import { createGatesService } from '../../actors/gates/gates.service.ts';
+import { createFlowsService } from '../../actors/flows/flows.service.ts';
 import { createRunsService } from '../../actors/runs/runs.service.ts';
 import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalsInternal } from '../../../actors/approvals/index.ts';
 import { createApprovalsService } from '../../../actors/approvals/approvals.service.ts';
 import { createTwinAdapter } from '../../../actors/adapters/twin/twin.adapter.ts';
-import { createGatesService } from '../../../actors/runs/gates.service.ts';
+import { createGatesService } from '../../../actors/gates/gates.service.ts';
 import { createRunsService } from '../../../actors/runs/runs.service.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../../actors/twin/twin.service.ts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { constraintFindings } from '../../../actors/runs/gate-constraints.ts';
+import { constraintFindings } from '../../../actors/gates/gate-constraints.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../../actors/twin/twin.service.ts';
 import { createTwinAdapter } from '../../../actors/adapters/twin/twin.adapter.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
-import { createGatesService } from '../../../actors/runs/gates.service.ts';
+import { createGatesService } from '../../../actors/gates/gates.service.ts';
 import { createRunsService } from '../../../actors/runs/runs.service.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../../actors/twin/twin.service.ts';

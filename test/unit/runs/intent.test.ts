@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileIntent, extractDimensions, extractLoads } from '../../../actors/runs/intent/compile.ts';
+import { compileIntent, extractDimensions, extractLoads } from '../../../actors/flows/compile.ts';
 import { CompiledIntentSchema } from '../../../contracts/intent.ts';
 
 describe('the intent compiler', () => {

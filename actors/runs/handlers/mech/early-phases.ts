@@ -1,5 +1,5 @@
 import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
-import { compileIntent } from '../../intent/compile.ts';
+import { compileIntent } from '../../../flows/compile.ts';
 import type { CompiledIntent } from '../../../../contracts/intent.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
 

@@ -1,4 +1,4 @@
-import type { CompiledIntent, IntentParameters } from '../../../contracts/intent.ts';
+import type { CompiledIntent, IntentParameters } from '../../contracts/intent.ts';
 import { findMaterial } from './materials.ts';
 
 const NUM = '(\\d+(?:[.,]\\d+)?)';

@@ -1,6 +1,6 @@
 import type { ServiceSchema } from 'moleculer';
-import { action } from '../../../brokers/actions.ts';
-import { FlowsActions as F } from '../../../contracts/actions/flows.actions.ts';
+import { action } from '../../brokers/actions.ts';
+import { FlowsActions as F } from '../../contracts/actions/flows.actions.ts';
 import { compileIntent } from './compile.ts';
 
 /** The `flows` actor: stateless flow services, today the intent compiler. */

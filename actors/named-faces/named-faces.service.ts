@@ -1,18 +1,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, ServiceSchema } from 'moleculer';
-import { action, call } from '../../../brokers/actions.ts';
-import { createBlobStore, type BlobStore } from '../../../brokers/blobs.ts';
-import { ActorError } from '../../../brokers/errors.ts';
-import type { Infra } from '../../../brokers/infra.ts';
-import { MeshActions } from '../../../contracts/actions/mesh.actions.ts';
-import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
-import type { NamedFacesRequest } from '../../../contracts/simulation-mesh.ts';
-import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../kit/tool.ts';
-import { Workspace, workspaceRoot } from '../kit/workspace.ts';
-import { existingFile } from '../solver/deps.ts';
-import { createSimFieldPool, type SimFieldPool } from '../solver/pool.ts';
-import { meshStep } from './gmsh.ts';
+import { action, call } from '../../brokers/actions.ts';
+import { createBlobStore, type BlobStore } from '../../brokers/blobs.ts';
+import { ActorError } from '../../brokers/errors.ts';
+import type { Infra } from '../../brokers/infra.ts';
+import { MeshActions } from '../../contracts/actions/mesh.actions.ts';
+import { TwinActions as T } from '../../contracts/actions/twin.actions.ts';
+import type { NamedFacesRequest } from '../../contracts/simulation-mesh.ts';
+import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../adapters/kit/tool.ts';
+import { Workspace, workspaceRoot } from '../adapters/kit/workspace.ts';
+import { existingFile } from '../adapters/solver/deps.ts';
+import { createSimFieldPool, type SimFieldPool } from '../adapters/solver/pool.ts';
+import { meshStep } from '../adapters/mesh/gmsh.ts';
 
 /** How long one naming may take (gmsh on a coarse mesh; large assemblies take seconds). */
 const NAMING_TIMEOUT_MS = 120_000;

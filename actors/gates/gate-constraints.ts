@@ -1,8 +1,8 @@
 import type { Queryable } from '../../brokers/db/index.ts';
 import type { GateFinding } from '../../contracts/approvals.ts';
-import { ANALYSIS_METRICS, ENVELOPE_METRICS, evaluateRequirements, type ConstraintDef } from './requirements.ts';
+import { ANALYSIS_METRICS, ENVELOPE_METRICS, evaluateRequirements, type ConstraintDef } from '../runs/requirements.ts';
 
-export type { ConstraintDef as Constraint } from './requirements.ts';
+export type { ConstraintDef as Constraint } from '../runs/requirements.ts';
 
 interface NodeRow {
   id: string;

@@ -1,0 +1,60 @@
+// ESLint (flat config): STYLE.md's errors, plus the actor boundary rule of ARCHITECTURE.md.
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+/** Folders under `dir` (sorted), each an actor or an adapter actor. */
+const folders = (dir) =>
+  fs
+    .readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+
+/**
+ * An actor's modules are its own: a file under `actors/<name>/` (or `actors/adapters/<name>/`) may import from `contracts/`,
+ * `brokers/`, `workers/`, the adapter kit and its own folder, never from another actor's folder. The launcher
+ * (`brokers/launcher/roles.ts`) is the composition root and the only importer of every actor.
+ */
+const actorZones = [
+  ...folders('./actors/')
+    .filter((name) => name !== 'adapters')
+    .map((name) => ({ target: `./actors/${name}`, from: './actors', except: [`./${name}`, './adapters/kit'] })),
+  ...folders('./actors/adapters/')
+    .filter((name) => name !== 'kit')
+    .map((name) => ({ target: `./actors/adapters/${name}`, from: './actors', except: [`./adapters/${name}`, './adapters/kit'] })),
+  { target: './actors/adapters/kit', from: './actors', except: ['./adapters/kit'] },
+  { target: ['./contracts', './workers', './gateway'], from: './actors' },
+  { target: './contracts', from: ['./brokers', './gateway', './workers'] },
+  { target: './workers', from: ['./brokers', './gateway'] },
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dashboard/**', '.data/**', 'dist/**', 'coverage/**'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.base],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      // n/prefer-node-protocol: Node's own modules by their `node:` name.
+      'no-restricted-imports': [
+        'error',
+        { paths: builtinModules.filter((m) => !m.startsWith('_')).map((name) => ({ name, message: `import 'node:${name}'` })) },
+      ],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: actorZones }],
+      'no-console': 'error',
+    },
+  },
+  // Entry points and tests may print.
+  { files: ['brokers/launcher/**', 'test/**', 'workers/cad/sandbox.ts'], rules: { 'no-console': 'off' } },
+);
