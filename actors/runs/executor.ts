@@ -1,3 +1,4 @@
+import type { Caller as BusCaller } from '../../brokers/actions.ts';
 import type { Caller } from '../../contracts/actions/adapters.actions.ts';
 import type { ToolCallOutcome } from '../../contracts/actions/tools.actions.ts';
 import type { PhaseDef } from '../../contracts/flow-defs.ts';
@@ -19,6 +20,8 @@ export interface PhaseInput {
   prior: Record<string, Deliverable[]>;
   /** Calls a tool through the registry as the internal service caller (approval mode `forward`), scoped to the run. */
   callTool(name: string, args: Record<string, unknown>, timeoutSeconds?: number): Promise<ToolCallOutcome>;
+  /** The bus, for other actors' read-only actions (e.g. `flows.compileIntent`); anything that writes goes through callTool. */
+  bus: BusCaller;
   signal: AbortSignal;
 }
 

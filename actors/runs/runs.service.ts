@@ -195,6 +195,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         const outcome = await executor({
           ...input,
           signal: lease.signal,
+          bus,
           callTool: async (name, args, timeout = 600) => {
             if (await fenced()) {
               host.drop(runId, lease.epoch);

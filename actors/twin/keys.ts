@@ -1,27 +1,5 @@
 import crypto from 'node:crypto';
-
-/** Item key prefixes by item type (`CAD-...`, `CS-...`, `PRD-...`); unknown types get `ITM`. */
-export const KEY_PREFIX: Record<string, string> = {
-  cad_model: 'CAD',
-  constraint_set: 'CS',
-  prd: 'PRD',
-  intent: 'INT',
-  stakeholder_need: 'NEED',
-  objective: 'OBJ',
-  component_selection: 'CMP',
-  bom: 'BOM',
-  schematic: 'SCH',
-  pcb_layout: 'PCB',
-  firmware_source: 'FW',
-  pinmap: 'PIN',
-  test_plan: 'TP',
-  manufacturing_file: 'MFG',
-  sketch: 'SK',
-  technical_drawing: 'DRW',
-};
-
-/** Node types whose writes are item revisions (definitions); everything else is an append-only record. */
-export const DEFINITION_TYPES = new Set(Object.keys(KEY_PREFIX));
+import { KEY_PREFIX } from '../../contracts/twin-keys.ts';
 
 const KEY_RE = /^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$/;
 

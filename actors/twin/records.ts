@@ -3,14 +3,12 @@ import { ActorError } from '../../brokers/errors.ts';
 import { createBlobStore } from '../../brokers/blobs.ts';
 import type { Queryable } from '../../brokers/db/index.ts';
 import type { DefinitionWriteParams, RecordNodeParams } from '../../contracts/actions/twin.actions.ts';
+import { objectKeyOf } from '../../contracts/twin-keys.ts';
 import { refOf } from './keys.ts';
 import { writeDefinition, type DefinitionWritten } from './definitions.ts';
 import { insertEdge, insertNode, type NodeRow } from './nodes.store.ts';
 import { resolveNode } from './reads.ts';
 import { fenceRunWrite } from './run-fence.ts';
-
-/** The object key of a node's named file (ARCHITECTURE "Data": `work-products/<node_id>/<name>`). */
-export const objectKeyOf = (nodeId: string, name: string) => `work-products/${nodeId}/${name}`;
 
 export interface Pin {
   ref: string;

@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import type { Queryable } from '../../brokers/db/index.ts';
 import type { ImportFileParamsSchema } from '../../contracts/actions/twin-views.actions.ts';
 import type { ConstraintCreateBody, ConstraintCreateResult, ImportResult } from '../../contracts/twin-forms.ts';
-import { DEFINITION_TYPES, refOf } from './keys.ts';
+import { DEFINITION_TYPES, objectKeyOf } from '../../contracts/twin-keys.ts';
+import { refOf } from './keys.ts';
 import { getNodeRow } from './nodes.store.ts';
-import { objectKeyOf, recordNode, writeDefinitionWithFiles } from './records.ts';
+import { recordNode, writeDefinitionWithFiles } from './records.ts';
 
 /** Name of the constraint set a project gets when a constraint is created before it has any. */
 export const DEFAULT_CONSTRAINT_SET = 'Project constraints';

@@ -1,11 +1,17 @@
-import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
-import { compileIntent } from '../../../flows/compile.ts';
+import { call } from '../../../../brokers/actions.ts';
+import { FlowsActions } from '../../../../contracts/actions/flows.actions.ts';
 import type { CompiledIntent } from '../../../../contracts/intent.ts';
+import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
 
-/** The intent of the run's request (the compiler is deterministic, so every phase reads the same model). */
-export function intentOf(input: PhaseInput): CompiledIntent {
-  return compileIntent(String(input.request.goal ?? ''), (input.request.context as Record<string, unknown>) ?? {});
+/**
+ * The intent of the run's request, compiled by the flows actor (the compiler is deterministic, so every phase reads
+ * the same model). A request without a goal is a data failure.
+ */
+export async function intentOf(input: PhaseInput): Promise<CompiledIntent> {
+  const goal = typeof input.request.goal === 'string' ? input.request.goal : '';
+  if (!goal.trim()) throw new PhaseStop('data', 'the run request states no goal to compile into an intent');
+  return call(input.bus, FlowsActions.compileIntent, { request: goal, context: (input.request.context as Record<string, unknown>) ?? {} });
 }
 
 const fmt = (n: number) => (Math.round(n * 10) / 10).toString();
@@ -13,7 +19,7 @@ const fmt = (n: number) => (Math.round(n * 10) / 10).toString();
 /** intent: records the compiled intent; blocking unknowns stop the phase as a data failure naming them. */
 export const intentPhase: PhaseExecutor = (input) =>
   phase(async () => {
-    const intent = intentOf(input);
+    const intent = await intentOf(input);
     const w = await use(input, 'twin.record_engineering_entity', {
       entity_type: 'intent',
       name: `Intent: ${intent.goal_object}`,
@@ -28,7 +34,7 @@ export const intentPhase: PhaseExecutor = (input) =>
 /** needs: one stakeholder need per load, the envelope and the material, each linked to the intent. */
 export const needsPhase: PhaseExecutor = (input) =>
   phase(async () => {
-    const intent = intentOf(input);
+    const intent = await intentOf(input);
     const p = intent.parameters;
     const parents = priorOf(input, 'intent').map((d) => d.ref!).filter(Boolean).slice(-1);
     const needs = [
@@ -47,7 +53,7 @@ export const needsPhase: PhaseExecutor = (input) =>
 /** requirements: a constraint set with quantified limits and verification methods, the prd prose, and the decision. */
 export const requirementsPhase: PhaseExecutor = (input) =>
   phase(async () => {
-    const intent = intentOf(input);
+    const intent = await intentOf(input);
     const p = intent.parameters;
     if (!p.material || !p.dimensions_mm) throw new PhaseStop('data', 'requirements need the material and the envelope, which the request does not state');
     const sf = p.safety_factor ?? 1.5;
@@ -87,7 +93,7 @@ export const requirementsPhase: PhaseExecutor = (input) =>
 /** feasibility: a first-order hand calculation, labelled as such (never as analysis), and the risks. */
 export const feasibilityPhase: PhaseExecutor = (input) =>
   phase(async () => {
-    const { parameters: p } = intentOf(input);
+    const { parameters: p } = await intentOf(input);
     if (!p.material || !p.dimensions_mm || p.dimensions_mm.length < 3) throw new PhaseStop('data', 'the hand calculation needs the material and three dimensions');
     const [L, b, h] = [...p.dimensions_mm].sort((x, y) => y - x);
     const P = p.loads.reduce((sum, l) => sum + l.magnitude_n, 0);

@@ -23,7 +23,7 @@ export function endFace(faces: Record<string, Face>, axis: 0 | 1 | 2, side: -1 |
  */
 export const designPhase: PhaseExecutor = (input) =>
   phase(async () => {
-    const intent = intentOf(input);
+    const intent = await intentOf(input);
     const p = intent.parameters;
     if (!p.dimensions_mm || p.dimensions_mm.length < 3) throw new PhaseStop('data', 'the design needs three dimensions of the envelope');
     const [length, width, height] = p.dimensions_mm;
@@ -59,7 +59,7 @@ export const designPhase: PhaseExecutor = (input) =>
  */
 export const simulationPhase: PhaseExecutor = (input) =>
   phase(async () => {
-    const intent = intentOf(input);
+    const intent = await intentOf(input);
     const p = intent.parameters;
     const cad = priorOf(input, 'cad_model').at(-1);
     if (!cad?.ref) throw new PhaseStop('data', 'no geometry was designed in this run');
