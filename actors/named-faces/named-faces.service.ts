@@ -10,9 +10,10 @@ import { TwinActions as T } from '../../contracts/actions/twin.actions.ts';
 import type { NamedFacesRequest } from '../../contracts/simulation-mesh.ts';
 import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../adapters/kit/tool.ts';
 import { Workspace, workspaceRoot } from '../adapters/kit/workspace.ts';
-import { existingFile } from '../adapters/solver/deps.ts';
-import { createSimFieldPool, type SimFieldPool } from '../adapters/solver/pool.ts';
-import { meshStep } from '../adapters/mesh/gmsh.ts';
+import type { SimFieldPool } from '../../workers/simfield/pool.ts';
+import { meshStep } from '../adapters/kit/engines/gmsh.ts';
+import { createToolSimFieldPool } from '../adapters/kit/engines/simfield.ts';
+import { existingFile } from '../adapters/kit/existing-file.ts';
 
 /** How long one naming may take (gmsh on a coarse mesh; large assemblies take seconds). */
 const NAMING_TIMEOUT_MS = 120_000;
@@ -48,7 +49,7 @@ export function createMeshFacesService(infra: Infra): ServiceSchema {
         const dir = await workspace.scratch('simulation.named-faces');
         try {
           const stepPath = await stepOf(req, ctx, dir);
-          pool ??= createSimFieldPool({ maxThreads: 1 });
+          pool ??= createToolSimFieldPool({ maxThreads: 1 });
           const m = await meshStep({ stepPath, dir, meshPath: null, elementSizeMm: req.element_size_mm, curved: false, signal: controller.signal, pool });
           return {
             source: req.file_path ? { file_path: req.file_path } : { node_id: req.node_id },

@@ -3,7 +3,7 @@ import type { BlobStore } from '../../brokers/blobs.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { ConversionResult } from '../../contracts/cad.ts';
 import { ConversionMetadataSchema, type CadFormat, type ConversionMetadata } from '../../workers/convert/convert.schemas.ts';
-import type { ConvertPool } from './pool.ts';
+import type { ConvertPool } from '../../workers/convert/pool.ts';
 
 /** Object keys of a conversion in the blob store: the GLB and its metadata, both named by the source's SHA-256. */
 export const glbKey = (sha: string) => `conversions/${sha}.glb`;

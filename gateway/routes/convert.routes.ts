@@ -1,23 +1,18 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ConversionResultSchema, ConvertUploadFormSchema } from '../../contracts/cad.ts';
+import { createConvertPool } from '../../workers/convert/pool.ts';
 import { createConversions, type Conversions } from '../convert/conversions.ts';
-import { createConvertPool } from '../convert/pool.ts';
+import { sendGlb } from '../convert/glb-reply.ts';
 import { detectFormat } from '../convert/sniff.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { gatewayBlobs, notModified, sendStored } from '../plugins/blob-reply.ts';
+import { gatewayBlobs } from '../plugins/blob-reply.ts';
 import { sendError } from '../plugins/errors.ts';
 import { nodeModelRoutes } from './model.routes.ts';
 
 const GlbParams = z.object({ file: z.string().max(80) });
-
-/** Sends a cached GLB: `model/gltf-binary`, strong ETag of the source's SHA-256, 304 to a matching If-None-Match. */
-export function sendGlb(reply: FastifyReply, sha: string, glb: Buffer, ifNoneMatch: string | string[] | undefined, extra: Record<string, string> = {}) {
-  if (notModified(reply, ifNoneMatch, sha)) return reply;
-  return sendStored(reply, glb, sha, 'model/gltf-binary', extra);
-}
 
 /**
  * `POST /v1/convert` (multipart, one STEP or IGES file in field `file`): answers the SPEC's conversion result

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { call } from '../../brokers/actions.ts';
 import { TwinActions } from '../../contracts/actions/twin.actions.ts';
 import type { Conversions } from '../convert/conversions.ts';
+import { sendGlb } from '../convert/glb-reply.ts';
 import { formatOfContent } from '../convert/sniff.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { gatewayBlobs } from '../plugins/blob-reply.ts';
 import { sendError } from '../plugins/errors.ts';
-import { sendGlb } from './convert.routes.ts';
 
 const NodeParams = z.object({ id: z.string().min(1).max(200) });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { Piscina } from 'piscina';
-import { createSimFieldPool } from '../../actors/adapters/solver/pool.ts';
+import { createSimFieldPool } from '../../workers/simfield/pool.ts';
 import { deckMaterial, MATERIALS } from '../../actors/adapters/solver/materials.ts';
 import { prepareDeck } from '../../workers/simfield/deck.ts';
 import type { measureStages } from './support/field-stages.ts';

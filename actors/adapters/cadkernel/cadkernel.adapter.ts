@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Infra } from '../../../brokers/infra.ts';
-import { createCadAdapter, kernelRun, PropertiesOutSchema, type CadToolDeps } from '../cadscript/common.ts';
-import { fileTools } from '../cadscript/file.tools.ts';
+import { createCadAdapter, kernelRun, PropertiesOutSchema, type CadToolDeps } from '../kit/cad/common.ts';
+import { fileTools } from '../kit/cad/file.tools.ts';
 import { setEngineSandbox } from '../kit/sandbox.ts';
 import { defineTool } from '../kit/tool.ts';
-import { generateMeshTool } from '../mesh/generate-mesh.tool.ts';
+import { generateMeshTool } from '../kit/mesh/generate-mesh.tool.ts';
 import { sessionTools } from './session.tools.ts';
 
 /** `cadkernel.describe_step_file`: parts with names and colours, units, schema and properties of a STEP file. */

@@ -4,8 +4,7 @@ import { call } from '../../../brokers/actions.ts';
 import { ActorError } from '../../../brokers/errors.ts';
 import { CadSessionsActions as A } from '../../../contracts/actions/cadsessions.actions.ts';
 import { ExportModelArgs, SessionOpArgs, type SessionOpName } from '../../../contracts/cad-session.ts';
-import { SANDBOX_DOC } from '../cadscript/script.tools.ts';
-import type { CadToolDeps } from '../cadscript/common.ts';
+import { SANDBOX_DOC, type CadToolDeps } from '../kit/cad/common.ts';
 import { defineTool, InvalidArgumentsError, ToolError, ToolUnavailableError, type ToolContext } from '../kit/tool.ts';
 
 /** Actor calls of a session tool run as long as the tool's own deadline allows (the kit enforces it). */

@@ -1,5 +1,5 @@
-import { createCadAdapter } from './common.ts';
-import { fileTools } from './file.tools.ts';
+import { createCadAdapter } from '../kit/cad/common.ts';
+import { fileTools } from '../kit/cad/file.tools.ts';
 import { scriptTools } from './script.tools.ts';
 
 /**

@@ -1,2 +1,1 @@
 export { createCadscriptAdapter } from './cadscript.adapter.ts';
-export { createCadAdapter, checkKernel, type CadToolDeps } from './common.ts';

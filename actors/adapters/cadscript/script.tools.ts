@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CreateAssemblyRequestSchema } from '../../../contracts/cad.ts';
+import { BBoxOutSchema, kernelRun, outputPath, reportFile, SANDBOX_DOC, type CadToolDeps } from '../kit/cad/common.ts';
 import { defineTool } from '../kit/tool.ts';
-import { BBoxOutSchema, kernelRun, outputPath, reportFile, type CadToolDeps } from './common.ts';
 
 /** Default CPU time of a script inside the kernel thread; the call's own deadline (timeout_seconds) also applies. */
 export const SCRIPT_CPU_SECONDS = 300;
@@ -12,11 +12,6 @@ export const ScriptArgs = {
   params: z.record(z.string(), z.unknown()).optional(),
   cpu_seconds: z.number().positive().max(3600).optional().describe(`CPU time limit of the script (default ${SCRIPT_CPU_SECONDS} s; the call deadline applies too)`),
 };
-
-/** The sandbox rules as the tools describe them. */
-export const SANDBOX_DOC =
-  'Sandboxed: no module loading, no process, file or network access, CPU time and memory limits; a script that runs past the call deadline ends as TOOL_TIMEOUT and its kernel thread is killed. ' +
-  '`result` comes back as plain data (shapes as their measured properties), capped at 20000 serialized characters with result_truncated: true.';
 
 /** cadscript's scripted and composite tools: execute_script, create_assembly, generate_enclosure. */
 export function scriptTools(deps: CadToolDeps) {

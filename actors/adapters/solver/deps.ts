@@ -1,9 +1,10 @@
-import fs from 'node:fs/promises';
 import type { Infra } from '../../../brokers/infra.ts';
-import { InvalidArgumentsError } from '../kit/tool.ts';
+import type { SimFieldPool } from '../../../workers/simfield/pool.ts';
+import { createToolSimFieldPool } from '../kit/engines/simfield.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { fieldMetrics, type FieldMetrics } from './field-object.ts';
-import { createSimFieldPool, type SimFieldPool } from './pool.ts';
+
+export { existingFile } from '../kit/existing-file.ts';
 
 /** What the solver tools share: the workspace, the worker pool, the field metrics and the limits from the config. */
 export interface SolverDeps {
@@ -17,7 +18,7 @@ export interface SolverDeps {
 }
 
 /** Builds the solver deps from the process's infrastructure (the pool starts one warm thread). */
-export function solverDeps(infra: Infra, pool: SimFieldPool = createSimFieldPool()): SolverDeps {
+export function solverDeps(infra: Infra, pool: SimFieldPool = createToolSimFieldPool()): SolverDeps {
   return {
     workspace: new Workspace(workspaceRoot(infra.config)),
     pool,
@@ -25,12 +26,4 @@ export function solverDeps(infra: Infra, pool: SimFieldPool = createSimFieldPool
     fieldCapBytes: infra.config.SERVICE_SIM_FIELD_MAX_BYTES,
     maxNodes: infra.config.SERVICE_SOLVER_MAX_NODES,
   };
-}
-
-/** Resolves a workspace path to an existing file; missing is invalid arguments naming the argument. */
-export async function existingFile(ws: Workspace, p: string, arg: string): Promise<string> {
-  const abs = await ws.resolveForRead(p, arg);
-  const st = await fs.stat(abs).catch(() => undefined);
-  if (!st?.isFile()) throw new InvalidArgumentsError(`${arg} ${JSON.stringify(p)} does not exist in the workspace`, { [arg]: p });
-  return abs;
 }

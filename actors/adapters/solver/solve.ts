@@ -1,31 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { AnalysisType } from '../../../workers/simfield/select.ts';
 import { ToolError, type ToolContext } from '../kit/tool.ts';
 import { reactionTotals, runCcx } from './ccx.ts';
 import { existingFile, type SolverDeps } from './deps.ts';
 import { fieldObject } from './field-object.ts';
-import { deckMaterial, type Material } from './materials.ts';
+import { deckMaterial } from './materials.ts';
+import type { SolveSpec } from './solve.types.ts';
 import { solveSummary } from './summary.ts';
-
-type Vec3 = [number, number, number];
-
-/** One solve, as `run_fea` / `run_thermal` normalise their arguments. */
-export interface SolveSpec {
-  tool: 'run_fea' | 'run_thermal';
-  analysis: AnalysisType;
-  meshFile: string;
-  loadCase: string;
-  material: Material;
-  /** Static/modal: the clamped set; thermal: the sink set. */
-  fixedSet: string;
-  /** Static: the loaded set; thermal: the heat source set. */
-  loadSet: string | null;
-  forceN: Vec3 | null;
-  numModes: number;
-  sinkTempC: number;
-  powerW: number;
-}
 
 /** A displacement this many times the part's size means the part floats (no supports): ccx "succeeds" with 1e11 mm. */
 const IMPLAUSIBLE_FACTOR = 100;

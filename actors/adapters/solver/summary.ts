@@ -1,7 +1,7 @@
 import type { PreparedDeck } from '../../../workers/simfield/deck.ts';
 import type { FrdSummary } from '../../../workers/simfield/field-task.ts';
 import type { CcxRun } from './ccx.ts';
-import type { SolveSpec } from './solve.ts';
+import type { SolveSpec } from './solve.types.ts';
 
 type Vec3 = [number, number, number];
 const r = (x: number, d = 6) => Number(x.toPrecision(d));

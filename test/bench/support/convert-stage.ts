@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createConvertPool } from '../../../gateway/convert/pool.ts';
+import { createConvertPool } from '../../../workers/convert/pool.ts';
 import { assemblyGeo, gmshStep } from '../../support/cad-files.ts';
 
 type Run = { wall: number; cpu: number; read: number; build: number; triangles: number; glb: number; parts: number };

@@ -5,7 +5,7 @@ import type { BrokerHandle } from '../../../brokers/broker.ts';
 import { createCadscriptAdapter } from '../../../actors/adapters/cadscript/cadscript.adapter.ts';
 import { createAdapterService } from '../../../actors/adapters/kit/adapter.service.ts';
 import { Workspace } from '../../../actors/adapters/kit/workspace.ts';
-import { generateMeshTool } from '../../../actors/adapters/mesh/generate-mesh.tool.ts';
+import { generateMeshTool } from '../../../actors/adapters/kit/mesh/generate-mesh.tool.ts';
 import { createSolverAdapter } from '../../../actors/adapters/solver/solver.adapter.ts';
 import { adapterActions, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
 import { startActors } from '../../support/actors.ts';

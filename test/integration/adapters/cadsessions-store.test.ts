@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgliteDb, migrate, type Db } from '../../../brokers/db/index.ts';
 import { createCadSessionStore, type CadSessionStore } from '../../../actors/cadsessions/cadsessions.store.ts';
-import { checkKernel } from '../../../actors/adapters/cadscript/common.ts';
+import { checkKernel } from '../../../actors/adapters/kit/cad/common.ts';
 import type { KernelPool } from '../../../workers/cad/host/pool.ts';
 
 let db: Db;

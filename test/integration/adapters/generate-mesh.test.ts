@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import type { BrokerHandle } from '../../../brokers/broker.ts';
-import { generateMeshTool } from '../../../actors/adapters/mesh/generate-mesh.tool.ts';
+import { generateMeshTool } from '../../../actors/adapters/kit/mesh/generate-mesh.tool.ts';
 import { createAdapterService } from '../../../actors/adapters/kit/adapter.service.ts';
 import { Workspace } from '../../../actors/adapters/kit/workspace.ts';
 import { createSolverAdapter } from '../../../actors/adapters/solver/solver.adapter.ts';

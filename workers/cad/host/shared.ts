@@ -1,6 +1,13 @@
 import os from 'node:os';
-import type { Logger } from '../../../brokers/logger.ts';
 import { KernelPool } from './pool.ts';
+
+/**
+ * Where the pool reports thread recycling and warm-up: the holder's pino logger, passed in (workers never import
+ * brokers/; any object-first logger fits).
+ */
+export interface KernelPoolLog {
+  info(obj: object, msg: string): void;
+}
 
 /** The configuration a kernel pool is sized from (brokers/config.ts). */
 export interface KernelPoolConfig {
@@ -14,7 +21,7 @@ let shared: { pool: KernelPool; refs: number; warm: Promise<number[]> } | undefi
  * The process's one kernel pool, shared by the cadscript and cadkernel adapters and the cadsessions actor (one
  * kernel per thread, threads = cores by default). The first holder creates and warms it; the last release closes it.
  */
-export function acquireKernelPool(config: KernelPoolConfig, log: Logger): { pool: KernelPool; warm: Promise<number[]> } {
+export function acquireKernelPool(config: KernelPoolConfig, log: KernelPoolLog): { pool: KernelPool; warm: Promise<number[]> } {
   if (!shared) {
     const pool = new KernelPool({
       threads: config.SERVICE_CAD_THREADS ?? os.availableParallelism(),

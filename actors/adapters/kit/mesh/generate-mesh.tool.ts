@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
-import type { Workspace } from '../kit/workspace.ts';
-import { existingFile } from '../solver/deps.ts';
-import { createSimFieldPool, type SimFieldPool } from '../solver/pool.ts';
-import { meshStep } from './gmsh.ts';
+import type { SimFieldPool } from '../../../../workers/simfield/pool.ts';
+import { meshStep } from '../engines/gmsh.ts';
+import { createToolSimFieldPool } from '../engines/simfield.ts';
+import { existingFile } from '../existing-file.ts';
+import { defineTool, InvalidArgumentsError } from '../tool.ts';
+import type { Workspace } from '../workspace.ts';
 
 /** What `generateMeshTool` needs: the shared workspace, and the worker pool (one of its own is made when not given). */
 export interface GenerateMeshDeps {
@@ -46,7 +47,7 @@ export function generateMeshTool(deps: GenerateMeshDeps) {
       const dir = await deps.workspace.scratch('cadkernel.generate_mesh');
       // the mesh is written in the call's scratch folder and moved to output_path through the workspace's confinement
       const scratchMesh = path.join(dir, 'mesh.inp');
-      pool ??= createSimFieldPool({ maxThreads: 1 });
+      pool ??= createToolSimFieldPool({ maxThreads: 1 });
       tc.progress(0.1, 'meshing with gmsh');
       const m = await meshStep({ stepPath, dir, meshPath: scratchMesh, elementSizeMm: a.element_size_mm, minElementSizeMm: a.min_element_size_mm, curved: a.curved_edges, signal: tc.signal, pool });
       const meshPath = a.output_path !== undefined ? await deps.workspace.moveInto(scratchMesh, a.output_path, 'output_path') : scratchMesh;

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { NamedFaces } from '../../../workers/simfield/named-faces.ts';
-import { engineCommand } from '../kit/sandbox.ts';
-import { ToolError, ToolUnavailableError } from '../kit/tool.ts';
-import type { SimFieldPool } from '../solver/pool.ts';
+import type { NamedFaces } from '../../../../workers/simfield/named-faces.ts';
+import type { SimFieldPool } from '../../../../workers/simfield/pool.ts';
+import { engineCommand } from '../sandbox.ts';
+import { ToolError, ToolUnavailableError } from '../tool.ts';
 
 /** Options of one STEP → C3D10 meshing. */
 export interface MeshStepOptions {

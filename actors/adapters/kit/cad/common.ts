@@ -3,13 +3,13 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { ServiceSchema } from 'moleculer';
 import { z } from 'zod';
-import type { Infra } from '../../../brokers/infra.ts';
-import { KernelTaskError } from '../../../workers/cad/host/protocol.ts';
-import type { KernelPool } from '../../../workers/cad/host/pool.ts';
-import { acquireKernelPool, releaseKernelPool } from '../../../workers/cad/host/shared.ts';
-import { createAdapterService, type AdapterDefinition } from '../kit/adapter.service.ts';
-import { InvalidArgumentsError, ToolError, ToolUnavailableError, type ToolContext } from '../kit/tool.ts';
-import { Workspace, workspaceRoot } from '../kit/workspace.ts';
+import type { Infra } from '../../../../brokers/infra.ts';
+import { KernelTaskError } from '../../../../workers/cad/host/protocol.ts';
+import type { KernelPool } from '../../../../workers/cad/host/pool.ts';
+import { acquireKernelPool, releaseKernelPool } from '../../../../workers/cad/host/shared.ts';
+import { createAdapterService, type AdapterDefinition } from '../adapter.service.ts';
+import { InvalidArgumentsError, ToolError, ToolUnavailableError, type ToolContext } from '../tool.ts';
+import { Workspace, workspaceRoot } from '../workspace.ts';
 
 /** What the CAD tools share: the process's kernel pool (acquired when the adapter starts) and the workspace. */
 export interface CadToolDeps {
@@ -17,6 +17,11 @@ export interface CadToolDeps {
   workspace: Workspace;
   pool(): KernelPool;
 }
+
+/** The sandbox rules of a kernel script as the tools of both CAD adapters describe them. */
+export const SANDBOX_DOC =
+  'Sandboxed: no module loading, no process, file or network access, CPU time and memory limits; a script that runs past the call deadline ends as TOOL_TIMEOUT and its kernel thread is killed. ' +
+  '`result` comes back as plain data (shapes as their measured properties), capped at 20000 serialized characters with result_truncated: true.';
 
 /** A bounding box in the global frame, mm (min, max, size). */
 export const BBoxOutSchema = z.object({ min: z.array(z.number()), max: z.array(z.number()), size: z.array(z.number()) });

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
-import type { ConvertOutcome, ConvertTask } from '../../workers/convert/convert.schemas.ts';
+import type { ConvertOutcome, ConvertTask } from './convert.schemas.ts';
 
 /** A running conversion longer than this is stopped (its thread is terminated) and answered 504. */
 export const CONVERT_TIMEOUT_MS = 120_000;
@@ -12,10 +12,12 @@ export interface ConvertPool {
 }
 
 // The worker runs as TypeScript under Node 22 (type stripping) and as JavaScript once compiled (notes/runtime.md "piscina 5.3.2").
-const WORKER = new URL(`../../workers/convert/convert.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER = new URL(`./convert.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /**
- * The STEP/IGES → GLB worker pool (STYLE R5: only this owner holds the Piscina pool). Threads = cores − 1 (at least 1):
+ * The STEP/IGES → GLB worker pool. Its one owner is the gateway's `POST /v1/convert` and node-model routes: an upload
+ * (up to SERVICE_UPLOAD_LIMIT_BYTES, 200 MB) is converted where it arrives instead of crossing the bus to an actor
+ * (README code map, gateway). Threads = cores − 1 (at least 1):
  * the gateway shares the node with latency-sensitive request handling. Threads stay warm for 10 minutes (a cold first
  * file is ~4× slower); the queue is bounded for backpressure.
  */

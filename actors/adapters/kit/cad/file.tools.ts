@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BooleanOperationSchema } from '../../../contracts/cad.ts';
-import { SHAPE_TYPES } from '../../../workers/cad/shape-types.ts';
-import { defineTool } from '../kit/tool.ts';
+import { BooleanOperationSchema } from '../../../../contracts/cad.ts';
+import { SHAPE_TYPES } from '../../../../workers/cad/shape-types.ts';
+import { defineTool } from '../tool.ts';
 import { CadFileOutSchema, PropertiesOutSchema, kernelRun, outputPath, reportFile, type CadToolDeps } from './common.ts';
 
 /** A through-hole along Z at (x, y) or position [x, y], diameter or radius in mm. */
