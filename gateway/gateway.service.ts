@@ -3,7 +3,7 @@ import type { ServiceSchema } from 'moleculer';
 import { action } from '../brokers/actions.ts';
 import type { Infra } from '../brokers/infra.ts';
 import { TOOLCALL_CANCEL_EVENT } from '../contracts/actions/adapters.actions.ts';
-import { GatewayActions, TOOLCALL_CLOSED_EVENT } from '../contracts/actions/gateway.actions.ts';
+import { CallerChannel, TOOLCALL_CLOSED_EVENT } from '../contracts/actions/gateway.actions.ts';
 import type { HealthRollup } from '../contracts/health.ts';
 import { buildGateway, routeTableOf } from './app.ts';
 import { createHealth } from './health.ts';
@@ -56,15 +56,16 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
   return {
     name: 'gateway',
 
+    // The caller channel (kit/caller-port.ts): this node holds the streams of the calls it started.
     actions: {
-      toolProgress: action(GatewayActions.toolProgress, (p) => ({ delivered: inflight.progress(p.call_id, p.progress, p.message, p.total) })),
-      toolNotify: action(GatewayActions.toolNotify, (p) => {
+      toolProgress: action(CallerChannel.progress, (p) => ({ delivered: inflight.progress(p.call_id, p.progress, p.message, p.total) })),
+      toolNotify: action(CallerChannel.notify, (p) => {
         const c = inflight.get(p.call_id);
         if (!c) return { delivered: false };
         if (p.method === 'notifications/message' && !logLevelPasses(String(p.params.level ?? 'info'), c.logLevel)) return { delivered: false };
         return { delivered: c.out.notify(p.method, p.params) };
       }),
-      toolRequest: action(GatewayActions.toolRequest, async (p) => {
+      toolRequest: action(CallerChannel.request, async (p) => {
         const c = inflight.get(p.call_id);
         if (!c) return { delivered: false as const, reason: 'the call is not in flight on this node' };
         if (p.hold && !c.canElicit) return { delivered: false as const, reason: 'the client did not declare elicitation at initialize' };
@@ -72,7 +73,7 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
         if (!out.canStream) return { delivered: false as const, reason: 'the client cannot be reached on this call (no SSE stream)' };
         return { delivered: true as const, result: await out.request(p.method, p.params, { id: p.request_id }) };
       }),
-      toolWithdraw: action(GatewayActions.toolWithdraw, (p) => {
+      toolWithdraw: action(CallerChannel.withdraw, (p) => {
         if (!pending.withdraw(p.request_id, p.reason)) return { delivered: false };
         const c = inflight.peek(p.call_id);
         const out = c ? (c.out.forHold?.(c.progressToken !== undefined) ?? c.out) : undefined;

@@ -32,12 +32,15 @@ export const ToolWithdrawSchema = z.object({ call_id: z.string(), request_id: z.
 export const TOOLCALL_CLOSED_EVENT = 'toolcall.closed';
 
 /**
- * Actions of the `gateway` actor that other actors call back, always on the node holding the caller's stream
- * (`{ nodeID: progress_node }`): progress, notifications and server-to-client requests of a running call.
+ * The reply channel of a running tool call: progress, notifications and server-to-client requests travel back to the
+ * caller's stream through it, addressed by the call id on the node the call named as its reply address
+ * (`progress_node`). Served by whoever holds the caller's stream (the gateway actor); only the adapter kit's
+ * caller port (actors/adapters/kit/caller-port.ts) sends on it, so adapters and holds never name the gateway.
+ * The action names are the bus wire names and stay as they are.
  */
-export const GatewayActions = {
-  toolProgress: defineAction('gateway.toolProgress', ToolProgressEventSchema, z.object({ delivered: z.boolean() })),
-  toolNotify: defineAction('gateway.toolNotify', ToolNotifySchema, z.object({ delivered: z.boolean() })),
-  toolRequest: defineAction('gateway.toolRequest', ToolRequestSchema, ToolRequestResultSchema),
-  toolWithdraw: defineAction('gateway.toolWithdraw', ToolWithdrawSchema, z.object({ delivered: z.boolean() })),
+export const CallerChannel = {
+  progress: defineAction('gateway.toolProgress', ToolProgressEventSchema, z.object({ delivered: z.boolean() })),
+  notify: defineAction('gateway.toolNotify', ToolNotifySchema, z.object({ delivered: z.boolean() })),
+  request: defineAction('gateway.toolRequest', ToolRequestSchema, ToolRequestResultSchema),
+  withdraw: defineAction('gateway.toolWithdraw', ToolWithdrawSchema, z.object({ delivered: z.boolean() })),
 } as const;

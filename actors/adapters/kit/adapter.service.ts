@@ -1,5 +1,5 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { action, call } from '../../../brokers/actions.ts';
+import { action } from '../../../brokers/actions.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import {
   adapterActions,
@@ -11,9 +11,9 @@ import {
   type InvokeResult,
   type ToolFailure,
 } from '../../../contracts/actions/adapters.actions.ts';
-import { GatewayActions } from '../../../contracts/actions/gateway.actions.ts';
 import { toValidationIssues } from '../../../contracts/errors.ts';
 import { annotationsOf, TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
+import { callerPort } from './caller-port.ts';
 import { InvalidArgumentsError, inputJsonSchema, outputJsonSchema, ToolError, ToolUnavailableError, type ToolDefinition } from './tool.ts';
 
 export interface AdapterDefinition {
@@ -97,6 +97,7 @@ export function createAdapterService(def: AdapterDefinition) {
       running.set(p.call_id, controller);
       const timer = setTimeout(() => controller.abort(new TimeoutSignal()), p.timeout_ms);
       const outputFiles: string[] = [];
+      const port = callerPort(ctx, { callId: p.call_id, replyTo: p.progress_node });
       /** Progress still on its way to the caller's node: awaited (briefly) so the result never overtakes it. */
       const progressSent: Promise<unknown>[] = [];
       const aborted = new Promise<never>((_, reject) =>
@@ -113,19 +114,13 @@ export function createAdapterService(def: AdapterDefinition) {
             ctx,
             outputFiles,
             progress(fraction, message) {
-              if (!p.progress_node) return;
-              const params = { call_id: p.call_id, progress: Math.min(1, Math.max(0, fraction)), message };
-              progressSent.push(ctx.call(GatewayActions.toolProgress.action, params, { nodeID: p.progress_node, timeout: PROGRESS_TIMEOUT_MS }).catch(() => undefined));
+              if (port.reachable) progressSent.push(port.progress(fraction, message, { timeoutMs: PROGRESS_TIMEOUT_MS }));
             },
-            async notify(method, params) {
-              if (!p.progress_node) return false;
-              const r = await call(ctx, GatewayActions.toolNotify, { call_id: p.call_id, method, params }, { nodeID: p.progress_node }).catch(() => undefined);
-              return r?.delivered ?? false;
-            },
+            notify: (method, params) => port.notify(method, params),
             async request(method, params) {
-              if (!p.progress_node) throw new ToolError(`${method} needs a client stream, and this call has none`);
+              if (!port.reachable) throw new ToolError(`${method} needs a client stream, and this call has none`);
               const remaining = Math.max(1000, p.timeout_ms - (performance.now() - started));
-              const r = await call(ctx, GatewayActions.toolRequest, { call_id: p.call_id, method, params }, { nodeID: p.progress_node, timeout: remaining });
+              const r = await port.request(method, params, { timeoutMs: remaining });
               if (!r.delivered) throw new ToolError(`${method} could not reach the client: ${r.reason}`);
               return r.result;
             },

@@ -6,7 +6,7 @@ import { action, call } from '../../../brokers/actions.ts';
 import type { BrokerHandle } from '../../../brokers/broker.ts';
 import { createSolverAdapter } from '../../../actors/adapters/solver/solver.adapter.ts';
 import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
-import { GatewayActions } from '../../../contracts/actions/gateway.actions.ts';
+import { CallerChannel } from '../../../contracts/actions/gateway.actions.ts';
 import { startActors } from '../../support/actors.ts';
 import { copyFixture, tempWorkspace } from '../../support/sim-fixtures.ts';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   copyFixture(ws.root, 'beam_coarse.inp');
   copyFixture(ws.root, 'beam_medium.inp.gz');
   // A stand-in for the gateway that holds the caller's stream: it records the progress reports it receives.
-  const gateway = () => ({ name: 'gateway', actions: { toolProgress: action(GatewayActions.toolProgress, (p) => (progress.push(p), { delivered: true })) } });
+  const gateway = () => ({ name: 'gateway', actions: { toolProgress: action(CallerChannel.progress, (p) => (progress.push(p), { delivered: true })) } });
   h = await startActors([createSolverAdapter, gateway], { SERVICE_WORKSPACE: ws.root });
 });
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { loadConfig } from '../../../brokers/config.ts';
 import type { ServiceFactory } from '../../../brokers/infra.ts';
 import { createRootLogger } from '../../../brokers/logger.ts';
 import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
-import { GatewayActions } from '../../../contracts/actions/gateway.actions.ts';
+import { CallerChannel } from '../../../contracts/actions/gateway.actions.ts';
 import { z } from 'zod';
 
 const SUITE_NAMES = [
@@ -39,7 +39,7 @@ function recordingGateway() {
   const factory: ServiceFactory = (): ServiceSchema => ({
     name: 'gateway',
     actions: {
-      toolProgress: action(GatewayActions.toolProgress, async (p) => {
+      toolProgress: action(CallerChannel.progress, async (p) => {
         progress.push(p.progress);
         await released;
         return { delivered: true };
