@@ -6,14 +6,13 @@ import { LedgerKindSchema, type ApprovalKind, type LedgerKind } from '../../cont
 import { gateItem, ledgerItem, nodeItem } from './approval.items.ts';
 import type { SourceItem } from './approval.machine.ts';
 import type { createGateSource } from './sources/gates.source.ts';
-import type { createLedgerSource } from './sources/ledger.source.ts';
+import { listLedger } from './sources/ledger.source.ts';
 
 type Status = 'pending' | 'decided' | 'all';
 
-/** The sources the queue reads. */
+/** The sources the queue reads (the ledger is read through `holds.queueLedger` directly). */
 export interface QueueSources {
   gates: ReturnType<typeof createGateSource>;
-  ledger: ReturnType<typeof createLedgerSource>;
 }
 
 const LEDGER_KINDS = LedgerKindSchema.options;
@@ -36,16 +35,15 @@ export async function listItems(via: Caller, src: QueueSources, q: { status: Sta
   const ledgerKinds: LedgerKind[] | null = !q.kind ? null : (LEDGER_KINDS as readonly string[]).includes(q.kind) ? [q.kind as LedgerKind] : [];
   const nodeKinds: NodeApprovalKind[] = !q.kind ? [...NODE_KINDS] : (NODE_KINDS as readonly string[]).includes(q.kind) ? [q.kind as NodeApprovalKind] : [];
   const scoped = q.project_id !== undefined;
-  const gateItems = async (scope: string | null | undefined) => (wantGates ? (await src.gates.list(q.status, scope)).map(gateItem).filter((i): i is SourceItem => i !== null).filter(matches(q.status)) : []);
-  const [gates, ledger, nodes, unscopedGates, unscopedLedger] = await Promise.all([
+  const gateItems = async (scope: string | null | undefined) => (wantGates ? (await src.gates.list(via, q.status, scope)).map(gateItem).filter((i): i is SourceItem => i !== null).filter(matches(q.status)) : []);
+  const [gates, ledger, nodes, unscopedGates] = await Promise.all([
     gateItems(q.project_id),
-    ledgerKinds?.length === 0 ? [] : src.ledger.list(q.status, q.project_id, ledgerKinds ?? undefined),
+    ledgerKinds?.length === 0 ? { records: [], unscoped: 0 } : listLedger(via, q.status, q.project_id, ledgerKinds ?? undefined, scoped),
     nodeKinds.length ? call(via, TwinApprovalActions.nodes, { kinds: nodeKinds, status: q.status, project_id: q.project_id, count_unscoped: scoped }) : { nodes: [], unscoped_count: 0 },
-    !scoped || !wantGates ? 0 : q.status === 'pending' ? src.gates.countPendingUnscoped() : gateItems(null).then((i) => i.length),
-    scoped && ledgerKinds?.length !== 0 ? src.ledger.countUnscoped(q.status, ledgerKinds ?? undefined) : 0,
+    !scoped || !wantGates ? 0 : q.status === 'pending' ? src.gates.countPendingUnscoped(via) : gateItems(null).then((i) => i.length),
   ]);
-  const items = [...gates, ...ledger.map(ledgerItem), ...nodes.nodes.map(nodeItem).filter((i): i is SourceItem => i !== null)];
-  return { items: items.sort(newestFirst), unscoped: unscopedGates + unscopedLedger + nodes.unscoped_count };
+  const items = [...gates, ...ledger.records.map(ledgerItem), ...nodes.nodes.map(nodeItem).filter((i): i is SourceItem => i !== null)];
+  return { items: items.sort(newestFirst), unscoped: unscopedGates + ledger.unscoped + nodes.unscoped_count };
 }
 
 /**

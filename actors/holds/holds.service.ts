@@ -14,6 +14,7 @@ import { approvalIdOf, decide, ledgerIdOf, newFiled, newHeldCall, planOf, progre
 import { outcomeOf } from './hold.outcome.ts';
 import { createHoldStore, type HoldStore } from './hold.store.ts';
 import { Waiters, type Waiter } from './hold.waiters.ts';
+import { ledgerQueueActions } from './ledger.actions.ts';
 import { HOLD_SETTLED_EVENT, HoldSettledSchema, HoldsInternal } from './holds.contract.ts';
 
 /** Real-time period of the reaper; what is due is decided by the injected clock (STYLE R13). */
@@ -199,6 +200,8 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       ),
 
       tick: action(HoldsInternal.tick, (_p, ctx) => queueTick(ctx)),
+
+      ...ledgerQueueActions(infra),
     },
 
     events: {

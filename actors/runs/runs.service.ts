@@ -6,6 +6,7 @@ import type { Infra } from '../../brokers/infra.ts';
 import { GatesActions, RunsActions as R } from '../../contracts/actions/runs.actions.ts';
 import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import { TwinActions } from '../../contracts/actions/twin.actions.ts';
+import { approvalReadActions } from './approval-reads.ts';
 import { designFlowActions } from './design-flow.actions.ts';
 import { serviceCaller, type PhaseExecutor } from './executor.ts';
 import { executorFor, type HandlerTable } from './executors.ts';
@@ -109,6 +110,8 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         if (!(await store.get(p.run_id))) throw ActorError.notFound('run', p.run_id);
         return { events: (await store.events(p.run_id)) as unknown as Record<string, unknown>[] };
       }),
+
+      ...approvalReadActions(infra, limits),
 
       ...designFlowActions({ infra, limits, activePatches: ACTIVE_PATCHES, host: () => host, store: () => store, forward }),
     },

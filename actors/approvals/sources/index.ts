@@ -1,3 +1,3 @@
 export { createGateSource } from './gates.source.ts';
 export type { ProjectScope } from './gates.source.ts';
-export { createLedgerSource } from './ledger.source.ts';
+export { listLedger } from './ledger.source.ts';

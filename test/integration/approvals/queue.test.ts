@@ -111,12 +111,13 @@ describe('the approvals queue', () => {
     expect((await t.http('POST', `/v1/approvals/${patch.id}/decision`, { decision: 'approve' }, DASH)).status).toBe(200);
     expect((await t.http('POST', `/v1/runs/${run.id}/patches/1/apply`)).status).toBe(200);
 
-    // A decision that reached the ledger but not the flow row (the write failed part-way) is written by the next pass.
+    // The flow row follows the ledger record through the queue's outbox (its row is written before the ledger
+    // decision): a ledger record decided without the queue is not written into the flow, a repeat pass moves nothing.
     expect((await t.http('POST', `/v1/runs/${run.id}/patches`, { operations: [{ op: 'modify_phase', phase_id: 'simulation', changes: { title: 'V&V' } }], reason: 'rename' })).status).toBe(201);
     const second = (await list(`?project_id=${p}&kind=flow_patch`)).items.find((i) => i.detail.version === 2)!;
     await call(t.node.broker, HoldsActions.decide, { id: second.id, decision: 'approve', decider: { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null } });
-    await call(t.node.broker, ApprovalsInternal.deliver, {});
-    expect((await t.http('POST', `/v1/runs/${run.id}/patches/2/apply`)).status).toBe(200);
+    expect(await call(t.node.broker, ApprovalsInternal.deliver, {})).toMatchObject({ flows_settled: 0, waiting: 0 });
+    expect((await t.http('POST', `/v1/runs/${run.id}/patches/2/apply`)).status).toBe(409);
 
     const proposed = await call(t.node.broker, RunFlowActions.proposeFlow, { base_flow: 'mech_v1', reason: `no simulation ${p}`, operations: [{ op: 'remove_phase', phase_id: 'simulation' }] });
     const version = (await list('?kind=flow_version')).items.find((i) => i.detail.version_id === proposed.version_id)!;
