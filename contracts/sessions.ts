@@ -137,6 +137,10 @@ export const InsightSchema = z.object({
 });
 export type Insight = z.infer<typeof InsightSchema>;
 
+/** An insight or lesson event as the sessions actor serves it to memory (`sessions.insightEvents`): no confidence tier. */
+export const InsightEventSchema = InsightSchema.omit({ confidence: true });
+export type InsightEvent = z.infer<typeof InsightEventSchema>;
+
 /** `memory.list_insights` result, newest first. */
 export const InsightListSchema = z.object({ insights: z.array(InsightSchema) });
 export type InsightList = z.infer<typeof InsightListSchema>;

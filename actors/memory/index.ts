@@ -1,2 +1,1 @@
 export { createMemoryService } from './memory.service.ts';
-export { createMemoryStore, type MemoryStore } from './memory.store.ts';

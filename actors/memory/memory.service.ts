@@ -1,42 +1,39 @@
 import type { ServiceSchema } from 'moleculer';
-import { action } from '../../brokers/actions.ts';
-import type { Infra } from '../../brokers/infra.ts';
+import { action, call } from '../../brokers/actions.ts';
 import { MemoryActions as A } from '../../contracts/actions/memory.actions.ts';
+import { SessionsActions } from '../../contracts/actions/sessions.actions.ts';
 import type { ComponentHealth } from '../../contracts/health.ts';
-import { createMemoryStore, type MemoryStore } from './memory.store.ts';
 
 /**
- * The `memory` actor: read-only views over the captured sessions (README "Memory"). Experiences are sessions ranked
- * by full-text similarity; insights are the events of kind insight or lesson, served verbatim.
+ * The `memory` actor: read-only views over the captured sessions (README "Memory"). It owns no table: experiences
+ * (sessions ranked by full-text similarity) and insights (events of kind insight or lesson, served verbatim) come from
+ * the sessions actor's query actions.
  */
-export function createMemoryService(infra: Infra): ServiceSchema {
-  let store: MemoryStore;
+export function createMemoryService(): ServiceSchema {
   return {
     name: 'memory',
 
     actions: {
-      similar: action(A.similar, async ({ query, project_id, limit }) => ({
-        query,
-        experiences: await store.similar(query, project_id ?? null, limit),
+      similar: action(A.similar, async (p, ctx) => ({
+        query: p.query,
+        experiences: (await call(ctx, SessionsActions.searchSimilar, p)).experiences,
       })),
 
-      insights: action(A.insights, async ({ project_id, theme, limit }) => ({
-        insights: await store.insights(project_id ?? null, theme ?? null, limit),
+      insights: action(A.insights, async (p, ctx) => ({
+        insights: (await call(ctx, SessionsActions.insightEvents, p)).events.map((e) => ({ ...e, confidence: 'verbatim' as const })),
       })),
 
-      health: action(A.health, async (): Promise<ComponentHealth> => {
+      /** Healthy while the sessions actor it reads through answers healthy. */
+      health: action(A.health, async (_p, ctx): Promise<ComponentHealth> => {
         const started = performance.now();
         try {
-          await store.ping();
-          return { name: 'memory', status: 'healthy', latency_ms: performance.now() - started, message: null };
+          const s = await call(ctx, SessionsActions.health, {});
+          const message = s.status === 'healthy' ? null : `the sessions actor is ${s.status}: ${s.message ?? ''}`.trim();
+          return { name: 'memory', status: s.status, latency_ms: performance.now() - started, message };
         } catch (err) {
-          return { name: 'memory', status: 'unhealthy', latency_ms: performance.now() - started, message: String(err) };
+          return { name: 'memory', status: 'unhealthy', latency_ms: performance.now() - started, message: `the sessions actor does not answer: ${String(err)}` };
         }
       }),
-    },
-
-    async started() {
-      store = createMemoryStore(await infra.db());
     },
   };
 }

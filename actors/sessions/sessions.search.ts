@@ -1,6 +1,6 @@
 import type { Db } from '../../brokers/db/index.ts';
-import type { Experience, Insight, RelevantEvent } from '../../contracts/sessions.ts';
-import { toEvent, toSession, type EventRow, type SessionRow } from '../sessions/sessions.store.ts';
+import type { Experience, InsightEvent, RelevantEvent } from '../../contracts/sessions.ts';
+import { toEvent, toSession, type EventRow, type SessionRow } from './sessions.store.ts';
 
 const toRelevantEvent = (r: EventRow & { score: number }): RelevantEvent => ({ ...toEvent(r), score: Number(r.score) });
 
@@ -11,15 +11,18 @@ const toRelevantEvent = (r: EventRow & { score: number }): RelevantEvent => ({ .
 const OR_QUERY = `(SELECT string_agg('''' || replace(replace(t.lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || '''', ' | ')
   FROM unnest(to_tsvector('english', $1)) AS t)::tsquery`;
 
-/** Index expressions of 0012_memory.sql: keep them identical so the planner uses the GIN indexes. */
+/** Index expressions of 0012_memory.sql (indexes on this actor's tables for these reads): keep them identical so the planner uses the GIN indexes. */
 const SESSION_TEXT = `to_tsvector('english', s.title || ' ' || COALESCE(s.summary, ''))`;
 const EVENT_TEXT = `to_tsvector('english', e.message)`;
 
 /** Relevant events listed per experience. */
 export const EVENTS_PER_EXPERIENCE = 3;
 
-/** Read-only SQL over agent_sessions and agent_session_events (owned by the sessions actor). */
-export function createMemoryStore(db: Db) {
+/**
+ * The sessions actor's read-only searches over its own tables, served as query actions for the memory actor
+ * (`sessions.searchSimilar`, `sessions.insightEvents`).
+ */
+export function createSessionSearch(db: Db) {
   return {
     /**
      * Sessions whose title, summary or events share words with the query, ranked by `ts_rank` over one weighted
@@ -67,8 +70,8 @@ export function createMemoryStore(db: Db) {
       }));
     },
 
-    /** Events of kind insight or lesson, newest first, as logged (confidence `verbatim`). */
-    async insights(projectId: string | null, theme: string | null, limit: number): Promise<Insight[]> {
+    /** Events of kind insight or lesson, newest first, as logged. */
+    async insights(projectId: string | null, theme: string | null, limit: number): Promise<InsightEvent[]> {
       const { rows } = await db.query<EventRow & { session_title: string; project_id: string | null }>(
         `SELECT e.*, s.title AS session_title, s.project_id
          FROM agent_session_events e JOIN agent_sessions s ON s.id = e.session_id
@@ -89,15 +92,10 @@ export function createMemoryStore(db: Db) {
         theme: typeof r.data?.theme === 'string' ? r.data.theme : null,
         data: r.data ?? {},
         created_at: r.created_at.toISOString(),
-        confidence: 'verbatim' as const,
       }));
-    },
-
-    async ping(): Promise<void> {
-      await db.query('SELECT 1 FROM agent_sessions LIMIT 1');
     },
   };
 }
 
-/** The memory store's interface. */
-export type MemoryStore = ReturnType<typeof createMemoryStore>;
+/** The session search's interface. */
+export type SessionSearch = ReturnType<typeof createSessionSearch>;

@@ -6,6 +6,7 @@ import type { Infra } from '../../brokers/infra.ts';
 import { SessionsActions as A } from '../../contracts/actions/sessions.actions.ts';
 import type { ComponentHealth } from '../../contracts/health.ts';
 import type { SessionRefusal } from './sessions.machine.ts';
+import { createSessionSearch, type SessionSearch } from './sessions.search.ts';
 import { createSessionStore, type SessionStore } from './sessions.store.ts';
 
 /** A refusal of the session machine as a wire error: unknown is NOT_FOUND, completed is CONFLICT; both name the session. */
@@ -15,11 +16,13 @@ function refusalError(id: string, refusal: SessionRefusal): ActorError {
 }
 
 /**
- * The `sessions` actor: owns agent_sessions and agent_session_events. Every command is one transaction that locks
+ * The `sessions` actor: owns agent_sessions and agent_session_events, and serves the memory actor's reads of them
+ * (searchSimilar, insightEvents). Every command is one transaction that locks
  * the session row, asks the pure machine (sessions.machine.ts) and persists what it decided.
  */
 export function createSessionsService(infra: Infra): ServiceSchema {
   let store: SessionStore;
+  let search: SessionSearch;
   return {
     name: 'sessions',
 
@@ -51,6 +54,10 @@ export function createSessionsService(infra: Infra): ServiceSchema {
         return session;
       }),
 
+      searchSimilar: action(A.searchSimilar, async ({ query, project_id, limit }) => ({ experiences: await search.similar(query, project_id ?? null, limit) })),
+
+      insightEvents: action(A.insightEvents, async ({ project_id, theme, limit }) => ({ events: await search.insights(project_id ?? null, theme ?? null, limit) })),
+
       health: action(A.health, async (): Promise<ComponentHealth> => {
         const started = performance.now();
         try {
@@ -63,7 +70,9 @@ export function createSessionsService(infra: Infra): ServiceSchema {
     },
 
     async started() {
-      store = createSessionStore(await infra.db());
+      const db = await infra.db();
+      store = createSessionStore(db);
+      search = createSessionSearch(db);
     },
   };
 }

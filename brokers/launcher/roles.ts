@@ -45,7 +45,7 @@ export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = proc
     { name: 'adapter:project', doc: 'the project tool adapter', services: [createProjectAdapter] },
     { name: 'sessions', doc: 'the sessions actor (tables agent_sessions, agent_session_events)', services: [createSessionsService] },
     { name: 'knowledge', doc: 'the knowledge actor (tables knowledge_sources, knowledge_chunks)', services: [createKnowledgeService] },
-    { name: 'memory', doc: 'the memory actor (reads the sessions tables)', services: [createMemoryService] },
+    { name: 'memory', doc: 'the memory actor (no tables: reads sessions through query actions of the sessions actor)', services: [createMemoryService] },
     { name: 'adapter:session', doc: 'the session tool adapter', services: [createSessionAdapter] },
     { name: 'adapter:knowledge', doc: 'the knowledge tool adapter', services: [createKnowledgeAdapter] },
     { name: 'adapter:memory', doc: 'the memory tool adapter', services: [createMemoryAdapter] },

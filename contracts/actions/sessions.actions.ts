@@ -3,6 +3,10 @@ import { defineAction } from '../define.ts';
 import { ComponentHealthSchema } from '../health.ts';
 import {
   AgentSessionSchema,
+  ExperienceQuerySchema,
+  ExperienceSchema,
+  InsightEventSchema,
+  InsightQuerySchema,
   SessionCompleteSchema,
   SessionEventSchema,
   SessionIdSchema,
@@ -23,5 +27,8 @@ export const SessionsActions = {
   complete: defineAction('sessions.complete', SessionCompleteSchema, AgentSessionSchema),
   list: defineAction('sessions.list', SessionListQuerySchema, SessionListSchema),
   get: defineAction('sessions.get', z.object({ id: SessionIdSchema }), SessionWithEventsSchema),
+  /** Query actions for the memory actor: full-text similar sessions, and insight/lesson events (read-only). */
+  searchSimilar: defineAction('sessions.searchSimilar', ExperienceQuerySchema, z.object({ experiences: z.array(ExperienceSchema) })),
+  insightEvents: defineAction('sessions.insightEvents', InsightQuerySchema, z.object({ events: z.array(InsightEventSchema) })),
   health: defineAction('sessions.health', z.object({}), ComponentHealthSchema),
 } as const;

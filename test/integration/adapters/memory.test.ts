@@ -121,5 +121,25 @@ for (const backend of backends) {
       expect(power.insights.map((i) => i.session_id)).toEqual([ids.power]);
       expect(await invoke('memory.list_insights', { theme: 'astrology' })).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS' } });
     });
+
+    it('reads through the sessions actor: its query actions answer what memory serves, and memory is healthy only while sessions answers', async () => {
+      const bus = t.node.broker;
+      const viaSessions = (await bus.call('sessions.searchSimilar', { query: 'stress concentration at a bracket fillet' })) as { experiences: unknown[] };
+      expect(await bus.call('memory.similar', { query: 'stress concentration at a bracket fillet' })).toEqual({ query: 'stress concentration at a bracket fillet', ...viaSessions });
+      const events = (await bus.call('sessions.insightEvents', { theme: 'power_analysis' })) as { events: Record<string, unknown>[] };
+      expect(events.events.map((e) => e.session_id)).toEqual([ids.power]);
+      expect(await bus.call('memory.insights', { theme: 'power_analysis' })).toEqual({ insights: events.events.map((e) => ({ ...e, confidence: 'verbatim' })) });
+      expect(await bus.call('memory.health', {})).toMatchObject({ name: 'memory', status: 'healthy', message: null });
+
+      const sessions = bus.getLocalService('sessions')!;
+      await bus.destroyService(sessions);
+      try {
+        expect(await bus.call('memory.health', {})).toMatchObject({ name: 'memory', status: 'unhealthy', message: expect.stringContaining('the sessions actor does not answer') });
+        await expect(bus.call('memory.similar', { query: 'bracket' })).rejects.toThrow(/sessions\.searchSimilar/);
+      } finally {
+        await bus.createService(sessions.originalSchema);
+        await bus.waitForServices(['sessions']);
+      }
+    });
   });
 }
