@@ -4,7 +4,7 @@ import { action } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { KnowledgeActions as A, KnowledgeAdapterActions, type IngestProgressTarget } from '../../contracts/actions/knowledge.actions.ts';
-import type { ComponentHealth } from '../../contracts/health.ts';
+import { healthAction } from '../adapters/kit/health.ts';
 import { chunkText } from './chunker.ts';
 import { createKnowledgeStore, type KnowledgeStore } from './knowledge.store.ts';
 
@@ -64,14 +64,8 @@ export function createKnowledgeService(infra: Infra): ServiceSchema {
         return source;
       }),
 
-      health: action(A.health, async (): Promise<ComponentHealth> => {
-        const started = performance.now();
-        try {
-          await store.ping();
-          return { name: 'knowledge', status: 'healthy', latency_ms: performance.now() - started, message: null };
-        } catch (err) {
-          return { name: 'knowledge', status: 'unhealthy', latency_ms: performance.now() - started, message: String(err) };
-        }
+      health: healthAction(A.health, 'knowledge', async () => {
+        await store.ping();
       }),
     },
 

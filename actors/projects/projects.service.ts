@@ -4,6 +4,7 @@ import { action } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { ProjectsActions as A } from '../../contracts/actions/projects.actions.ts';
+import { healthAction } from '../adapters/kit/health.ts';
 import { createProjectStore, type ProjectStore } from './projects.store.ts';
 
 const cacheKey = (id: string) => `${A.get.action}:${id}`;
@@ -47,14 +48,8 @@ export function createProjectsService(infra: Infra): ServiceSchema {
         return { id, deleted: true as const };
       }),
 
-      health: action(A.health, async () => {
-        const started = performance.now();
-        try {
-          await store.ping();
-          return { name: 'projects', status: 'healthy' as const, latency_ms: performance.now() - started, message: '' };
-        } catch (err) {
-          return { name: 'projects', status: 'unhealthy' as const, latency_ms: performance.now() - started, message: String(err) };
-        }
+      health: healthAction(A.health, 'projects', async () => {
+        await store.ping();
       }),
     },
 

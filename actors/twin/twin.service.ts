@@ -3,6 +3,7 @@ import { action } from '../../brokers/actions.ts';
 import { txRetryOnUnique, type Db } from '../../brokers/db/index.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { TwinActions as T } from '../../contracts/actions/twin.actions.ts';
+import { healthAction } from '../adapters/kit/health.ts';
 import { diffBaselines, getBaseline, listBaselines } from './baselines.ts';
 import { closeDrafts, commitChangeSet, type FaultInjector } from './changesets.ts';
 import { toItem, type ItemRow } from './items.store.ts';
@@ -73,14 +74,8 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
           throw err;
         }
       }),
-      health: action(T.health, async () => {
-        const t0 = performance.now();
-        try {
-          await db.query('SELECT 1 FROM twin_items LIMIT 1');
-          return { name: 'twin', status: 'healthy' as const, latency_ms: performance.now() - t0, message: '' };
-        } catch (err) {
-          return { name: 'twin', status: 'unhealthy' as const, latency_ms: performance.now() - t0, message: String(err) };
-        }
+      health: healthAction(T.health, 'twin', async () => {
+        await db.query('SELECT 1 FROM twin_items LIMIT 1');
       }),
     },
 
