@@ -1,6 +1,7 @@
 // Twin writes of a design-flow phase execution are fenced by the run's ownership epoch (actors/twin/run-fence.ts):
 // the runs actor passes the epoch it started the execution under (serviceCaller), the twin adapter hands it on as the
-// writer's run_epoch, and the twin writes only while the run still carries it.
+// writer's run_epoch, and the twin writes only while the run still carries it, as the runs actor's SQL function
+// run_fence_epoch (migration 0042) answers inside the write's transaction.
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,12 @@ for (const backend of dbBackends('twin_fence')) {
       expect(unfenced.status).toBe('success');
     });
 
+    it("checks the epoch through the runs actor's function: run_fence_epoch answers the run's epoch, null for no run", async () => {
+      await addRun('run-fence-f', 9);
+      expect(await sql('SELECT run_fence_epoch($1) AS epoch', ['run-fence-f'])).toEqual([{ epoch: '9' }]);
+      expect(await sql('SELECT run_fence_epoch($1) AS epoch', ['run-none'])).toEqual([{ epoch: null }]);
+    });
+
     it.runIf(backend.name === 'PostgreSQL')('orders a write after a takeover in flight: it waits for the takeover and is refused', async () => {
       await addRun('run-fence-b', 1);
       const other = new pg.Client({ connectionString: db!.url });
@@ -75,9 +82,14 @@ for (const backend of dbBackends('twin_fence')) {
       try {
         await other.query('BEGIN');
         await other.query('UPDATE runs SET epoch = epoch + 1 WHERE id = $1', ['run-fence-b']); // the takeover, not committed yet
-        const write = invoke('record_constraint_set', constraintSet('Racing budget'), caller('run-fence-b', 1));
-        const early = await Promise.race([write.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
-        expect(early).toBe('waiting');
+        let answered = false;
+        const write = invoke('record_constraint_set', constraintSet('Racing budget'), caller('run-fence-b', 1)).finally(() => (answered = true));
+        // The write's transaction waits on the takeover's row lock inside the runs actor's fence function (the
+        // database reports the wait), and it has not answered.
+        const waiting = async () =>
+          (await sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%run_fence_epoch%'`))[0].n;
+        await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(1);
+        expect(answered).toBe(false);
         await other.query('COMMIT');
         const out = await write;
         expect(out.status).toBe('error');
