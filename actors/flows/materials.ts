@@ -1,4 +1,6 @@
-/** Engineering materials the intent compiler recognises: words that name them, and the solver's material name. */
+import { MATERIAL_WORDS, materialByName } from '../../contracts/materials.ts';
+
+/** An engineering material the intent compiler recognises: the words that name it and the solver's (canonical) name. */
 export interface MaterialEntry {
   name: string;
   words: RegExp;
@@ -9,13 +11,12 @@ export interface MaterialEntry {
   density_kg_m3: number;
 }
 
-/** Typical room-temperature properties; the solver's table uses the same names (steel, aluminium_6061, ...). */
-export const MATERIALS: MaterialEntry[] = [
-  { name: 'stainless steel 304', words: /\bstainless(?:\s+steel)?\b|\b304\b/i, solver_material: 'stainless_304', yield_mpa: 215, modulus_mpa: 193_000, poisson: 0.29, density_kg_m3: 8000 },
-  { name: 'aluminium 6061-T6', words: /\balumin(?:i)?um(?:\s*6061(?:-T6)?)?\b|\b6061\b/i, solver_material: 'aluminium_6061', yield_mpa: 276, modulus_mpa: 68_900, poisson: 0.33, density_kg_m3: 2700 },
-  { name: 'titanium Ti-6Al-4V', words: /\btitanium\b|\bti-?6al-?4v\b/i, solver_material: 'titanium_ti6al4v', yield_mpa: 880, modulus_mpa: 113_800, poisson: 0.342, density_kg_m3: 4430 },
-  { name: 'structural steel', words: /\bsteel\b/i, solver_material: 'steel', yield_mpa: 250, modulus_mpa: 210_000, poisson: 0.3, density_kg_m3: 7850 },
-];
+/** The materials a request can name, most specific first, from the one table (contracts/materials.ts). */
+export const MATERIALS: MaterialEntry[] = MATERIAL_WORDS.map(([key, words]) => {
+  const m = materialByName(key);
+  if (!m || m.yield_mpa === null) throw new Error(`contracts/materials.ts: ${key} needs a row with a yield strength`);
+  return { name: m.label, words, solver_material: m.key, yield_mpa: m.yield_mpa, modulus_mpa: m.youngs_modulus_mpa, poisson: m.poisson_ratio, density_kg_m3: m.density_kg_m3 };
+});
 
 /** The first material the text names (more specific entries are listed first). */
 export function findMaterial(text: string): MaterialEntry | undefined {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MATERIAL_TABLE, materialByName } from '../../../contracts/materials.ts';
 import { InvalidArgumentsError } from '../kit/tool.ts';
 
 /** A material in engineering units (what callers pass and results echo). */
@@ -11,28 +12,22 @@ export interface Material {
   specific_heat_j_kgk: number;
 }
 
-/** Room-temperature handbook values; keys are what `material` accepts by name (case and separators ignored). */
+/** The solver's materials by canonical name: the shared table (contracts/materials.ts), in the solver's units. */
 export const MATERIALS: Record<string, Material> = Object.fromEntries(
-  (
-    [
-      ['steel', 210_000, 0.3, 7850, 50, 460],
-      ['stainless_steel_304', 193_000, 0.29, 8000, 16.2, 500],
-      ['aluminium_6061', 68_900, 0.33, 2700, 167, 896],
-      ['aluminium_7075', 71_700, 0.33, 2810, 130, 960],
-      ['titanium_ti6al4v', 113_800, 0.342, 4430, 6.7, 526],
-      ['copper', 117_000, 0.34, 8960, 398, 385],
-      ['brass', 100_000, 0.34, 8500, 109, 380],
-      ['cast_iron', 110_000, 0.26, 7200, 52, 460],
-      ['abs', 2_300, 0.35, 1050, 0.17, 1400],
-      ['pla', 3_500, 0.36, 1240, 0.13, 1800],
-      ['nylon_pa6', 2_700, 0.39, 1140, 0.25, 1700],
-    ] as const
-  ).map(([name, E, nu, rho, k, cp]) => [name, { name, youngs_modulus_mpa: E, poisson_ratio: nu, density_kg_m3: rho, thermal_conductivity_w_mk: k, specific_heat_j_kgk: cp }]),
+  MATERIAL_TABLE.map((m) => [
+    m.key,
+    {
+      name: m.key,
+      youngs_modulus_mpa: m.youngs_modulus_mpa,
+      poisson_ratio: m.poisson_ratio,
+      density_kg_m3: m.density_kg_m3,
+      thermal_conductivity_w_mk: m.thermal_conductivity_w_mk,
+      specific_heat_j_kgk: m.specific_heat_j_kgk,
+    },
+  ]),
 );
 
-const ALIASES: Record<string, string> = { aluminum_6061: 'aluminium_6061', al6061: 'aluminium_6061', aluminum_7075: 'aluminium_7075', ss304: 'stainless_steel_304', ti6al4v: 'titanium_ti6al4v', structural_steel: 'steel' };
-
-/** `material`: a name from the table, or explicit properties (modulus and Poisson required, the rest default to steel's). */
+/** `material`: a name from the table (or an alias, contracts/materials.ts), or explicit properties (modulus and Poisson required, the rest default to steel's). */
 export const MaterialArgSchema = z
   .union([
     z.string().min(1),
@@ -51,8 +46,8 @@ export const MaterialArgSchema = z
 /** Resolves `material`; an unknown name is invalid arguments listing the known ones. */
 export function resolveMaterial(arg: z.output<typeof MaterialArgSchema>): Material {
   if (typeof arg === 'string') {
-    const key = arg.trim().toLowerCase().replace(/[\s-]+/g, '_');
-    const m = MATERIALS[ALIASES[key] ?? key];
+    const found = materialByName(arg);
+    const m = found && MATERIALS[found.key];
     if (!m) throw new InvalidArgumentsError(`unknown material ${JSON.stringify(arg)}; known: ${Object.keys(MATERIALS).join(', ')}, or pass {youngs_modulus_mpa, poisson_ratio, ...}`, { material: arg });
     return m;
   }
