@@ -114,7 +114,7 @@ export class RunHost {
       if (fx.type === 'commitDrafts') continue;
       if (fx.type === 'runPhase') void closing.then(() => this.deps.runEffect(runId, fx, h.state, lease));
       else if (fx.type === 'closeDrafts') closing = Promise.resolve(this.deps.runEffect(runId, fx, h.state, lease)).catch(() => undefined);
-      else this.deps.runEffect(runId, fx, h.state, lease);
+      else void this.deps.runEffect(runId, fx, h.state, lease);
     }
   }
 

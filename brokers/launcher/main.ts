@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { createRootLogger } from '../logger.ts';
 import { parseLaunchArgs, USAGE } from './cli.ts';
+import type * as NodeModule from './node.ts';
 
 /**
  * The `service` command. Flags override their SERVICE_* variables. Exits 2 on a bad flag, role or variable
@@ -36,7 +37,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const log = createRootLogger({ level: config.SERVICE_LOG_LEVEL, toStderr: opts.transport === 'stdio' });
-  let node: Awaited<ReturnType<typeof import('./node.ts').startNode>> | undefined;
+  let node: Awaited<ReturnType<typeof NodeModule.startNode>> | undefined;
   try {
     // Loaded here, not at the top: the approvals command and --help need none of the actors.
     const { startNode } = await import('./node.ts');

@@ -147,7 +147,7 @@ describe('web.fetch', () => {
     const pending = invoke('fetch', { url: `${base}/slow?id=${callId}`, timeout_seconds: 60 }, callId);
     await expect.poll(() => requests.has(callId)).toBe(true);
     expect(closed.has(callId)).toBe(false);
-    t.node.broker.broadcast('toolcall.cancel', { call_id: callId, reason: 'user pressed stop' });
+    await t.node.broker.broadcast('toolcall.cancel', { call_id: callId, reason: 'user pressed stop' });
     expect(await pending).toMatchObject({ status: 'error', error: { type: 'CANCELLED', message: 'call cancelled: user pressed stop' } });
     await expect.poll(() => closed.has(callId)).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import type { BrokerHandle } from '../../../brokers/broker.ts';
-import { ActorError } from '../../../brokers/errors.ts';
+import type { ActorError } from '../../../brokers/errors.ts';
 import { createTwinService } from '../../../actors/twin/twin.service.ts';
 import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
 import { startActors } from '../../support/actors.ts';

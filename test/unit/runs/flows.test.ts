@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConditionError, evaluateCondition, parseCondition } from '../../../actors/runs/condition.ts';
+import { type ConditionError, evaluateCondition, parseCondition } from '../../../actors/runs/condition.ts';
 import { FLOWS, freezeFlow, validateFlow } from '../../../actors/runs/flows/index.ts';
 import { reworkTargetsOf } from '../../../actors/runs/graph.ts';
 
