@@ -1,29 +1,23 @@
 import type { ServiceSchema } from 'moleculer';
 import { action } from '../../brokers/actions.ts';
-import type { Db } from '../../brokers/db/index.ts';
-import type { Infra } from '../../brokers/infra.ts';
 import { GatesActions as G } from '../../contracts/actions/runs.actions.ts';
 import { deliverableFindings } from './gate-checks.ts';
 import { constraintFindings } from './gate-constraints.ts';
 
 /**
  * The `gates` actor: a gate's readiness and findings from deterministic checks over the twin (required deliverables
- * recorded since the phase started; constraints against the latest valid result of the current geometry).
- * Decisions are events on the run's own log (runs actor).
+ * recorded since the phase started; constraints against the latest valid result of the current geometry), read through
+ * the twin's query actions; it owns no table. Decisions are events on the run's own log (runs actor).
  */
-export function createGatesService(infra: Infra): ServiceSchema {
-  let db: Db;
+export function createGatesService(): ServiceSchema {
   return {
     name: 'gates',
     actions: {
-      evaluate: action(G.evaluate, async (p) => {
-        const findings = [...(await deliverableFindings(db, p)), ...(p.enforce_constraints ? await constraintFindings(db, p.project_id, p.run_id) : [])];
+      evaluate: action(G.evaluate, async (p, ctx) => {
+        const findings = [...(await deliverableFindings(ctx, p)), ...(p.enforce_constraints ? await constraintFindings(ctx, p.project_id, p.run_id) : [])];
         const blocking = findings.filter((f) => f.severity === 'error');
         return { findings, ready: blocking.length === 0 };
       }),
-    },
-    async started() {
-      db = await infra.db();
     },
   };
 }

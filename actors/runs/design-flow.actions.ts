@@ -13,7 +13,7 @@ import { loadRunEvidence, runChanges } from './lifecycle.data.ts';
 import { lifecycleView, type CapabilityGap } from './lifecycle.ts';
 import { createPatchStore, type PatchStore } from './patch.store.ts';
 import { patchActions } from './patch.actions.ts';
-import { evaluateRequirements } from './requirements.ts';
+import { evaluateRequirements } from '../../contracts/requirements.ts';
 import { stateOf, type DesignFlowDeps } from './design-flow.deps.ts';
 
 /** The registered tools (optionally a profile's), for capability reports. */
@@ -81,7 +81,7 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       const limits: string[] = [];
       let evidence: Awaited<ReturnType<typeof loadRunEvidence>> | undefined;
       try {
-        evidence = await loadRunEvidence(await d.infra.db(), state);
+        evidence = await loadRunEvidence(ctx, state);
         limits.push(...evidence.limits);
       } catch (err) {
         d.infra.log.warn({ run: p.run_id, err }, 'lifecycle: twin not readable');
@@ -99,7 +99,7 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       return lifecycleView({ state, requirements, stale: evidence?.stale ?? [], gaps, limits, evidenceRead: !!evidence });
     }),
 
-    changes: action(F.changes, async (p) => runChanges(await d.infra.db(), await stateOf(d, p.run_id))),
+    changes: action(F.changes, async (p, ctx) => runChanges(ctx, await stateOf(d, p.run_id))),
 
     capabilities: action(F.capabilities, async (p, ctx) => {
       let def: FlowDef;

@@ -1,41 +1,23 @@
-import type { Queryable } from '../../brokers/db/index.ts';
+import { call, type Caller } from '../../brokers/actions.ts';
+import { TwinActions, type RunRecord } from '../../contracts/actions/twin.actions.ts';
 import type { RunChanges } from '../../contracts/design-flows.ts';
+import type { ConstraintDef, ConstraintInForce } from '../../contracts/requirements.ts';
 import type { StaleEntry } from './lifecycle.ts';
-import type { ConstraintDef, Evidence } from './requirements.ts';
 import type { RunState } from './run.types.ts';
 
 /**
- * Read-only queries of the twin's tables for a run's lifecycle view and change list (as the gates actor's checks
- * read them): what the run produced, what went stale since, its approved requirements, and the current evidence.
+ * What a run's lifecycle view and change list read from the twin, through the twin's query actions (the runs actor
+ * never reads the twin's tables): what the run produced, what went stale since, its approved requirements, and the
+ * current evidence.
  */
 
-interface ProducedRow {
-  id: string;
-  item_key: string | null;
-  node_type: string;
-  name: string;
-  revision: number | null;
-  revision_status: string | null;
-  phase: string | null;
-  gate: string | null;
-  status_reason: string | null;
-  stale: boolean;
-  stale_reason: string | null;
-  properties: Record<string, unknown>;
-  created_at: Date;
-  head_revision: number | null;
-}
+type ProducedRow = Omit<RunRecord, 'created_at'> & { created_at: Date };
 
 const ref = (key: string | null, rev: number | null) => (key && rev ? `${key}@${rev}` : null);
 
-async function produced(q: Queryable, runId: string): Promise<ProducedRow[]> {
-  const { rows } = await q.query<ProducedRow>(
-    `SELECT n.id, n.item_key, n.node_type, n.name, n.revision, n.revision_status, n.phase, n.gate, n.status_reason, n.stale,
-       n.stale_reason, n.properties, n.created_at, i.head_revision
-     FROM twin_nodes n LEFT JOIN twin_items i ON i.key = n.item_key WHERE n.run_id = $1 ORDER BY n.created_at, n.id`,
-    [runId],
-  );
-  return rows;
+async function produced(via: Caller, runId: string) {
+  const { records, baselines } = await call(via, TwinActions.runRecords, { run_id: runId });
+  return { rows: records.map((r): ProducedRow => ({ ...r, created_at: new Date(r.created_at) })), baselines };
 }
 
 /** What the run approved (item revisions) or recorded that is no longer current: superseded since, or marked stale. */
@@ -55,7 +37,7 @@ export function staleOf(rows: ProducedRow[]): StaleEntry[] {
 }
 
 /** The constraints of the run's approved constraint sets (the latest approved revision of each set). */
-export function constraintsOf(rows: ProducedRow[]): { set: string; c: ConstraintDef }[] {
+export function constraintsOf(rows: ProducedRow[]): ConstraintInForce[] {
   const latest = new Map<string, ProducedRow>();
   for (const r of rows) {
     if (r.node_type !== 'constraint_set' || r.revision_status !== 'approved' || !r.item_key) continue;
@@ -67,37 +49,10 @@ export function constraintsOf(rows: ProducedRow[]): { set: string; c: Constraint
   );
 }
 
-interface EvidenceRow {
-  id: string;
-  item_key: string | null;
-  revision: number | null;
-  properties: Record<string, unknown>;
-}
-const toEvidence = (r: EvidenceRow | undefined): Evidence | undefined => (r ? { node_id: r.id, ref: ref(r.item_key, r.revision), properties: r.properties } : undefined);
-
-/** The current geometry (head of each cad_model item of the project) and the latest valid result analysing one of them. */
-async function currentEvidence(q: Queryable, projectId: string | null): Promise<{ result?: Evidence; geometry?: Evidence }> {
-  const { rows: geoms } = await q.query<EvidenceRow>(
-    `SELECT n.id, n.item_key, n.revision, n.properties FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
-     WHERE COALESCE(i.project_id, '') = COALESCE($1, '') AND i.item_type = 'cad_model' ORDER BY i.updated_at DESC`,
-    [projectId],
-  );
-  if (!geoms.length) return {};
-  const { rows } = await q.query<EvidenceRow & { geometry: string }>(
-    `SELECT id, item_key, revision, properties, properties->'analysed_geometry'->>'node_id' AS geometry FROM twin_nodes
-     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = 'simulation_result' AND NOT stale
-       AND (revision_status IS NULL OR revision_status IN ('committed', 'approved'))
-       AND properties->'analysed_geometry'->>'node_id' = ANY($2) ORDER BY created_at DESC LIMIT 1`,
-    [projectId, geoms.map((g) => g.id)],
-  );
-  const result = rows[0];
-  return { result: toEvidence(result), geometry: toEvidence(geoms.find((g) => g.id === result?.geometry) ?? geoms[0]) };
-}
-
 /** Everything the lifecycle view reads from the twin for a run. */
-export async function loadRunEvidence(q: Queryable, s: RunState) {
-  const rows = await produced(q, s.id);
-  const evidence = await currentEvidence(q, s.project_id);
+export async function loadRunEvidence(via: Caller, s: RunState) {
+  const [{ rows }, current] = await Promise.all([produced(via, s.id), call(via, TwinActions.currentEvidence, { project_id: s.project_id })]);
+  const evidence = { result: current.result ?? undefined, geometry: current.geometry ?? undefined };
   const limits: string[] = [];
   if (!evidence.geometry) limits.push('the project has no committed geometry: geometry and analysis requirements have no data');
   else if (!evidence.result) limits.push('no valid (not stale) simulation result analyses the current geometry: analysis requirements have no data');
@@ -108,9 +63,9 @@ export async function loadRunEvidence(q: Queryable, s: RunState) {
  * The item revisions a run produced and what each gate did with them. A revision belongs to the first gate of its
  * phase decided after it was written, else to its phase's open gate; approved revisions name their gate and baseline.
  */
-export async function runChanges(q: Queryable, s: RunState): Promise<RunChanges> {
-  const rows = (await produced(q, s.id)).filter((r) => r.item_key);
-  const { rows: baselines } = await q.query<{ id: string; gate_id: string }>('SELECT id, gate_id FROM twin_baselines WHERE run_id = $1', [s.id]);
+export async function runChanges(via: Caller, s: RunState): Promise<RunChanges> {
+  const { rows: all, baselines } = await produced(via, s.id);
+  const rows = all.filter((r) => r.item_key);
   const baselineOf = new Map(baselines.map((b) => [b.gate_id, b.id]));
   const gateName = (phase: string) => s.flow.definition.phases.find((p) => p.id === phase)?.gate.name ?? phase;
   const gates: RunChanges['gates'] = s.decisions.map((d) => ({

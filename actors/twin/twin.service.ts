@@ -14,6 +14,7 @@ import { CypherError, runCypher } from './cypher/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
 import { approvalNodeActions } from './approval-nodes.ts';
+import { runQueryActions } from './run-reads.ts';
 
 /**
  * The `twin` actor: owns items, revisions, drafts, change sets, baselines, nodes and edges. Every write is one
@@ -59,6 +60,7 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       baselineDiff: action(T.baselineDiff, (p) => diffBaselines(db, p.a, p.b)),
       ...viewActions(() => db, infra),
       ...approvalNodeActions(() => db, infra),
+      ...runQueryActions(() => db),
       query: action(T.query, async (p) => {
         try {
           const r = await runCypher(db, p.query, {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import { ComponentHealthSchema } from '../health.ts';
+import { ConstraintInForceSchema, EvidenceSchema } from '../requirements.ts';
 import { TwinEdgeSchema, TwinNodeSchema, WriterSchema } from '../twin-nodes.ts';
 import { BaselineDetailSchema, BaselineDiffSchema, BaselineListSchema, ItemHistoryResultSchema, ItemSchema } from '../twin.ts';
 
@@ -69,6 +70,54 @@ export const CommitResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('conflict'), conflicts: z.array(z.object({ key: z.string(), base_revision: z.number(), head_revision: z.number() })) }),
 ]);
 
+/** A node a run wrote, with its item's head revision now (read by the runs actor's lifecycle view and change list). */
+export const RunRecordSchema = z.object({
+  id: z.string(),
+  item_key: z.string().nullable(),
+  node_type: z.string(),
+  name: z.string(),
+  revision: z.number().int().nullable(),
+  revision_status: z.string().nullable(),
+  phase: z.string().nullable(),
+  gate: z.string().nullable(),
+  status_reason: z.string().nullable(),
+  stale: z.boolean(),
+  stale_reason: z.string().nullable(),
+  properties: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  head_revision: z.number().int().nullable(),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+/** Query actions built for the gates and runs actors' reads (they never read the twin's tables). */
+const RunScopeSchema = z.object({ project_id: z.string().nullable(), run_id: z.string() });
+const TwinRunQueries = {
+  /** The required node types that have a record visible to the run (its drafts, or committed) since a time; a cad_model counts only with its file. */
+  deliverablesSince: defineAction(
+    'twin.deliverablesSince',
+    RunScopeSchema.extend({ node_types: z.array(z.string()), since: z.string().nullable() }),
+    z.object({ present: z.array(z.string()) }),
+  ),
+  /** What a gate checks constraints against, as the run sees the project: the constraints in force, the latest valid result of the current geometry, the geometry. */
+  gateEvidence: defineAction(
+    'twin.gateEvidence',
+    RunScopeSchema,
+    z.object({ constraints: z.array(ConstraintInForceSchema), result: EvidenceSchema.nullable(), geometry: EvidenceSchema.nullable() }),
+  ),
+  /** Every node the run wrote (oldest first) and the baselines its gate approvals recorded. */
+  runRecords: defineAction(
+    'twin.runRecords',
+    z.object({ run_id: z.string() }),
+    z.object({ records: z.array(RunRecordSchema), baselines: z.array(z.object({ id: z.string(), gate_id: z.string().nullable() })) }),
+  ),
+  /** The project's committed evidence: the head geometry and the latest valid result analysing a head geometry. */
+  currentEvidence: defineAction(
+    'twin.currentEvidence',
+    z.object({ project_id: z.string().nullable() }),
+    z.object({ result: EvidenceSchema.nullable(), geometry: EvidenceSchema.nullable() }),
+  ),
+} as const;
+
 /** Bus actions of the `twin` actor. */
 export const TwinActions = {
   writeDefinition: defineAction('twin.writeDefinition', DefinitionWriteSchema, WriteResultSchema),
@@ -96,5 +145,6 @@ export const TwinActions = {
     }),
     z.record(z.string(), z.unknown()),
   ),
+  ...TwinRunQueries,
   health: defineAction('twin.health', z.object({}), ComponentHealthSchema),
 } as const;

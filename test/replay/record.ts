@@ -7,7 +7,7 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServiceSchema } from 'moleculer';
+import type { Context, ServiceSchema } from 'moleculer';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
 import type { PhaseExecutor } from '../../actors/runs/executor.ts';
 import { deliverableFindings } from '../../actors/gates/gate-checks.ts';
@@ -18,7 +18,6 @@ import { createToolsService } from '../../actors/tools/tools.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { call } from '../../brokers/actions.ts';
 import type { BrokerHandle } from '../../brokers/broker.ts';
-import type { Infra } from '../../brokers/infra.ts';
 import { RunsActions as R, type RunView } from '../../contracts/actions/runs.actions.ts';
 import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import { startActors } from '../support/actors.ts';
@@ -39,15 +38,15 @@ const executor: PhaseExecutor = async (input) => {
 };
 
 /** Gate checks of an older release: missing deliverables listed in database order, which flipped between attempts. */
-function reorderingGates(infra: Infra): ServiceSchema {
-  const base = createGatesService(infra);
+function reorderingGates(): ServiceSchema {
+  const base = createGatesService();
   return {
     ...base,
     actions: {
       evaluate: {
         ...(base.actions!.evaluate as object),
-        async handler(ctx: { params: Parameters<typeof deliverableFindings>[1] & { attempt: number } }) {
-          const findings = await deliverableFindings(await infra.db(), ctx.params);
+        async handler(ctx: Context<Parameters<typeof deliverableFindings>[1] & { attempt: number }>) {
+          const findings = await deliverableFindings(ctx, ctx.params);
           if (ctx.params.attempt % 2 === 0) findings.reverse();
           return { findings, ready: !findings.some((f) => f.severity === 'error') };
         },

@@ -25,7 +25,7 @@ describe('gate constraint checks', () => {
         { id: 'C3', metric: 'cost_usd', operator: '<=', limit: 50, unit: 'USD' },
       ],
     });
-    const db = await h.infra.db();
+    const db = h.broker; // the checks read the twin through its query action twin.gateEvidence
     // No geometry or result yet: the analysis limit is not evaluated (blocking), the envelope has no geometry.
     let f = await constraintFindings(db, P, 'run-gc');
     expect(f.map((x) => [x.kind, x.severity])).toEqual([['analysis', 'error'], ['geometry', 'error'], ['other', 'warning']]);

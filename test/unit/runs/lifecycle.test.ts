@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilityReport, deliverableCapability } from '../../../actors/runs/capabilities.ts';
 import { FLOWS, freezeFlow } from '../../../actors/runs/flows/index.ts';
 import { lifecycleView, type LifecycleInput } from '../../../actors/runs/lifecycle.ts';
-import { evaluateRequirements, type Evidence } from '../../../actors/runs/requirements.ts';
+import { evaluateRequirements, type Evidence } from '../../../contracts/requirements.ts';
 import { apply, emptyRun } from '../../../actors/runs/run.events.ts';
 import { decide, type RunCommand } from '../../../actors/runs/run.machine.ts';
 import { DEFAULT_LIMITS, type RunState } from '../../../actors/runs/run.types.ts';

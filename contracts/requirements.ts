@@ -1,21 +1,29 @@
-import type { RequirementResult } from '../../contracts/design-flows.ts';
+import { z } from 'zod';
+import type { RequirementResult } from './design-flows.ts';
+
+/**
+ * Requirement evaluation shared by the runs actor (the lifecycle view) and the gates actor (constraint findings): one
+ * set of pure rules over the evidence the twin's query actions answer.
+ */
 
 /** A constraint as `twin.record_constraint_set` stores it. */
-export interface ConstraintDef {
-  id?: string;
-  metric: string;
-  operator?: string;
-  limit: number;
-  unit?: string;
-  severity?: string;
-}
+export const ConstraintDefSchema = z.object({
+  id: z.string().optional(),
+  metric: z.string(),
+  operator: z.string().optional(),
+  limit: z.number(),
+  unit: z.string().optional(),
+  severity: z.string().optional(),
+});
+export type ConstraintDef = z.infer<typeof ConstraintDefSchema>;
+
+/** A constraint in force, with the constraint set revision (`KEY@n`) it comes from. */
+export const ConstraintInForceSchema = z.object({ set: z.string(), c: ConstraintDefSchema });
+export type ConstraintInForce = z.infer<typeof ConstraintInForceSchema>;
 
 /** A twin node offered as evidence: the latest valid simulation result, or the current geometry. */
-export interface Evidence {
-  node_id: string;
-  ref: string | null;
-  properties: Record<string, unknown>;
-}
+export const EvidenceSchema = z.object({ node_id: z.string(), ref: z.string().nullable(), properties: z.record(z.string(), z.unknown()) });
+export type Evidence = z.infer<typeof EvidenceSchema>;
 
 /** Metrics only a simulation result can state (the gate checks read the same names). */
 export const ANALYSIS_METRICS = new Set(['max_von_mises_mpa', 'max_displacement_mm', 'safety_factor']);
@@ -64,7 +72,7 @@ function fromGeometry(metric: string, p: Record<string, unknown>): number | unde
  * with no value to compare is `no_data`, which never passes (SPEC "Completion verdict").
  */
 export function evaluateRequirements(
-  constraints: { set: string; c: ConstraintDef }[],
+  constraints: ConstraintInForce[],
   result: Evidence | undefined,
   geometry: Evidence | undefined,
 ): RequirementResult[] {

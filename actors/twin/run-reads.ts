@@ -1,0 +1,105 @@
+import type { ActionSchema } from 'moleculer';
+import { action } from '../../brokers/actions.ts';
+import type { Db, Queryable } from '../../brokers/db/index.ts';
+import { TwinActions as T, type RunRecord } from '../../contracts/actions/twin.actions.ts';
+import type { ConstraintDef, ConstraintInForce, Evidence } from '../../contracts/requirements.ts';
+
+/**
+ * The twin's query actions built for the gates and runs actors (TwinActions deliverablesSince, gateEvidence,
+ * runRecords, currentEvidence): what a gate checks and what a run's lifecycle view reads, so that neither reads the
+ * twin's tables. `db` is read at call time: the actor opens its database in `started()`.
+ */
+
+interface NodeRow {
+  id: string;
+  item_key: string | null;
+  name: string;
+  properties: Record<string, unknown>;
+  stale: boolean;
+  revision: number | null;
+}
+
+/** A node the run may see: committed/approved, or its own draft ($2 is the run id). */
+const VISIBLE = `(revision_status IS NULL OR revision_status IN ('committed', 'approved') OR (revision_status = 'draft' AND run_id = $2))`;
+const ref = (key: string | null, rev: number | null) => (key && rev ? `${key}@${rev}` : null);
+const evidenceOf = (n: NodeRow | undefined): Evidence | null => (n ? { node_id: n.id, ref: ref(n.item_key, n.revision), properties: n.properties } : null);
+
+/** Required types with a record visible to the run since `since`; a cad_model counts only when its file is stored. */
+async function deliverablesSince(q: Queryable, p: { project_id: string | null; run_id: string; node_types: string[]; since: string | null }): Promise<string[]> {
+  if (!p.node_types.length) return [];
+  const { rows } = await q.query<{ node_type: string }>(
+    `SELECT DISTINCT node_type FROM twin_nodes
+     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = ANY($3) AND created_at >= COALESCE($4::timestamptz, '-infinity')
+       AND ${VISIBLE} AND (node_type <> 'cad_model' OR object_key IS NOT NULL)`,
+    [p.project_id, p.run_id, p.node_types, p.since],
+  );
+  return rows.map((r) => r.node_type);
+}
+
+/** The current revision of every item of a type, as a run sees it (its own draft, else the head). */
+async function currentRevisions(q: Queryable, projectId: string | null, runId: string, type: string): Promise<NodeRow[]> {
+  const { rows } = await q.query<NodeRow>(
+    `SELECT DISTINCT ON (item_key) id, item_key, name, properties, stale, revision FROM twin_nodes
+     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = $3 AND item_key IS NOT NULL AND ${VISIBLE}
+     ORDER BY item_key, (revision_status = 'draft') DESC, revision DESC`,
+    [projectId, runId, type],
+  );
+  return rows;
+}
+
+/** The constraints in force for a run, the latest valid result analysing a current geometry revision, and the geometry. */
+async function gateEvidence(q: Queryable, projectId: string | null, runId: string) {
+  const sets = await currentRevisions(q, projectId, runId, 'constraint_set');
+  const constraints: ConstraintInForce[] = sets.flatMap((s) => ((s.properties.constraints as ConstraintDef[] | undefined) ?? []).map((c) => ({ set: `${s.item_key}@${s.revision}`, c })));
+  if (!constraints.length) return { constraints, result: null, geometry: null };
+  const geoms = await currentRevisions(q, projectId, runId, 'cad_model');
+  if (!geoms.length) return { constraints, result: null, geometry: null };
+  const { rows } = await q.query<NodeRow>(
+    `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision FROM twin_nodes n
+     WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'simulation_result' AND NOT n.stale AND ${VISIBLE.replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
+       AND n.properties->'analysed_geometry'->>'node_id' = ANY($3)
+     ORDER BY n.created_at DESC LIMIT 1`,
+    [projectId, runId, geoms.map((g) => g.id)],
+  );
+  return { constraints, result: evidenceOf(rows[0]), geometry: evidenceOf(geoms.at(-1)) };
+}
+
+/** Every node the run wrote, oldest first, with its item's head revision; and the baselines of its gate approvals. */
+async function runRecords(q: Queryable, runId: string) {
+  const { rows } = await q.query<Omit<RunRecord, 'created_at'> & { created_at: Date }>(
+    `SELECT n.id, n.item_key, n.node_type, n.name, n.revision, n.revision_status, n.phase, n.gate, n.status_reason, n.stale,
+       n.stale_reason, n.properties, n.created_at, i.head_revision
+     FROM twin_nodes n LEFT JOIN twin_items i ON i.key = n.item_key WHERE n.run_id = $1 ORDER BY n.created_at, n.id`,
+    [runId],
+  );
+  const { rows: baselines } = await q.query<{ id: string; gate_id: string | null }>('SELECT id, gate_id FROM twin_baselines WHERE run_id = $1', [runId]);
+  return { records: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), baselines };
+}
+
+/** The head of each cad_model item of the project and the latest valid committed result analysing one of them. */
+async function currentEvidence(q: Queryable, projectId: string | null) {
+  const { rows: geoms } = await q.query<NodeRow>(
+    `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
+     WHERE COALESCE(i.project_id, '') = COALESCE($1, '') AND i.item_type = 'cad_model' ORDER BY i.updated_at DESC`,
+    [projectId],
+  );
+  if (!geoms.length) return { result: null, geometry: null };
+  const { rows } = await q.query<NodeRow & { geometry: string }>(
+    `SELECT id, item_key, name, properties, stale, revision, properties->'analysed_geometry'->>'node_id' AS geometry FROM twin_nodes
+     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = 'simulation_result' AND NOT stale
+       AND (revision_status IS NULL OR revision_status IN ('committed', 'approved'))
+       AND properties->'analysed_geometry'->>'node_id' = ANY($2) ORDER BY created_at DESC LIMIT 1`,
+    [projectId, geoms.map((g) => g.id)],
+  );
+  const result = rows[0];
+  return { result: evidenceOf(result), geometry: evidenceOf(geoms.find((g) => g.id === result?.geometry) ?? geoms[0]) };
+}
+
+export function runQueryActions(db: () => Db): Record<string, ActionSchema> {
+  return {
+    deliverablesSince: action(T.deliverablesSince, async (p) => ({ present: await deliverablesSince(db(), p) })),
+    gateEvidence: action(T.gateEvidence, (p) => gateEvidence(db(), p.project_id, p.run_id)),
+    runRecords: action(T.runRecords, (p) => runRecords(db(), p.run_id)),
+    currentEvidence: action(T.currentEvidence, (p) => currentEvidence(db(), p.project_id)),
+  };
+}
