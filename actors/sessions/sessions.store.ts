@@ -2,7 +2,7 @@ import { isUuid, pageByProject, type Db, type Queryable } from '../../brokers/db
 import type { AgentSession, SessionEvent, SessionEventKind, SessionList, SessionListQuery, SessionStart, SessionStatus, SessionWithEvents } from '../../contracts/sessions.ts';
 import { decide, type SessionCommand, type SessionEnv, type SessionRefusal } from './sessions.machine.ts';
 
-/** A row of agent_sessions (the memory actor reads the same table). */
+/** A row of agent_sessions (sessions.search.ts reads it too, for the memory actor's query actions). */
 export interface SessionRow {
   id: string;
   project_id: string | null;
