@@ -59,8 +59,8 @@ export function createToolsService(infra: Infra): ServiceSchema {
     if (!registry.isAvailable(tool.adapter_id)) {
       return { kind: 'unavailable', tool_id: tool.tool_id, message: `adapter ${tool.adapter_id} is unavailable: it is not on the bus`, duration_ms: 0 };
     }
-    const issues = validator.validate(tool.input_schema, p.arguments);
-    if (issues.length) return { kind: 'invalid_params', tool_id: tool.tool_id, validation_errors: issues };
+    const checked = validator.check(tool.input_schema, p.arguments);
+    if (!checked.ok) return { kind: 'invalid_params', tool_id: tool.tool_id, validation_errors: checked.issues };
 
     const hold = decideHold(tool.tool_id, tool.annotations, TOOL_CATALOGUE.get(tool.tool_id), p.caller, { exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES });
     if (hold.kind === 'refuse') return { kind: 'refused', tool_id: tool.tool_id, message: hold.reason };
@@ -68,7 +68,8 @@ export function createToolsService(infra: Infra): ServiceSchema {
       const unapproved = await gateHeldCall(ctx, infra, tool.tool_id, p, hold.reason);
       if (unapproved) return unapproved;
     }
-    return dispatch(ctx, tool, { ...p, name: tool.tool_id });
+    // The held call was shown with the caller's own arguments; the tool runs with the checked ones (defaults filled in).
+    return dispatch(ctx, tool, { ...p, name: tool.tool_id, arguments: checked.args });
   }
 
   async function probeAdapter(ctx: Context, id: string): Promise<RollupAdapter> {

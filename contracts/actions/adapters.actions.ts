@@ -48,9 +48,16 @@ export const AdapterManifestSchema = z.object({
 });
 export type AdapterManifest = z.infer<typeof AdapterManifestSchema>;
 
+/**
+ * A tool call's arguments on the bus: opaque JSON, not re-validated by any contract on the way. The one check is the
+ * registry's (`tools` actor: NUL/depth refusal, then the tool's JSON Schema); what the adapter receives has passed it.
+ */
+export const ToolArgumentsSchema = z.custom<Record<string, unknown>>();
+
 export const InvokeParamsSchema = z.object({
   tool_id: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
+  /** Checked by the registry against the tool's input_schema, defaults filled in; the adapter does not re-check. */
+  arguments: ToolArgumentsSchema,
   call_id: z.string(),
   timeout_ms: z.number().int().positive(),
   caller: CallerSchema,

@@ -3,7 +3,7 @@ import { defineAction } from '../define.ts';
 import { ValidationIssueSchema } from '../errors.ts';
 import { RollupAdapterSchema } from '../health.ts';
 import { HeldCallOutcomeSchema } from '../approvals.ts';
-import { AnnouncedToolSchema, CallerSchema, ToolFailureSchema } from './adapters.actions.ts';
+import { AnnouncedToolSchema, CallerSchema, ToolArgumentsSchema, ToolFailureSchema } from './adapters.actions.ts';
 
 /** `tools.list`: the registry's listing for one request (profile and capability filter). */
 export const ToolListParamsSchema = z.object({ profile: z.string().optional(), capability: z.string().optional() });
@@ -17,7 +17,8 @@ export type ToolListResult = z.infer<typeof ToolListResultSchema>;
 /** `tools.call`: one tool call from any caller; the answer is an outcome the transport maps to its dialect. */
 export const ToolCallParamsSchema = z.object({
   name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).default({}),
+  /** Opaque here: the registry validates them once against the tool's input_schema (actors/tools/arg-validator.ts). */
+  arguments: ToolArgumentsSchema.default({}),
   timeout_seconds: z.number().int().min(1).max(3600).default(120),
   call_id: z.string(),
   caller: CallerSchema,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ServiceBroker } from 'moleculer';
 import { call } from '../../brokers/actions.ts';
-import type { Caller } from '../../contracts/actions/adapters.actions.ts';
+import type { Caller, InvokeResult } from '../../contracts/actions/adapters.actions.ts';
 import { ToolsActions, type ToolCallOutcome } from '../../contracts/actions/tools.actions.ts';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './pg.ts';
@@ -14,6 +14,31 @@ export function callTool(broker: ServiceBroker, name: string, args: Record<strin
     call_id: `t-${crypto.randomUUID()}`,
     caller: { kind: 'stdio', transport: 'stdio', ...caller },
   });
+}
+
+/**
+ * A call through the registry (where arguments are validated, once, and defaults filled in) answered in the adapter's
+ * invoke shape, for adapter tests written against `invoke`: success, or the failure with its error type.
+ */
+export async function invokeViaRegistry(
+  broker: ServiceBroker,
+  name: string,
+  args: Record<string, unknown>,
+  caller: Partial<Caller> = {},
+  extra: { call_id?: string; progress_node?: string; timeout_seconds?: number } = {},
+): Promise<InvokeResult> {
+  const o = await call(broker, ToolsActions.call, {
+    name,
+    arguments: args,
+    call_id: `t-${crypto.randomUUID()}`,
+    caller: { kind: 'stdio', transport: 'stdio', ...caller },
+    ...extra,
+  });
+  if (o.kind === 'ok') return { status: 'success', data: o.data, output_files: o.output_files, duration_ms: o.duration_ms };
+  if (o.kind === 'tool_error') return { status: 'error', error: o.error, duration_ms: o.duration_ms };
+  if (o.kind === 'invalid_params') return { status: 'error', error: { type: 'INVALID_ARGUMENTS', message: 'invalid arguments', details: { validation_errors: o.validation_errors } }, duration_ms: 0 };
+  if (o.kind === 'unavailable') return { status: 'error', error: { type: 'TOOL_UNAVAILABLE', message: o.message, details: o.message }, duration_ms: o.duration_ms };
+  throw new Error(`unexpected outcome ${JSON.stringify(o)}`);
 }
 
 /** The data of a successful call; fails the test with the outcome otherwise. */

@@ -14,6 +14,7 @@ import {
 import { toValidationIssues } from '../../../contracts/errors.ts';
 import { annotationsOf, TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
 import { callerPort } from './caller-port.ts';
+import { untrustedInput } from './tool-input.ts';
 import { InvalidArgumentsError, inputJsonSchema, outputJsonSchema, ToolError, ToolUnavailableError, type ToolDefinition } from './tool.ts';
 
 export interface AdapterDefinition {
@@ -55,8 +56,16 @@ export function createAdapterService(def: AdapterDefinition) {
       return engine.value;
     };
 
+    /** Tools whose zod input says more than its JSON Schema (tool-input.ts): only these are decoded by zod here. */
+    const zodDecoded = new Set<string>();
     const announced: AnnouncedTool[] = defs.map((t) => {
       const id = `${def.id}.${t.name}`;
+      const input_schema = inputJsonSchema(t.input);
+      const untrusted = untrustedInput(t.input, input_schema);
+      if (untrusted) {
+        zodDecoded.add(id);
+        infra.log.debug({ tool: id, reason: untrusted }, 'tool input not fully expressed in JSON Schema: the adapter decodes it with zod');
+      }
       const entry = TOOL_CATALOGUE.get(id);
       const annotations = entry ? annotationsOf(entry, infra.config.SERVICE_ALLOW_TWIN_MUTATIONS) : (t.annotations ?? UNCLASSIFIED_ANNOTATIONS);
       return {
@@ -66,7 +75,7 @@ export function createAdapterService(def: AdapterDefinition) {
         title: t.title,
         description: t.description,
         capability: def.capability,
-        input_schema: inputJsonSchema(t.input),
+        input_schema,
         output_schema: t.output ? outputJsonSchema(t.output) : null,
         phase: entry?.phase ?? 1,
         resource_limits: { max_memory_mb: 1024, max_cpu_seconds: 300, max_disk_mb: 256, ...def.resourceLimits },
@@ -87,10 +96,17 @@ export function createAdapterService(def: AdapterDefinition) {
         const message = `adapter ${def.id} is unavailable: ${health.message ?? 'engine not healthy'}`;
         return fail({ type: 'TOOL_UNAVAILABLE', message, details: health.message ?? message });
       }
-      const parsed = tool.input.safeParse(p.arguments);
-      if (!parsed.success) {
-        const issues = toValidationIssues(parsed.error);
-        return fail({ type: 'INVALID_ARGUMENTS', message: 'invalid arguments', details: { validation_errors: issues } });
+
+      // The registry checked the arguments against this tool's input_schema (defaults filled in) and they are not
+      // re-checked, except for a tool whose zod input says what JSON Schema cannot (a refinement, a transform, a
+      // default inside a union): zod decodes those, and its refusal is INVALID_ARGUMENTS like the registry's.
+      let args: Record<string, unknown> = p.arguments;
+      if (zodDecoded.has(p.tool_id)) {
+        const parsed = tool.input.safeParse(p.arguments);
+        if (!parsed.success) {
+          return fail({ type: 'INVALID_ARGUMENTS', message: 'invalid arguments', details: { validation_errors: toValidationIssues(parsed.error) } });
+        }
+        args = parsed.data as Record<string, unknown>;
       }
 
       const controller = new AbortController();
@@ -106,7 +122,7 @@ export function createAdapterService(def: AdapterDefinition) {
       aborted.catch(() => undefined);
       try {
         const data = await Promise.race([
-          tool.handler(parsed.data, {
+          tool.handler(args, {
             callId: p.call_id,
             caller: p.caller,
             signal: controller.signal,

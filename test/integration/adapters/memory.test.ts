@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
 import { ExperienceListSchema, InsightListSchema } from '../../../contracts/sessions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
+import { invokeViaRegistry } from '../../support/tools.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
 const backends = [
@@ -17,16 +18,9 @@ for (const backend of backends) {
     let project: string;
     const ids: Record<string, string> = {};
 
+    // Through the registry: arguments are validated there, once (ISSUE 13 point 3), not by the adapter.
     const invoke = async (tool: string, args: Record<string, unknown>): Promise<InvokeResult> =>
-      InvokeResultSchema.parse(
-        await t.node.broker.call(`adapters.${tool.split('.')[0]}.invoke`, {
-          tool_id: tool,
-          arguments: args,
-          call_id: crypto.randomUUID(),
-          timeout_ms: 10_000,
-          caller: { kind: 'stdio', transport: 'stdio' },
-        }),
-      );
+      InvokeResultSchema.parse(await invokeViaRegistry(t.node.broker, tool, args));
     const ok = async (tool: string, args: Record<string, unknown>) => {
       const r = await invoke(tool, args);
       if (r.status !== 'success') throw new Error(`${tool} failed: ${JSON.stringify(r.error)}`);
@@ -44,7 +38,7 @@ for (const backend of backends) {
     beforeAll(async () => {
       db = await backend.database();
       t = await startTestNode({
-        roles: 'projects,sessions,memory,adapter:session,adapter:memory',
+        roles: 'projects,sessions,memory,tools,adapter:session,adapter:memory',
         env: db ? { SERVICE_DATABASE_URL: db.url } : {},
       });
       project = ((await t.node.broker.call('projects.create', { name: 'Drone frame' })) as { id: string }).id;

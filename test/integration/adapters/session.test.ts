@@ -4,6 +4,7 @@ import { InvokeResultSchema, type InvokeResult } from '../../../contracts/action
 import { SessionsActions } from '../../../contracts/actions/sessions.actions.ts';
 import { AgentSessionSchema, SessionEventSchema } from '../../../contracts/sessions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
+import { invokeViaRegistry } from '../../support/tools.ts';
 import { dbBackends, type TestDatabase } from '../../support/pg.ts';
 
 const backends = dbBackends('sess');
@@ -14,23 +15,16 @@ for (const backend of backends) {
     let db: TestDatabase | undefined;
     beforeAll(async () => {
       db = await backend.database();
-      t = await startTestNode({ roles: 'projects,sessions,adapter:session', env: db ? { SERVICE_DATABASE_URL: db.url } : {} });
+      t = await startTestNode({ roles: 'projects,sessions,tools,adapter:session', env: db ? { SERVICE_DATABASE_URL: db.url } : {} });
     });
     afterAll(async () => {
       await t?.stop();
       await db?.drop();
     });
 
+    // Through the registry: arguments are validated there, once (ISSUE 13 point 3), not by the adapter.
     const invoke = async (tool: string, args: Record<string, unknown>, caller: Record<string, unknown> = {}): Promise<InvokeResult> =>
-      InvokeResultSchema.parse(
-        await t.node.broker.call('adapters.session.invoke', {
-          tool_id: `session.${tool}`,
-          arguments: args,
-          call_id: crypto.randomUUID(),
-          timeout_ms: 10_000,
-          caller: { kind: 'stdio', transport: 'stdio', ...caller },
-        }),
-      );
+      InvokeResultSchema.parse(await invokeViaRegistry(t.node.broker, `session.${tool}`, args, caller));
     const ok = async (tool: string, args: Record<string, unknown>, caller?: Record<string, unknown>) => {
       const r = await invoke(tool, args, caller);
       if (r.status !== 'success') throw new Error(`${tool} failed: ${JSON.stringify(r.error)}`);

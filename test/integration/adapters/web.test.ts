@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
-import { recordToolProgress, type ToolProgress } from '../../support/tools.ts';
+import { invokeViaRegistry, recordToolProgress, type ToolProgress } from '../../support/tools.ts';
 
 const PAGE = `<!doctype html><html><head><title>Beam &amp; column tables</title>
 <style>body { color: red }</style><script>var hidden = "<p>not text</p>";</script></head>
@@ -66,9 +66,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   closedPort = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
-  t = await startTestNode({ roles: 'adapter:web', env: { SERVICE_WEB_SEARCH_URL: `${base}/search?engines=fake` } });
+  t = await startTestNode({ roles: 'tools,adapter:web', env: { SERVICE_WEB_SEARCH_URL: `${base}/search?engines=fake` } });
   await recordToolProgress(t.node.broker, progress);
-  unconfigured = await startTestNode({ roles: 'adapter:web' });
+  unconfigured = await startTestNode({ roles: 'tools,adapter:web' });
 });
 afterAll(async () => {
   await t?.stop();
@@ -78,8 +78,9 @@ afterAll(async () => {
 });
 
 async function invoke(tool: string, args: Record<string, unknown>, callId = crypto.randomUUID(), node = t): Promise<InvokeResult> {
-  const params = { tool_id: `web.${tool}`, arguments: args, call_id: callId, timeout_ms: 20_000, caller: { kind: 'remote', transport: 'http' }, progress_node: node.node.broker.nodeID };
-  return InvokeResultSchema.parse(await node.node.broker.call('adapters.web.invoke', params, { timeout: 25_000 }));
+  // Through the registry: arguments are validated there, once, and defaults filled in (ISSUE 13 point 3).
+  const extra = { call_id: callId, timeout_seconds: 20, progress_node: node.node.broker.nodeID };
+  return InvokeResultSchema.parse(await invokeViaRegistry(node.node.broker, `web.${tool}`, args, { kind: 'remote', transport: 'http' }, extra));
 }
 const data = (r: InvokeResult) => {
   if (r.status !== 'success') throw new Error(`call failed: ${JSON.stringify(r.error)}`);
