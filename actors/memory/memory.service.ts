@@ -2,7 +2,7 @@ import type { ServiceSchema } from 'moleculer';
 import { action, call } from '../../brokers/actions.ts';
 import { MemoryActions as A } from '../../contracts/actions/memory.actions.ts';
 import { SessionsActions } from '../../contracts/actions/sessions.actions.ts';
-import type { ComponentHealth } from '../../contracts/health.ts';
+import { healthAction } from '../adapters/kit/health.ts';
 
 /**
  * The `memory` actor: read-only views over the captured sessions (README "Memory"). It owns no table: experiences
@@ -24,16 +24,15 @@ export function createMemoryService(): ServiceSchema {
       })),
 
       /** Healthy while the sessions actor it reads through answers healthy. */
-      health: action(A.health, async (_p, ctx): Promise<ComponentHealth> => {
-        const started = performance.now();
-        try {
+      health: healthAction(
+        A.health,
+        'memory',
+        async (ctx) => {
           const s = await call(ctx, SessionsActions.health, {});
-          const message = s.status === 'healthy' ? null : `the sessions actor is ${s.status}: ${s.message ?? ''}`.trim();
-          return { name: 'memory', status: s.status, latency_ms: performance.now() - started, message };
-        } catch (err) {
-          return { name: 'memory', status: 'unhealthy', latency_ms: performance.now() - started, message: `the sessions actor does not answer: ${String(err)}` };
-        }
-      }),
+          return s.status === 'healthy' ? undefined : { status: s.status, message: `the sessions actor is ${s.status}: ${s.message ?? ''}`.trim() };
+        },
+        (err) => `the sessions actor does not answer: ${String(err)}`,
+      ),
     },
   };
 }

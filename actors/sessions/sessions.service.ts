@@ -4,7 +4,7 @@ import { action } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { SessionsActions as A } from '../../contracts/actions/sessions.actions.ts';
-import type { ComponentHealth } from '../../contracts/health.ts';
+import { healthAction } from '../adapters/kit/health.ts';
 import type { SessionRefusal } from './sessions.machine.ts';
 import { createSessionSearch, type SessionSearch } from './sessions.search.ts';
 import { createSessionStore, type SessionStore } from './sessions.store.ts';
@@ -58,14 +58,8 @@ export function createSessionsService(infra: Infra): ServiceSchema {
 
       insightEvents: action(A.insightEvents, async ({ project_id, theme, limit }) => ({ events: await search.insights(project_id ?? null, theme ?? null, limit) })),
 
-      health: action(A.health, async (): Promise<ComponentHealth> => {
-        const started = performance.now();
-        try {
-          await store.ping();
-          return { name: 'sessions', status: 'healthy', latency_ms: performance.now() - started, message: null };
-        } catch (err) {
-          return { name: 'sessions', status: 'unhealthy', latency_ms: performance.now() - started, message: String(err) };
-        }
+      health: healthAction(A.health, 'sessions', async () => {
+        await store.ping();
       }),
     },
 
