@@ -7,6 +7,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a condition that must come true; its own default deadline (1 s) assumed a fast machine.
+    // Bounded by the test timeout instead: a condition that never comes true still fails the test.
+    expect: { poll: { timeout: 25_000, interval: 50 } },
     pool: 'forks',
     reporters: ['default'],
   },
