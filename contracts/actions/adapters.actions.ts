@@ -51,8 +51,9 @@ export type AdapterManifest = z.infer<typeof AdapterManifestSchema>;
 /**
  * A tool call's arguments on the bus: opaque JSON, not re-validated by any contract on the way. The one check is the
  * registry's (`tools` actor: NUL/depth refusal, then the tool's JSON Schema); what the adapter receives has passed it.
+ * Only the top level is looked at (an object of any values), so the shape still has a JSON Schema of its own.
  */
-export const ToolArgumentsSchema = z.custom<Record<string, unknown>>();
+export const ToolArgumentsSchema = z.record(z.string(), z.unknown());
 
 export const InvokeParamsSchema = z.object({
   tool_id: z.string(),

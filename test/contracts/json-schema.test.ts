@@ -3,7 +3,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-const contractsDir = fileURLToPath(new URL('../../contracts', import.meta.url));
+const contractsDir = fileURLToPath(new URL('../../contracts/', import.meta.url));
 
 /** Every `contracts/**.ts` module, so a schema counts even before it is re-exported from the index. */
 async function contractModules(): Promise<Array<[string, Record<string, unknown>]>> {
