@@ -23,7 +23,11 @@ const actorZones = [
     .map((name) => ({ target: `./actors/${name}`, from: './actors', except: [`./${name}`, './adapters/kit'] })),
   ...folders('./actors/adapters/')
     .filter((name) => name !== 'kit')
-    .map((name) => ({ target: `./actors/adapters/${name}`, from: './actors', except: [`./adapters/${name}`, './adapters/kit'] })),
+    .map((name) => ({
+      target: `./actors/adapters/${name}`,
+      from: './actors',
+      except: [`./adapters/${name}`, './adapters/kit'],
+    })),
   { target: './actors/adapters/kit', from: './actors', except: ['./adapters/kit'] },
   { target: ['./contracts', './workers', './gateway'], from: './actors' },
   { target: './contracts', from: ['./brokers', './gateway', './workers'] },
@@ -48,7 +52,11 @@ export default tseslint.config(
       // n/prefer-node-protocol: Node's own modules by their `node:` name.
       'no-restricted-imports': [
         'error',
-        { paths: builtinModules.filter((m) => !m.startsWith('_')).map((name) => ({ name, message: `import 'node:${name}'` })) },
+        {
+          paths: builtinModules
+            .filter((m) => !m.startsWith('_'))
+            .map((name) => ({ name, message: `import 'node:${name}'` })),
+        },
       ],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { zones: actorZones }],

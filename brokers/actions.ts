@@ -32,5 +32,9 @@ export function call<A extends ActionDef<any, any>>(
   params: ActionInput<A>,
   opts?: CallingOptions,
 ): Promise<ActionResult<A>> {
-  return (via.call as (name: string, p: unknown, o?: CallingOptions) => Promise<ActionResult<A>>)(def.action, params, opts);
+  return (via.call as (name: string, p: unknown, o?: CallingOptions) => Promise<ActionResult<A>>)(
+    def.action,
+    params,
+    opts,
+  );
 }

@@ -74,7 +74,11 @@ export function createBroker(opts: CreateBrokerOptions): BrokerHandle {
     redis: () => redis,
     now: opts.now ?? (() => new Date()),
     db() {
-      dbPromise ??= openDb({ databaseUrl: config.SERVICE_DATABASE_URL, dataDir: config.dataDir, poolMax: config.SERVICE_DB_POOL_MAX });
+      dbPromise ??= openDb({
+        databaseUrl: config.SERVICE_DATABASE_URL,
+        dataDir: config.dataDir,
+        poolMax: config.SERVICE_DB_POOL_MAX,
+      });
       return dbPromise;
     },
   };

@@ -18,7 +18,11 @@ export const ConfigSchema = z.object({
   SERVICE_DATA_DIR: z.string().default('.data'),
   SERVICE_REDIS_URL: z.string().optional(),
   SERVICE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
-  SERVICE_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  SERVICE_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
   SERVICE_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   SERVICE_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(50).default(30_000),
   SERVICE_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).default(300_000),
@@ -26,14 +30,19 @@ export const ConfigSchema = z.object({
   SERVICE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(50).default(120_000),
   SERVICE_ALLOWED_HOSTS: z.string().default(''),
   SERVICE_NODE_ID: z.string().optional(),
-  SERVICE_NAMESPACE: z.string().regex(/^[a-z0-9-]+$/).default('svc'),
+  SERVICE_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .default('svc'),
   SERVICE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   SERVICE_NATS_HEARTBEAT_S: z.coerce.number().min(0.5).default(2),
   SERVICE_NATS_HEARTBEAT_TIMEOUT_S: z.coerce.number().min(1).default(6),
   SERVICE_MCP_API_KEY: z.string().optional(),
   SERVICE_PROFILE: z
     .string()
-    .refine((p) => PROFILE_NAMES.includes(p), { message: `unknown profile; valid profiles: ${PROFILE_NAMES.join(', ')}` })
+    .refine((p) => PROFILE_NAMES.includes(p), {
+      message: `unknown profile; valid profiles: ${PROFILE_NAMES.join(', ')}`,
+    })
     .optional(),
   SERVICE_ALLOW_TWIN_MUTATIONS: bool.default(false),
   SERVICE_WEB_SEARCH_URL: z.string().url().optional(),
@@ -47,7 +56,11 @@ export const ConfigSchema = z.object({
   SERVICE_WORKSPACE: z.string().optional(),
   SERVICE_DESIGN_FLOW_STALL_STOP: z.coerce.number().int().min(2).default(3),
   SERVICE_RUN_LEASE_MS: z.coerce.number().int().min(500).default(5000),
-  SERVICE_UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
+  SERVICE_UPLOAD_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(200 * 1024 * 1024),
   SERVICE_SIM_FIELD_MAX_BYTES: z.coerce.number().int().min(256).default(1_500_000),
   SERVICE_SOLVER_MAX_NODES: z.coerce.number().int().min(100).default(95_000),
   SERVICE_CAD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
@@ -67,8 +80,10 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_LOG_LEVEL: 'pino level (info)',
   SERVICE_BODY_LIMIT_BYTES: 'largest JSON body accepted by the gateway (10 MB); larger is 413',
   SERVICE_REQUEST_TIMEOUT_MS: 'default timeout of one actor call (10000)',
-  SERVICE_HTTP_HEADERS_TIMEOUT_MS: 'a client must send its request headers within this (30000 ms); else 408 and the connection closes',
-  SERVICE_HTTP_REQUEST_TIMEOUT_MS: 'a client must send its whole request, body included, within this (300000 ms); else 408',
+  SERVICE_HTTP_HEADERS_TIMEOUT_MS:
+    'a client must send its request headers within this (30000 ms); else 408 and the connection closes',
+  SERVICE_HTTP_REQUEST_TIMEOUT_MS:
+    'a client must send its whole request, body included, within this (300000 ms); else 408',
   SERVICE_HTTP_KEEPALIVE_TIMEOUT_MS: 'an idle keep-alive connection is closed after this (72000 ms)',
   SERVICE_HTTP_IDLE_TIMEOUT_MS: 'a connection silent this long with no request being answered is closed (120000 ms)',
   SERVICE_ALLOWED_HOSTS: 'extra Host/Origin names accepted besides localhost, 127.0.0.1 and [::1] (comma separated)',
@@ -80,23 +95,34 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_MCP_API_KEY: 'shared key required as Bearer on /mcp and /mcp/sse; unset = open',
   SERVICE_PROFILE: 'tool profile served by default (all 97 tools when unset)',
   SERVICE_ALLOW_TWIN_MUTATIONS: 'permit writes through twin.query_cypher (false)',
-  SERVICE_WEB_SEARCH_URL: 'SearxNG-compatible JSON search endpoint for web.search (GET <url>?q=&format=json); unset = web.search fails naming it',
-  SERVICE_DESIGN_FLOW_STALL_STOP: 'identical not-ready findings this many times in a row end a run as a design failure (3, minimum 2)',
-  SERVICE_RUN_LEASE_MS: 'how long a node holds a run without renewing; a dead node\'s runs move after this (5000)',
+  SERVICE_WEB_SEARCH_URL:
+    'SearxNG-compatible JSON search endpoint for web.search (GET <url>?q=&format=json); unset = web.search fails naming it',
+  SERVICE_DESIGN_FLOW_STALL_STOP:
+    'identical not-ready findings this many times in a row end a run as a design failure (3, minimum 2)',
+  SERVICE_RUN_LEASE_MS: "how long a node holds a run without renewing; a dead node's runs move after this (5000)",
   SERVICE_WORKSPACE: 'shared adapter workspace where tools read and write files (<data dir>/workspace)',
   SERVICE_UPLOAD_LIMIT_BYTES: 'largest multipart upload (twin import, conversion), 200 MB; larger is 413',
-  SERVICE_SIM_FIELD_MAX_BYTES: 'cap on a solver result field payload, gzip bytes (1500000); over it the surface is simplified until it fits',
-  SERVICE_SOLVER_MAX_NODES: 'largest mesh the solver accepts, in nodes (95000: ~2 GB for SPOOLES with second-order tets); larger is refused',
+  SERVICE_SIM_FIELD_MAX_BYTES:
+    'cap on a solver result field payload, gzip bytes (1500000); over it the surface is simplified until it fits',
+  SERVICE_SOLVER_MAX_NODES:
+    'largest mesh the solver accepts, in nodes (95000: ~2 GB for SPOOLES with second-order tets); larger is refused',
   SERVICE_CAD_THREADS: 'OpenCascade kernel threads per process for the CAD adapters and sessions (the number of cores)',
   SERVICE_CAD_HEAP_RECYCLE_MB: 'a CAD kernel thread whose wasm heap passes this is replaced between tasks (512)',
-  SERVICE_ENGINE_SANDBOX: 'bwrap (default): engines (ccx, gmsh, ngspice) run under bubblewrap, only their scratch folder writable, no network, no other process visible; off only where each adapter runs in a locked-down container of its own (k8s)',
-  SERVICE_EXEMPT_LOCAL_WRITES: 'stdio callers run writing tools without a hold (true); false holds them like remote callers',
+  SERVICE_ENGINE_SANDBOX:
+    'bwrap (default): engines (ccx, gmsh, ngspice) run under bubblewrap, only their scratch folder writable, no network, no other process visible; off only where each adapter runs in a locked-down container of its own (k8s)',
+  SERVICE_EXEMPT_LOCAL_WRITES:
+    'stdio callers run writing tools without a hold (true); false holds them like remote callers',
   SERVICE_APPROVAL_HOLD_SECONDS: 'how long a held call waits for a person when it carries no progress token (100)',
-  SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS: 'how long a held call with a progress token waits for a person (180; an explicit gate timeout caps it)',
-  SERVICE_APPROVAL_PROGRESS_INTERVAL_SECONDS: 'seconds between progress notifications of a held call with a progress token (10)',
-  SERVICE_DASHBOARD_URL: 'base URL of the dashboard: held calls link its Approvals page (<url>/approvals); unset = named, not linked',
-  SERVICE_AUTH_TOKENS_PATH: 'JSON file mapping gateway bearer tokens to principals ({"<token>": "<principal>"}, owner-only permissions); unset = gateway auth off',
-  SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY: 'agents (surface agent) may decide human_authority and design_loop approvals (false)',
+  SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS:
+    'how long a held call with a progress token waits for a person (180; an explicit gate timeout caps it)',
+  SERVICE_APPROVAL_PROGRESS_INTERVAL_SECONDS:
+    'seconds between progress notifications of a held call with a progress token (10)',
+  SERVICE_DASHBOARD_URL:
+    'base URL of the dashboard: held calls link its Approvals page (<url>/approvals); unset = named, not linked',
+  SERVICE_AUTH_TOKENS_PATH:
+    'JSON file mapping gateway bearer tokens to principals ({"<token>": "<principal>"}, owner-only permissions); unset = gateway auth off',
+  SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY:
+    'agents (surface agent) may decide human_authority and design_loop approvals (false)',
 };
 
 /** Reads the configuration from an environment map; throws a readable error naming the bad variables. */

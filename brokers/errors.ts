@@ -1,10 +1,5 @@
 import moleculer from 'moleculer';
-import {
-  ErrorCatalogue,
-  type ActorErrorShape,
-  type ErrorCode,
-  type ValidationIssue,
-} from '../contracts/index.ts';
+import { ErrorCatalogue, type ActorErrorShape, type ErrorCode, type ValidationIssue } from '../contracts/index.ts';
 
 const { MoleculerError } = moleculer.Errors;
 
@@ -26,7 +21,8 @@ export class ActorError extends MoleculerError {
   }
 
   static validation(issues: ValidationIssue[], message?: string): ActorError {
-    const text = message ?? `invalid ${issues.map((i) => i.path).join(', ')}: ${issues.map((i) => i.message).join('; ')}`;
+    const text =
+      message ?? `invalid ${issues.map((i) => i.path).join(', ')}: ${issues.map((i) => i.message).join('; ')}`;
     return new ActorError('VALIDATION_FAILED', text, { issues });
   }
 }
@@ -58,13 +54,21 @@ const MOLECULER_TYPES: Record<string, ErrorCode> = {
 /** Reduces any thrown value to the serialisable shape the gateway answers with. */
 export function toActorErrorShape(err: unknown): ActorErrorShape {
   if (err instanceof ActorError) {
-    return { code: err.type, message: err.message, retryable: err.retryable, data: err.data as Record<string, unknown> };
+    return {
+      code: err.type,
+      message: err.message,
+      retryable: err.retryable,
+      data: err.data as Record<string, unknown>,
+    };
   }
   const e = err as { type?: string; message?: string; data?: unknown; name?: string };
   const mapped = e?.type ? MOLECULER_TYPES[e.type] : undefined;
   if (mapped === 'VALIDATION_FAILED') {
     const issues = Array.isArray(e.data)
-      ? (e.data as { field?: string; message?: string }[]).map((d) => ({ path: d.field ?? '(root)', message: d.message ?? 'invalid' }))
+      ? (e.data as { field?: string; message?: string }[]).map((d) => ({
+          path: d.field ?? '(root)',
+          message: d.message ?? 'invalid',
+        }))
       : [];
     return { code: mapped, message: e.message ?? 'invalid parameters', retryable: false, data: { issues } };
   }
@@ -80,7 +84,12 @@ export function toActorErrorShape(err: unknown): ActorErrorShape {
   }
   if (mapped) return { code: mapped, message: e.message ?? mapped, retryable: true };
   if (e?.name === 'ActorError' && e.type && e.type in ErrorCatalogue) {
-    return { code: e.type as ErrorCode, message: e.message ?? '', retryable: false, data: e.data as Record<string, unknown> };
+    return {
+      code: e.type as ErrorCode,
+      message: e.message ?? '',
+      retryable: false,
+      data: e.data as Record<string, unknown>,
+    };
   }
   return { code: 'INTERNAL', message: 'internal error', retryable: false };
 }

@@ -10,7 +10,11 @@ export interface ActionDef<P extends z.ZodType, R extends z.ZodType> {
   readonly result: R;
 }
 
-export function defineAction<P extends z.ZodType, R extends z.ZodType>(action: string, params: P, result: R): ActionDef<P, R> {
+export function defineAction<P extends z.ZodType, R extends z.ZodType>(
+  action: string,
+  params: P,
+  result: R,
+): ActionDef<P, R> {
   return { action, params, result };
 }
 

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { GateDefSchema, PhaseDefSchema } from './flow-defs.ts';
-import { CapabilityViewSchema, CompletionVerdictSchema, DesignFlowSchema, ModelRouteSchema, PhaseViewValueSchema, UsageBucketSchema, UsageTotalsSchema } from './flows.ts';
+import {
+  CapabilityViewSchema,
+  CompletionVerdictSchema,
+  DesignFlowSchema,
+  ModelRouteSchema,
+  PhaseViewValueSchema,
+  UsageBucketSchema,
+  UsageTotalsSchema,
+} from './flows.ts';
 
 /** Flow state of a run (`GET /v1/runs/{id}/flow-state`): phases with their graph fields and usage, plus mode, running, skipped. */
 export const FlowStatePhaseSchema = z.object({
@@ -61,19 +69,42 @@ export const RequirementResultSchema = z.object({
   mandatory: z.boolean(),
   status: z.enum(['pass', 'fail', 'no_data']),
   value: z.number().nullable(),
-  evidence: z.object({ kind: z.enum(['simulation_result', 'geometry']), node_id: z.string(), ref: z.string().nullable() }).nullable(),
+  evidence: z
+    .object({ kind: z.enum(['simulation_result', 'geometry']), node_id: z.string(), ref: z.string().nullable() })
+    .nullable(),
   note: z.string(),
 });
 export type RequirementResult = z.infer<typeof RequirementResultSchema>;
 
 /** Phase view values by field (SPEC "Phase view"; values from PhaseViewValueSchema). */
-export const ExecutionStatusSchema = PhaseViewValueSchema.extract(['PENDING', 'RUNNING', 'AWAITING_GATE', 'COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED']);
+export const ExecutionStatusSchema = PhaseViewValueSchema.extract([
+  'PENDING',
+  'RUNNING',
+  'AWAITING_GATE',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'SKIPPED',
+]);
 /** Eligibility: PENDING (dependencies not done), ELIGIBLE, BLOCKED (pending with a blocking capability gap), SKIPPED. */
 export const EligibilitySchema = PhaseViewValueSchema.extract(['PENDING', 'ELIGIBLE', 'BLOCKED', 'SKIPPED']);
 /** Validity of a phase's outputs: VALID, STALE (an item it approved was superseded), POTENTIALLY_INVALID (downstream of a stale phase). */
-export const ValiditySchema = PhaseViewValueSchema.extract(['PENDING', 'VALID', 'STALE', 'POTENTIALLY_INVALID', 'SKIPPED']);
+export const ValiditySchema = PhaseViewValueSchema.extract([
+  'PENDING',
+  'VALID',
+  'STALE',
+  'POTENTIALLY_INVALID',
+  'SKIPPED',
+]);
 /** Whether the phase's objective is shown met (COMPLETED) with current evidence. */
-export const ObjectiveStatusSchema = PhaseViewValueSchema.extract(['PENDING', 'COMPLETED', 'FAILED', 'BLOCKED', 'STALE', 'SKIPPED']);
+export const ObjectiveStatusSchema = PhaseViewValueSchema.extract([
+  'PENDING',
+  'COMPLETED',
+  'FAILED',
+  'BLOCKED',
+  'STALE',
+  'SKIPPED',
+]);
 
 /** One phase of the lifecycle view. */
 export const LifecyclePhaseSchema = z.object({
@@ -88,10 +119,20 @@ export const LifecyclePhaseSchema = z.object({
 export type LifecyclePhase = z.infer<typeof LifecyclePhaseSchema>;
 
 /** A twin item or record the run produced that is no longer current. */
-export const StaleEntrySchema = z.object({ node_id: z.string(), ref: z.string().nullable(), phase: z.string().nullable(), reason: z.string() });
+export const StaleEntrySchema = z.object({
+  node_id: z.string(),
+  ref: z.string().nullable(),
+  phase: z.string().nullable(),
+  reason: z.string(),
+});
 
 /** A required deliverable no registered tool can fully produce (from the capability report). */
-export const CapabilityGapSchema = z.object({ phase: z.string(), deliverable: z.string(), capability: z.string(), blocking: z.boolean() });
+export const CapabilityGapSchema = z.object({
+  phase: z.string(),
+  deliverable: z.string(),
+  capability: z.string(),
+  blocking: z.boolean(),
+});
 
 /** Lifecycle view (`GET /v1/runs/{id}/lifecycle`, `flow.lifecycle`): phase view, completion verdict, limits, next step. */
 export const LifecycleViewSchema = z.object({
@@ -113,7 +154,15 @@ export const LifecycleViewSchema = z.object({
 export type LifecycleView = z.infer<typeof LifecycleViewSchema>;
 
 /** `flow.verify_completion`: the verdict and the evidence behind it. */
-export const CompletionCheckSchema = LifecycleViewSchema.pick({ run_id: true, verdict: true, requirements: true, stale: true, warnings: true, limits: true, nextStep: true }).extend({
+export const CompletionCheckSchema = LifecycleViewSchema.pick({
+  run_id: true,
+  verdict: true,
+  requirements: true,
+  stale: true,
+  warnings: true,
+  limits: true,
+  nextStep: true,
+}).extend({
   verified: z.boolean(),
 });
 
@@ -178,7 +227,14 @@ export const CapabilityStatusSchema = z.enum(['READY', 'READY_WITH_WARNINGS', 'B
 /** Capability report: per phase, each required deliverable, and the overall status. */
 export const CapabilityReportSchema = z.object({
   status: CapabilityStatusSchema,
-  phases: z.array(z.object({ id: z.string(), title: z.string(), status: CapabilityStatusSchema, deliverables: z.array(DeliverableCapabilitySchema) })),
+  phases: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      status: CapabilityStatusSchema,
+      deliverables: z.array(DeliverableCapabilitySchema),
+    }),
+  ),
   warnings: z.array(z.string()),
   unavailable_adapters: z.array(z.string()),
   tool_count: z.number().int(),
@@ -211,7 +267,11 @@ export const PhaseChangesSchema = z
 
 /** The closed operation set of flow patches and proposals. */
 export const FlowOperationSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('add_phase'), phase: PatchPhaseSchema, after: z.string().min(1).optional().describe('insert after this phase (default: at the end)') }),
+  z.object({
+    op: z.literal('add_phase'),
+    phase: PatchPhaseSchema,
+    after: z.string().min(1).optional().describe('insert after this phase (default: at the end)'),
+  }),
   z.object({ op: z.literal('remove_phase'), phase_id: z.string().min(1) }),
   z.object({ op: z.literal('modify_phase'), phase_id: z.string().min(1), changes: PhaseChangesSchema }),
 ]);
@@ -221,7 +281,10 @@ export type FlowOperation = z.infer<typeof FlowOperationSchema>;
 export const PatchProposeBodySchema = z.object({
   operations: z.array(FlowOperationSchema).min(1).max(50),
   reason: z.string().max(2000).default(''),
-  base_hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  base_hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 /** A patch's approval state (pending, approved, rejected) and what the runs actor did with it (applied, stale). */

@@ -49,7 +49,9 @@ export const KnowledgeIngestSchema = z.object({
     .min(1)
     .max(KNOWLEDGE_TEXT_MAX_BYTES)
     .refine((t) => t.trim().length > 0, { message: 'text is blank' })
-    .refine((t) => utf8Length(t) <= KNOWLEDGE_TEXT_MAX_BYTES, { message: `text is larger than ${KNOWLEDGE_TEXT_MAX_BYTES} bytes` }),
+    .refine((t) => utf8Length(t) <= KNOWLEDGE_TEXT_MAX_BYTES, {
+      message: `text is larger than ${KNOWLEDGE_TEXT_MAX_BYTES} bytes`,
+    }),
   uri: z.string().min(1).max(2000).optional(),
   project_id: z.string().min(1).max(200).optional(),
   media_type: z.string().min(1).max(200).default('text/plain'),
@@ -92,5 +94,8 @@ export const KnowledgeSourceListQuerySchema = z.object({
 export type KnowledgeSourceListQuery = z.infer<typeof KnowledgeSourceListQuerySchema>;
 
 /** `GET /v1/knowledge/sources` answer, newest first. */
-export const KnowledgeSourceListSchema = z.object({ sources: z.array(KnowledgeSourceSchema), total: z.number().int().min(0) });
+export const KnowledgeSourceListSchema = z.object({
+  sources: z.array(KnowledgeSourceSchema),
+  total: z.number().int().min(0),
+});
 export type KnowledgeSourceList = z.infer<typeof KnowledgeSourceListSchema>;

@@ -18,7 +18,16 @@ export interface MaterialProperties {
   yield_mpa: number | null;
 }
 
-type Row = [key: string, label: string, E: number, nu: number, rho: number, k: number, cp: number, yieldMpa: number | null];
+type Row = [
+  key: string,
+  label: string,
+  E: number,
+  nu: number,
+  rho: number,
+  k: number,
+  cp: number,
+  yieldMpa: number | null,
+];
 
 // The solver lists them in this order (tool descriptions, "known: ..." in its refusals).
 const ROWS: Row[] = [
@@ -77,6 +86,9 @@ const BY_KEY = new Map(MATERIAL_TABLE.map((m) => [m.key, m]));
 
 /** The material a name means (case, spaces and hyphens ignored; aliases followed), or undefined. */
 export function materialByName(name: string): MaterialProperties | undefined {
-  const key = name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return BY_KEY.get(MATERIAL_ALIASES[key] ?? key);
 }

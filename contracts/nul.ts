@@ -26,7 +26,8 @@ export function findNulOrDepth(value: unknown, root: string): InputProblem | und
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i];
       const at = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) return { path: at.replace(/\u0000/g, '\\u0000'), message: 'is a key that contains a NUL character' };
+      if (key.includes('\u0000'))
+        return { path: at.replace(/\u0000/g, '\\u0000'), message: 'is a key that contains a NUL character' };
       stack.push([child, at, depth + 1]);
     }
   }

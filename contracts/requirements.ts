@@ -22,7 +22,11 @@ export const ConstraintInForceSchema = z.object({ set: z.string(), c: Constraint
 export type ConstraintInForce = z.infer<typeof ConstraintInForceSchema>;
 
 /** A twin node offered as evidence: the latest valid simulation result, or the current geometry. */
-export const EvidenceSchema = z.object({ node_id: z.string(), ref: z.string().nullable(), properties: z.record(z.string(), z.unknown()) });
+export const EvidenceSchema = z.object({
+  node_id: z.string(),
+  ref: z.string().nullable(),
+  properties: z.record(z.string(), z.unknown()),
+});
 export type Evidence = z.infer<typeof EvidenceSchema>;
 
 /** Metrics only a simulation result can state (the gate checks read the same names). */
@@ -35,13 +39,20 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : u
 /** `value operator limit` holds (an unknown operator never holds). */
 export function holds(value: number, operator: string, limit: number): boolean {
   switch (operator) {
-    case '<=': return value <= limit;
-    case '<': return value < limit;
-    case '>=': return value >= limit;
-    case '>': return value > limit;
-    case '==': return Math.abs(value - limit) <= 1e-9 * Math.max(1, Math.abs(limit));
-    case '!=': return value !== limit;
-    default: return false;
+    case '<=':
+      return value <= limit;
+    case '<':
+      return value < limit;
+    case '>=':
+      return value >= limit;
+    case '>':
+      return value > limit;
+    case '==':
+      return Math.abs(value - limit) <= 1e-9 * Math.max(1, Math.abs(limit));
+    case '!=':
+      return value !== limit;
+    default:
+      return false;
   }
 }
 
@@ -79,12 +90,28 @@ export function evaluateRequirements(
   return constraints.map(({ set, c }, i) => {
     const operator = c.operator ?? '<=';
     const severity = c.severity ?? 'error';
-    const base = { id: c.id ?? `C${i + 1}`, constraint_set: set, metric: c.metric, operator, limit: c.limit, unit: c.unit ?? '', severity, mandatory: severity === 'error' };
-    const candidates: { kind: 'simulation_result' | 'geometry'; ev: Evidence | undefined; read: (m: string, p: Record<string, unknown>) => number | undefined }[] = ANALYSIS_METRICS.has(c.metric)
+    const base = {
+      id: c.id ?? `C${i + 1}`,
+      constraint_set: set,
+      metric: c.metric,
+      operator,
+      limit: c.limit,
+      unit: c.unit ?? '',
+      severity,
+      mandatory: severity === 'error',
+    };
+    const candidates: {
+      kind: 'simulation_result' | 'geometry';
+      ev: Evidence | undefined;
+      read: (m: string, p: Record<string, unknown>) => number | undefined;
+    }[] = ANALYSIS_METRICS.has(c.metric)
       ? [{ kind: 'simulation_result', ev: result, read: fromResult }]
       : ENVELOPE_METRICS.includes(c.metric)
         ? [{ kind: 'geometry', ev: geometry, read: fromGeometry }]
-        : [{ kind: 'simulation_result', ev: result, read: fromResult }, { kind: 'geometry', ev: geometry, read: fromGeometry }];
+        : [
+            { kind: 'simulation_result', ev: result, read: fromResult },
+            { kind: 'geometry', ev: geometry, read: fromGeometry },
+          ];
     for (const { kind, ev, read } of candidates) {
       const value = ev ? read(c.metric, ev.properties) : undefined;
       if (value === undefined || !ev) continue;
@@ -100,6 +127,12 @@ export function evaluateRequirements(
     const missing = candidates.every((x) => !x.ev)
       ? `no ${candidates.map((x) => (x.kind === 'simulation_result' ? 'valid simulation result of the current geometry' : 'current geometry')).join(' and no ')}`
       : `no current evidence states ${c.metric}`;
-    return { ...base, status: 'no_data' as const, value: null, evidence: null, note: `${missing}: not compared, so not passed` };
+    return {
+      ...base,
+      status: 'no_data' as const,
+      value: null,
+      evidence: null,
+      note: `${missing}: not compared, so not passed`,
+    };
   });
 }

@@ -77,7 +77,13 @@ export const ItemDiffQuerySchema = z.object({
 });
 
 /** An engineering entity (intent, stakeholder need, objective) as the derived prd lists it. */
-export const PrdEntitySchema = z.object({ key: ItemKeySchema, ref: ItemRefSchema, node_id: z.string(), name: z.string(), statement: z.string() });
+export const PrdEntitySchema = z.object({
+  key: ItemKeySchema,
+  ref: ItemRefSchema,
+  node_id: z.string(),
+  name: z.string(),
+  statement: z.string(),
+});
 
 /** One row of the derived prd's requirement table: a constraint of a current constraint set. */
 export const RequirementRowSchema = z.object({
@@ -144,7 +150,11 @@ export type NodeView = z.infer<typeof NodeViewSchema>;
 export const RelationshipSchema = TwinEdgeSchema.extend({ direction: z.enum(['out', 'in']), other: NodeSummarySchema });
 
 /** `GET /v1/twin/relationships?node_id=[&rel_type=]`. */
-export const RelationshipListSchema = z.object({ node_id: z.string(), relationships: z.array(RelationshipSchema), total: z.number().int().min(0) });
+export const RelationshipListSchema = z.object({
+  node_id: z.string(),
+  relationships: z.array(RelationshipSchema),
+  total: z.number().int().min(0),
+});
 
 /** An edge between two work products with both ends named. */
 export const LinkSchema = TwinEdgeSchema.extend({ src_node: NodeSummarySchema, dst_node: NodeSummarySchema });

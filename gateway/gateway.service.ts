@@ -58,33 +58,45 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
 
     // The caller channel (kit/caller-port.ts): this node holds the streams of the calls it started.
     actions: {
-      toolProgress: action(CallerChannel.progress, (p) => ({ delivered: inflight.progress(p.call_id, p.progress, p.message, p.total) })),
+      toolProgress: action(CallerChannel.progress, (p) => ({
+        delivered: inflight.progress(p.call_id, p.progress, p.message, p.total),
+      })),
       toolNotify: action(CallerChannel.notify, (p) => {
         const c = inflight.get(p.call_id);
         if (!c) return { delivered: false };
-        if (p.method === 'notifications/message' && !logLevelPasses(String(p.params.level ?? 'info'), c.logLevel)) return { delivered: false };
+        if (p.method === 'notifications/message' && !logLevelPasses(String(p.params.level ?? 'info'), c.logLevel))
+          return { delivered: false };
         return { delivered: c.out.notify(p.method, p.params) };
       }),
       toolRequest: action(CallerChannel.request, async (p) => {
         const c = inflight.get(p.call_id);
         if (!c) return { delivered: false as const, reason: 'the call is not in flight on this node' };
-        if (p.hold && !c.canElicit) return { delivered: false as const, reason: 'the client did not declare elicitation at initialize' };
+        if (p.hold && !c.canElicit)
+          return { delivered: false as const, reason: 'the client did not declare elicitation at initialize' };
         const out = p.hold ? (c.out.forHold?.(c.progressToken !== undefined) ?? c.out) : c.out;
-        if (!out.canStream) return { delivered: false as const, reason: 'the client cannot be reached on this call (no SSE stream)' };
+        if (!out.canStream)
+          return { delivered: false as const, reason: 'the client cannot be reached on this call (no SSE stream)' };
         return { delivered: true as const, result: await out.request(p.method, p.params, { id: p.request_id }) };
       }),
       toolWithdraw: action(CallerChannel.withdraw, (p) => {
         if (!pending.withdraw(p.request_id, p.reason)) return { delivered: false };
         const c = inflight.peek(p.call_id);
         const out = c ? (c.out.forHold?.(c.progressToken !== undefined) ?? c.out) : undefined;
-        return { delivered: out?.notify('notifications/cancelled', { requestId: p.request_id, reason: p.reason }) ?? false };
+        return {
+          delivered: out?.notify('notifications/cancelled', { requestId: p.request_id, reason: p.reason }) ?? false,
+        };
       }),
     },
 
     async started() {
       const broker = this.broker;
       const { config, log } = infra;
-      const health = createHealth({ caller: broker, broker, version: '0.1.0', auth: () => (config.SERVICE_MCP_API_KEY ? 'api_key' : 'open') });
+      const health = createHealth({
+        caller: broker,
+        broker,
+        version: '0.1.0',
+        auth: () => (config.SERVICE_MCP_API_KEY ? 'api_key' : 'open'),
+      });
       let lastClient: HealthRollup['client'] = { can_elicit: false };
       const redis = infra.redis();
       const deps: McpDeps = {
@@ -97,7 +109,8 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
         defaultProfile: config.SERVICE_PROFILE,
         health: (client) => health(client),
         cancelCall: (callId, reason) => void broker.broadcast(TOOLCALL_CANCEL_EVENT, { call_id: callId, reason }),
-        callClosed: (callId) => void broker.broadcast(TOOLCALL_CLOSED_EVENT, { call_id: callId, reason: 'the client closed the stream' }),
+        callClosed: (callId) =>
+          void broker.broadcast(TOOLCALL_CLOSED_EVENT, { call_id: callId, reason: 'the client closed the stream' }),
         holdMaxSeconds: Math.max(config.SERVICE_APPROVAL_HOLD_SECONDS, config.SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS),
         noteClient: (s) => {
           lastClient = clientOf(s);
@@ -107,7 +120,9 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
 
       if (runtime.transport === 'stdio') {
         runtime.serve = async () => {
-          void runStdio({ server, deps, input: process.stdin, output: process.stdout }).then(() => runtime.onStdioClosed?.());
+          void runStdio({ server, deps, input: process.stdin, output: process.stdout }).then(() =>
+            runtime.onStdioClosed?.(),
+          );
         };
         return;
       }

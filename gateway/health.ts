@@ -41,7 +41,10 @@ async function probe(caller: Caller, def: ActionDef<any, any>): Promise<Componen
 
 async function adapterRollup(caller: Caller) {
   try {
-    return { ...(await call(caller, ToolsActions.adapters, {}, { timeout: HEALTH_PROBE_MS + 1000, retries: 0 })), registry: true };
+    return {
+      ...(await call(caller, ToolsActions.adapters, {}, { timeout: HEALTH_PROBE_MS + 1000, retries: 0 })),
+      registry: true,
+    };
   } catch (err) {
     return { adapters: [], tool_count: 0, registry: false, error: (err as Error).message };
   }
@@ -59,7 +62,13 @@ export function createHealth(opts: HealthOptions): (client?: HealthRollup['clien
       Promise.all(COMPONENT_HEALTH_ACTIONS.map((def) => probe(opts.caller, def))),
       adapterRollup(opts.caller),
     ]);
-    if (!tools.registry) components.push({ name: 'tools', status: 'unhealthy', latency_ms: null, message: tools.error ?? 'registry not reachable' });
+    if (!tools.registry)
+      components.push({
+        name: 'tools',
+        status: 'unhealthy',
+        latency_ms: null,
+        message: tools.error ?? 'registry not reachable',
+      });
     const down = components.filter((c) => c.status !== 'healthy');
     const unreachable = tools.adapters.filter((a) => !a.reachable);
     const rollup: HealthRollup = {
@@ -77,7 +86,10 @@ export function createHealth(opts: HealthOptions): (client?: HealthRollup['clien
       components,
     };
     if (unreachable.length) rollup.unreachable_adapters = unreachable.map((a) => a.adapter_id);
-    const problems = [...down.map((c) => `${c.name}: ${c.message || c.status}`), ...unreachable.map((a) => `adapter ${a.adapter_id}: ${a.error ?? 'unreachable'}`)];
+    const problems = [
+      ...down.map((c) => `${c.name}: ${c.message || c.status}`),
+      ...unreachable.map((a) => `adapter ${a.adapter_id}: ${a.error ?? 'unreachable'}`),
+    ];
     if (problems.length) rollup.detail = problems.join('; ');
     return rollup;
   };

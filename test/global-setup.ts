@@ -17,7 +17,9 @@ export default async function setup(project: TestProject): Promise<void> {
     .filter(([, ok]) => !ok)
     .map(([name]) => name);
   if (missing.length && process.env.CI === 'true') {
-    throw new Error(`CI=true and these servers are not reachable: ${missing.join(', ')} (see README, "Running the tests")`);
+    throw new Error(
+      `CI=true and these servers are not reachable: ${missing.join(', ')} (see README, "Running the tests")`,
+    );
   }
   if (missing.length) {
     process.stderr.write(`\n!!! servers not reachable, their suites are skipped: ${missing.join(', ')}\n\n`);

@@ -1,7 +1,14 @@
 import type { LedgerRecord } from '../../contracts/actions/approvals.actions.ts';
 import type { RunView } from '../../contracts/actions/runs.actions.ts';
 import { kindOfNodeType, type ApprovalNode } from '../../contracts/actions/twin-approvals.actions.ts';
-import { DecisionRecordSchema, RecordedSurfaceSchema, type ApprovalDecision, type ApprovalStatus, type DecisionRecord, type GateFinding } from '../../contracts/approvals.ts';
+import {
+  DecisionRecordSchema,
+  RecordedSurfaceSchema,
+  type ApprovalDecision,
+  type ApprovalStatus,
+  type DecisionRecord,
+  type GateFinding,
+} from '../../contracts/approvals.ts';
 import type { SourceItem } from './approval.machine.ts';
 import { gateReason, parseFindings } from './findings.ts';
 
@@ -25,7 +32,12 @@ export interface GateInput {
   delivering?: { gate_id: string; decision: DecisionRecord };
 }
 
-const STATUS_OF_DECISION: Record<ApprovalDecision, ApprovalStatus> = { approve: 'approved', reject: 'rejected', retry: 'retried', rework: 'reworked' };
+const STATUS_OF_DECISION: Record<ApprovalDecision, ApprovalStatus> = {
+  approve: 'approved',
+  reject: 'rejected',
+  retry: 'retried',
+  rework: 'reworked',
+};
 
 /** A decision record out of a stored object; null when it is not one. */
 export function asDecision(v: unknown): DecisionRecord | null {
@@ -33,7 +45,8 @@ export function asDecision(v: unknown): DecisionRecord | null {
   return r.success ? r.data : null;
 }
 
-const surfaceOf = (v: unknown) => (RecordedSurfaceSchema.safeParse(v).success ? (v as DecisionRecord['surface']) : 'unknown');
+const surfaceOf = (v: unknown) =>
+  RecordedSurfaceSchema.safeParse(v).success ? (v as DecisionRecord['surface']) : 'unknown';
 const strOrNull = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 /**
@@ -44,9 +57,25 @@ const strOrNull = (v: unknown) => (typeof v === 'string' && v ? v : null);
 export function gateItem(g: GateInput): SourceItem | null {
   const v = g.view;
   const gateName = (phase: string) => v.phases.find((p) => p.id === phase)?.gate.name ?? phase;
-  const base = { id: `gate:${v.id}`, kind: 'gate' as const, project_id: v.project_id, route: 'dashboard' as const, deadline: null, requested_by: `design flow ${v.design_flow} (run ${v.id})` };
-  const titleOf = (phase: string) => `${gateName(phase)}: ${v.goal.length > 120 ? `${v.goal.slice(0, 117)}...` : v.goal}`;
-  const detailOf = (phase: string, gate_id: string, attempt: number) => ({ run_id: v.id, run_status: v.status, design_flow: v.design_flow, phase, gate_id, gate_name: gateName(phase), attempt });
+  const base = {
+    id: `gate:${v.id}`,
+    kind: 'gate' as const,
+    project_id: v.project_id,
+    route: 'dashboard' as const,
+    deadline: null,
+    requested_by: `design flow ${v.design_flow} (run ${v.id})`,
+  };
+  const titleOf = (phase: string) =>
+    `${gateName(phase)}: ${v.goal.length > 120 ? `${v.goal.slice(0, 117)}...` : v.goal}`;
+  const detailOf = (phase: string, gate_id: string, attempt: number) => ({
+    run_id: v.id,
+    run_status: v.status,
+    design_flow: v.design_flow,
+    phase,
+    gate_id,
+    gate_name: gateName(phase),
+    attempt,
+  });
   const summaryOf = (phase: string) => v.phases.find((p) => p.id === phase)?.summary ?? '';
   const idems = v.decisions.map((d) => String(d.idem ?? ''));
   if (v.gate) {
@@ -62,9 +91,18 @@ export function gateItem(g: GateInput): SourceItem | null {
       findings: x.findings,
       allowed_decisions: waiting ? [] : (x.allowed_decisions as ApprovalDecision[]),
       rework_targets: x.rework_targets,
-      detail: { ...detailOf(x.phase, x.gate_id, x.attempt), ready: x.ready, stalled: x.stalled, retries_left: x.retries_left, reworks_left: x.reworks_left, ...(x.conflict ? { conflict: x.conflict } : {}) },
+      detail: {
+        ...detailOf(x.phase, x.gate_id, x.attempt),
+        ready: x.ready,
+        stalled: x.stalled,
+        retries_left: x.retries_left,
+        reworks_left: x.reworks_left,
+        ...(x.conflict ? { conflict: x.conflict } : {}),
+      },
       decision: waiting,
-      blocked: waiting ? `a ${waiting.decision} decision by ${waiting.approver} was recorded while the runs actor was unreachable; it is delivered to the run when the runs actor is back` : null,
+      blocked: waiting
+        ? `a ${waiting.decision} decision by ${waiting.approver} was recorded while the runs actor was unreachable; it is delivered to the run when the runs actor is back`
+        : null,
       source: { type: 'gate', run_id: v.id, gate_id: x.gate_id, gone: false, idems },
     };
   }
@@ -93,7 +131,12 @@ export function gateItem(g: GateInput): SourceItem | null {
   const last = v.decisions.at(-1);
   if (!last) return null;
   const phase = String(last.phase);
-  const decision = asDecision({ ...last, on_behalf_of: last.on_behalf_of ?? null, agent: last.agent ?? null, surface: surfaceOf(last.surface) });
+  const decision = asDecision({
+    ...last,
+    on_behalf_of: last.on_behalf_of ?? null,
+    agent: last.agent ?? null,
+    surface: surfaceOf(last.surface),
+  });
   return {
     ...base,
     status: STATUS_OF_DECISION[last.decision as ApprovalDecision] ?? 'approved',
@@ -105,7 +148,10 @@ export function gateItem(g: GateInput): SourceItem | null {
     allowed_decisions: [],
     rework_targets: [],
     // The decided gate's attempt is the last part of its id (`<run>:<phase>:<attempt>`).
-    detail: { ...detailOf(phase, String(last.gate_id), Number(String(last.gate_id).split(':').at(-1)) || 0), to_phase: last.to_phase ?? '' },
+    detail: {
+      ...detailOf(phase, String(last.gate_id), Number(String(last.gate_id).split(':').at(-1)) || 0),
+      to_phase: last.to_phase ?? '',
+    },
     decision,
     blocked: null,
     source: { type: 'gate', run_id: v.id, gate_id: String(last.gate_id), gone: false, idems },
@@ -130,7 +176,12 @@ export function ledgerItem(r: LedgerRecord): SourceItem {
     kind: r.kind,
     status,
     title: r.title,
-    summary: r.kind === 'tool_call' ? `held call of ${r.tool_id} (source: ${r.source})` : r.tool_id ? `filed by ${r.tool_id}` : String(r.detail.reason ?? ''),
+    summary:
+      r.kind === 'tool_call'
+        ? `held call of ${r.tool_id} (source: ${r.source})`
+        : r.tool_id
+          ? `filed by ${r.tool_id}`
+          : String(r.detail.reason ?? ''),
     project_id: r.project_id,
     created_at: r.created_at,
     deadline: r.deadline,
@@ -140,27 +191,69 @@ export function ledgerItem(r: LedgerRecord): SourceItem {
     findings: [],
     allowed_decisions: status === 'pending' ? ['approve', 'reject'] : [],
     rework_targets: [],
-    detail: { ...r.detail, tool_id: r.tool_id, arguments: r.arguments, source: r.source, call_id: r.call_id, session_id: r.session_id, window_seconds: r.window_seconds, ...(r.error ? { error: r.error } : {}) },
+    detail: {
+      ...r.detail,
+      tool_id: r.tool_id,
+      arguments: r.arguments,
+      source: r.source,
+      call_id: r.call_id,
+      session_id: r.session_id,
+      window_seconds: r.window_seconds,
+      ...(r.error ? { error: r.error } : {}),
+    },
     decision: asDecision(r.decision),
-    blocked: inClient ? 'it is asked in the client (route elicitation): the person answers it there' : r.status === 'failed' ? (r.error ?? 'it failed') : null,
+    blocked: inClient
+      ? 'it is asked in the client (route elicitation): the person answers it there'
+      : r.status === 'failed'
+        ? (r.error ?? 'it failed')
+        : null,
     source: { type: 'ledger', ledger_id: r.id, kind: r.kind },
   };
 }
 
-const TITLE = { design_change: 'Design change', design_loop: 'Design loop', sketch: 'Sketch', drawing: 'Technical drawing' } as const;
+const TITLE = {
+  design_change: 'Design change',
+  design_loop: 'Design loop',
+  sketch: 'Sketch',
+  drawing: 'Technical drawing',
+} as const;
 
 /** The decision kept in a node's metadata (SPEC "Where each decision is persisted"), or null. */
 function nodeDecision(n: ApprovalNode, kind: keyof typeof TITLE): DecisionRecord | null {
   const p = n.properties;
   if (kind === 'design_change') {
     if (!p.reviewer || !['approved', 'rejected', 'applied'].includes(String(p.status))) return null;
-    return { decision: p.status === 'rejected' ? 'reject' : 'approve', reason: String(p.decision_reason ?? ''), approver: String(p.reviewer), approver_verified: p.reviewer_verified === true, surface: surfaceOf(p.decision_surface), on_behalf_of: strOrNull(p.decision_on_behalf_of), agent: strOrNull(p.decision_agent), decided_at: String(p.decided_at ?? n.updated_at) };
+    return {
+      decision: p.status === 'rejected' ? 'reject' : 'approve',
+      reason: String(p.decision_reason ?? ''),
+      approver: String(p.reviewer),
+      approver_verified: p.reviewer_verified === true,
+      surface: surfaceOf(p.decision_surface),
+      on_behalf_of: strOrNull(p.decision_on_behalf_of),
+      agent: strOrNull(p.decision_agent),
+      decided_at: String(p.decided_at ?? n.updated_at),
+    };
   }
   if (p.approved !== true) return null;
-  return { decision: 'approve', reason: String(p.approval_reason ?? ''), approver: String(p.approved_by ?? 'unknown'), approver_verified: p.approver_verified === true, surface: surfaceOf(p.approval_surface), on_behalf_of: strOrNull(p.approval_on_behalf_of), agent: strOrNull(p.approval_agent), decided_at: String(p.approved_at ?? n.updated_at) };
+  return {
+    decision: 'approve',
+    reason: String(p.approval_reason ?? ''),
+    approver: String(p.approved_by ?? 'unknown'),
+    approver_verified: p.approver_verified === true,
+    surface: surfaceOf(p.approval_surface),
+    on_behalf_of: strOrNull(p.approval_on_behalf_of),
+    agent: strOrNull(p.approval_agent),
+    decided_at: String(p.approved_at ?? n.updated_at),
+  };
 }
 
-const NODE_STATUS: Record<string, ApprovalStatus> = { pending: 'pending', approved: 'approved', rejected: 'rejected', applied: 'approved', expired: 'expired' };
+const NODE_STATUS: Record<string, ApprovalStatus> = {
+  pending: 'pending',
+  approved: 'approved',
+  rejected: 'rejected',
+  applied: 'approved',
+  expired: 'expired',
+};
 
 /** The `change:`, `design_loop:`, `sketch:` or `drawing:` item of a twin node; null for a node nobody approves. */
 export function nodeItem(n: ApprovalNode): SourceItem | null {
@@ -168,11 +261,23 @@ export function nodeItem(n: ApprovalNode): SourceItem | null {
   if (!kind) return null;
   const p = n.properties;
   const prefix = kind === 'design_change' ? 'change' : kind;
-  const status: ApprovalStatus = kind === 'sketch' || kind === 'drawing' ? (p.approved === true ? 'approved' : 'pending') : (NODE_STATUS[String(p.status ?? 'pending')] ?? 'pending');
+  const status: ApprovalStatus =
+    kind === 'sketch' || kind === 'drawing'
+      ? p.approved === true
+        ? 'approved'
+        : 'pending'
+      : (NODE_STATUS[String(p.status ?? 'pending')] ?? 'pending');
   const noWinner = kind === 'design_loop' && status === 'pending' && !n.winning;
   const detail: Record<string, unknown> = { node_id: n.id, node_type: n.node_type, item_ref: n.item_ref };
-  if (kind === 'design_change') Object.assign(detail, { target: p.target ?? null, rationale: p.rationale ?? '', changes: p.changes ?? {}, change_status: p.status ?? 'pending' });
-  if (kind === 'design_loop') Object.assign(detail, { winning_iteration: n.winning ?? null, iterations: p.iterations ?? [] });
+  if (kind === 'design_change')
+    Object.assign(detail, {
+      target: p.target ?? null,
+      rationale: p.rationale ?? '',
+      changes: p.changes ?? {},
+      change_status: p.status ?? 'pending',
+    });
+  if (kind === 'design_loop')
+    Object.assign(detail, { winning_iteration: n.winning ?? null, iterations: p.iterations ?? [] });
   return {
     id: `${prefix}:${n.id}`,
     kind,
@@ -186,7 +291,8 @@ export function nodeItem(n: ApprovalNode): SourceItem | null {
     requested_by: strOrNull(p.requested_by) ?? n.author,
     reason_held: null,
     findings: [],
-    allowed_decisions: status === 'pending' && !noWinner ? (kind === 'design_change' ? ['approve', 'reject'] : ['approve']) : [],
+    allowed_decisions:
+      status === 'pending' && !noWinner ? (kind === 'design_change' ? ['approve', 'reject'] : ['approve']) : [],
     rework_targets: [],
     detail,
     decision: nodeDecision(n, kind),

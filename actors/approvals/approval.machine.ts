@@ -1,6 +1,12 @@
 import type { Decider, DecisionTarget } from '../../contracts/actions/approvals.actions.ts';
 import type { NodeApprovalKind } from '../../contracts/actions/twin-approvals.actions.ts';
-import type { ApprovalDecision, ApprovalItem, ApprovalKind, GateFinding, LedgerKind } from '../../contracts/approvals.ts';
+import type {
+  ApprovalDecision,
+  ApprovalItem,
+  ApprovalKind,
+  GateFinding,
+  LedgerKind,
+} from '../../contracts/approvals.ts';
 import { etagOf, targetRefusal } from './target.ts';
 
 /** Where an item comes from and where its decision goes (never served). */
@@ -10,7 +16,16 @@ export type ItemSource =
   | { type: 'node'; node_id: string; kind: NodeApprovalKind };
 
 /** An item as its source gives it: every served field except the viewer's (decidable, not_decidable_reason). */
-export type SourceItem = Omit<ApprovalItem, 'decidable' | 'not_decidable_reason' | 'allowed_decisions' | 'rework_targets' | 'findings' | 'detail' | 'reason_required_for'> & {
+export type SourceItem = Omit<
+  ApprovalItem,
+  | 'decidable'
+  | 'not_decidable_reason'
+  | 'allowed_decisions'
+  | 'rework_targets'
+  | 'findings'
+  | 'detail'
+  | 'reason_required_for'
+> & {
   allowed_decisions: ApprovalDecision[];
   rework_targets: string[];
   findings: GateFinding[];
@@ -58,11 +73,15 @@ export interface ApprovalEnv {
 }
 
 /** An agent decides (surface agent; on an older route the surface is recorded `unknown` but on-behalf-of stays set). */
-const isAgent = (v: Pick<Decider, 'surface' | 'on_behalf_of'> | undefined) => v?.surface === 'agent' || Boolean(v?.on_behalf_of);
+const isAgent = (v: Pick<Decider, 'surface' | 'on_behalf_of'> | undefined) =>
+  v?.surface === 'agent' || Boolean(v?.on_behalf_of);
 
 /** Why this viewer cannot decide the item now, or null when it can. */
 function whyNot(s: SourceItem, viewer: Decider | undefined, env: ApprovalEnv): string | null {
-  if (s.status !== 'pending') return ['expired', 'canceled'].includes(s.status) ? `it is ${s.status}${s.blocked ? ` (${s.blocked})` : ''}; it can no longer be decided` : `it is already decided (${s.status})`;
+  if (s.status !== 'pending')
+    return ['expired', 'canceled'].includes(s.status)
+      ? `it is ${s.status}${s.blocked ? ` (${s.blocked})` : ''}; it can no longer be decided`
+      : `it is already decided (${s.status})`;
   if (s.blocked) return s.blocked;
   if (isAgent(viewer) && HUMAN_AUTHORITY_KINDS.includes(s.kind) && !env.allowAgentHumanAuthority) {
     return `a ${s.kind} decision needs a person's authority: an agent cannot make it (the gateway does not set SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY=true)`;
@@ -107,10 +126,15 @@ export type ApprovalEffect =
 /** Why a gate decision that the kind offers is not allowed now (the 409 rows: not ready, caps used up, workflow gone). */
 function notAllowedNow(s: SourceItem, d: ApprovalDecision): string {
   const g = s.detail;
-  if (s.source.type === 'gate' && s.source.gone) return `the run's workflow no longer exists (${String(g.run_status)}): only reject is offered, to record the decision`;
-  if (d === 'approve' && g.ready === false) return `gate ${String(g.gate_name)} is not ready: ${s.findings.map((f) => f.message).join('; ') || 'see its findings'}`;
+  if (s.source.type === 'gate' && s.source.gone)
+    return `the run's workflow no longer exists (${String(g.run_status)}): only reject is offered, to record the decision`;
+  if (d === 'approve' && g.ready === false)
+    return `gate ${String(g.gate_name)} is not ready: ${s.findings.map((f) => f.message).join('; ') || 'see its findings'}`;
   if (d === 'retry') return `retries of ${String(g.phase)} are used up`;
-  if (d === 'rework') return Number(g.reworks_left) === 0 ? 'reworks of this run are used up' : `phase ${String(g.phase)} has no earlier phase to rework to`;
+  if (d === 'rework')
+    return Number(g.reworks_left) === 0
+      ? 'reworks of this run are used up'
+      : `phase ${String(g.phase)} has no earlier phase to rework to`;
   return `${d} is not offered now; offered: ${s.allowed_decisions.join(', ') || 'none'}`;
 }
 
@@ -120,23 +144,44 @@ function notAllowedNow(s: SourceItem, d: ApprovalDecision): string {
  * used up, workflow gone); no reason where one is required 422; an invalid to_phase 422. Otherwise the effect that
  * delivers the decision to the item's owner.
  */
-export function decide(s: SourceItem, c: DecideCommand, env: ApprovalEnv): { refusal: Refusal } | { effect: ApprovalEffect } {
-  const refuse = (code: Refusal['code'], message: string) => ({ refusal: { code, message: `approval ${s.id}: ${message}` } });
-  if (isAgent(c.decider) && HUMAN_AUTHORITY_KINDS.includes(s.kind) && !env.allowAgentHumanAuthority) return refuse('FORBIDDEN', whyNot(s, c.decider, env)!);
+export function decide(
+  s: SourceItem,
+  c: DecideCommand,
+  env: ApprovalEnv,
+): { refusal: Refusal } | { effect: ApprovalEffect } {
+  const refuse = (code: Refusal['code'], message: string) => ({
+    refusal: { code, message: `approval ${s.id}: ${message}` },
+  });
+  if (isAgent(c.decider) && HUMAN_AUTHORITY_KINDS.includes(s.kind) && !env.allowAgentHumanAuthority)
+    return refuse('FORBIDDEN', whyNot(s, c.decider, env)!);
   const offTarget = targetRefusal(s, c.target);
   if (offTarget) return { refusal: offTarget };
   if (s.status !== 'pending' || s.blocked) return refuse('CONFLICT', whyNot(s, c.decider, env)!);
-  if (!OFFERED[s.kind].includes(c.decision)) return refuse('VALIDATION_FAILED', `${c.decision} is not a decision on a ${s.kind}; offered: ${OFFERED[s.kind].join(', ')}`);
+  if (!OFFERED[s.kind].includes(c.decision))
+    return refuse(
+      'VALIDATION_FAILED',
+      `${c.decision} is not a decision on a ${s.kind}; offered: ${OFFERED[s.kind].join(', ')}`,
+    );
   if (!s.allowed_decisions.includes(c.decision)) {
-    const badTarget = c.decision === 'rework' && Number(s.detail.reworks_left) > 0 && !s.rework_targets.includes(c.to_phase);
+    const badTarget =
+      c.decision === 'rework' && Number(s.detail.reworks_left) > 0 && !s.rework_targets.includes(c.to_phase);
     if (!badTarget) return refuse('CONFLICT', notAllowedNow(s, c.decision));
   }
-  if (REASON_REQUIRED[s.kind].includes(c.decision) && !c.reason.trim()) return refuse('VALIDATION_FAILED', `a ${c.decision} decision needs a reason`);
+  if (REASON_REQUIRED[s.kind].includes(c.decision) && !c.reason.trim())
+    return refuse('VALIDATION_FAILED', `a ${c.decision} decision needs a reason`);
   if (c.decision === 'rework' && !s.rework_targets.includes(c.to_phase)) {
-    return refuse('VALIDATION_FAILED', `to_phase ${JSON.stringify(c.to_phase)} is not a rework target of ${String(s.detail.phase)}; targets: ${s.rework_targets.join(', ') || 'none'}`);
+    return refuse(
+      'VALIDATION_FAILED',
+      `to_phase ${JSON.stringify(c.to_phase)} is not a rework target of ${String(s.detail.phase)}; targets: ${s.rework_targets.join(', ') || 'none'}`,
+    );
   }
   const src = s.source;
-  if (src.type === 'gate') return { effect: src.gone ? { type: 'save_gone_gate', run_id: src.run_id, gate_id: src.gate_id } : { type: 'runs.decide', run_id: src.run_id, gate_id: src.gate_id } };
+  if (src.type === 'gate')
+    return {
+      effect: src.gone
+        ? { type: 'save_gone_gate', run_id: src.run_id, gate_id: src.gate_id }
+        : { type: 'runs.decide', run_id: src.run_id, gate_id: src.gate_id },
+    };
   if (src.type === 'ledger') return { effect: { type: 'holds.decide', ledger_id: src.ledger_id, kind: src.kind } };
   return { effect: { type: 'twin.decide', node_id: src.node_id, kind: src.kind } };
 }

@@ -18,7 +18,16 @@ export interface GateCommand {
  * exactly one is kept; a waiting gate decision and its outbox row are written in one transaction.
  */
 export function createApprovalStore(db: Db) {
-  const insert = (q: Pick<Db, 'query'>, state: 'saved' | 'delivering', approvalId: string, targetId: string, projectId: string | null, decision: DecisionRecord, command: object, now: Date) =>
+  const insert = (
+    q: Pick<Db, 'query'>,
+    state: 'saved' | 'delivering',
+    approvalId: string,
+    targetId: string,
+    projectId: string | null,
+    decision: DecisionRecord,
+    command: object,
+    now: Date,
+  ) =>
     q
       .query(
         `INSERT INTO approval_decisions (approval_id, target_id, kind, state, project_id, decision, command, created_at, updated_at)
@@ -28,33 +37,59 @@ export function createApprovalStore(db: Db) {
       .then((r) => r.rowCount === 1);
   return {
     /** Saves the reject of a gate whose workflow no longer exists; false when a decision on it is already kept. */
-    saveGone: (approvalId: string, gateId: string, projectId: string | null, decision: DecisionRecord, now: Date) => insert(db, 'saved', approvalId, gateId, projectId, decision, {}, now),
+    saveGone: (approvalId: string, gateId: string, projectId: string | null, decision: DecisionRecord, now: Date) =>
+      insert(db, 'saved', approvalId, gateId, projectId, decision, {}, now),
 
     /**
      * Records a gate decision the runs actor could not take now and its outbox row, in one transaction; false (nothing
      * written) when a decision already waits for that gate.
      */
-    recordDelivery: (approvalId: string, projectId: string | null, decision: DecisionRecord, command: GateCommand, now: Date) =>
+    recordDelivery: (
+      approvalId: string,
+      projectId: string | null,
+      decision: DecisionRecord,
+      command: GateCommand,
+      now: Date,
+    ) =>
       db.tx(async (q) => {
-        if (!(await insert(q, 'delivering', approvalId, command.gate_id, projectId, decision, command, now))) return false;
-        const row: Omit<OutboxRow, 'attempts'> = { key: `gate:${command.idem}`, effect: 'runs.decide', approval_id: approvalId, target_id: command.gate_id, payload: { ...command, identity: identityOf(decision) } };
+        if (!(await insert(q, 'delivering', approvalId, command.gate_id, projectId, decision, command, now)))
+          return false;
+        const row: Omit<OutboxRow, 'attempts'> = {
+          key: `gate:${command.idem}`,
+          effect: 'runs.decide',
+          approval_id: approvalId,
+          target_id: command.gate_id,
+          payload: { ...command, identity: identityOf(decision) },
+        };
         await enqueue(q, row, now);
         return true;
       }),
 
     /** Whether a client's Idempotency-Key already decided this approval. */
     async seen(idem: string, approvalId: string): Promise<boolean> {
-      const { rows } = await db.query('SELECT 1 FROM approval_idempotency WHERE idem = $1 AND approval_id = $2', [idem, approvalId]);
+      const { rows } = await db.query('SELECT 1 FROM approval_idempotency WHERE idem = $1 AND approval_id = $2', [
+        idem,
+        approvalId,
+      ]);
       return rows.length > 0;
     },
 
     async remember(idem: string, approvalId: string, now: Date): Promise<void> {
-      await db.query('INSERT INTO approval_idempotency (idem, approval_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (idem) DO NOTHING', [idem, approvalId, now]);
+      await db.query(
+        'INSERT INTO approval_idempotency (idem, approval_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (idem) DO NOTHING',
+        [idem, approvalId, now],
+      );
     },
   };
 }
 
-const identityOf = ({ approver, approver_verified, surface, on_behalf_of, agent }: DecisionRecord) => ({ approver, approver_verified, surface, on_behalf_of, agent });
+const identityOf = ({ approver, approver_verified, surface, on_behalf_of, agent }: DecisionRecord) => ({
+  approver,
+  approver_verified,
+  surface,
+  on_behalf_of,
+  agent,
+});
 
 /** The store of the queue's own rows. */
 export type ApprovalStore = ReturnType<typeof createApprovalStore>;

@@ -9,6 +9,11 @@ export const ApprovalsInternal = {
   deliver: defineAction(
     'approvals.deliver',
     z.object({}),
-    z.object({ delivered: z.number().int(), refused: z.number().int(), waiting: z.number().int(), flows_settled: z.number().int() }),
+    z.object({
+      delivered: z.number().int(),
+      refused: z.number().int(),
+      waiting: z.number().int(),
+      flows_settled: z.number().int(),
+    }),
   ),
 } as const;

@@ -40,7 +40,10 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
     actions: {
       list: action(A.list, async (q, ctx) => {
         const { items, unscoped } = await listItems(ctx, src, q);
-        return { items: items.map((i) => forViewer(i, q.viewer, env)), unscoped_count: q.project_id !== undefined ? unscoped : 0 };
+        return {
+          items: items.map((i) => forViewer(i, q.viewer, env)),
+          unscoped_count: q.project_id !== undefined ? unscoped : 0,
+        };
       }),
 
       get: action(A.get, async (p, ctx) => forViewer(await loadItem(ctx, src, p.id), p.viewer, env)),
@@ -49,13 +52,47 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
         const item = await loadItem(ctx, src, p.id, true);
         // The same Idempotency-Key again: applied once already, answer the item as it stands.
         const clientKey = !p.idem.startsWith(AUTO_KEY);
-        if (item.source.type === 'gate' ? item.source.idems.includes(p.idem) : clientKey && (await store.seen(p.idem, item.id))) return forViewer(item, p.decider, env);
-        const cmd = { decision: p.decision, reason: p.reason, to_phase: p.to_phase, decider: p.decider, target: p.target };
+        if (
+          item.source.type === 'gate'
+            ? item.source.idems.includes(p.idem)
+            : clientKey && (await store.seen(p.idem, item.id))
+        )
+          return forViewer(item, p.decider, env);
+        const cmd = {
+          decision: p.decision,
+          reason: p.reason,
+          to_phase: p.to_phase,
+          decider: p.decider,
+          target: p.target,
+        };
         const out = decide(item, cmd, env);
-        if ('refusal' in out) throw new ActorError(out.refusal.code, out.refusal.message, { approval_id: item.id, status: item.status, kind: item.kind });
-        const after = await runEffect(ctx, item, out.effect, cmd, { store, db, deliverer, gates: src.gates, log: infra.log, now: infra.now(), idem: p.idem });
+        if ('refusal' in out)
+          throw new ActorError(out.refusal.code, out.refusal.message, {
+            approval_id: item.id,
+            status: item.status,
+            kind: item.kind,
+          });
+        const after = await runEffect(ctx, item, out.effect, cmd, {
+          store,
+          db,
+          deliverer,
+          gates: src.gates,
+          log: infra.log,
+          now: infra.now(),
+          idem: p.idem,
+        });
         if (clientKey && item.source.type !== 'gate') await store.remember(p.idem, item.id, infra.now());
-        infra.log.info({ approval_id: item.id, kind: item.kind, decision: p.decision, approver: p.decider.approver, verified: p.decider.approver_verified, surface: p.decider.surface }, 'approval decided');
+        infra.log.info(
+          {
+            approval_id: item.id,
+            kind: item.kind,
+            decision: p.decision,
+            approver: p.decider.approver,
+            verified: p.decider.approver_verified,
+            surface: p.decider.surface,
+          },
+          'approval decided',
+        );
         return forViewer(after ?? (await loadItem(ctx, src, p.id)), p.decider, env);
       }),
 

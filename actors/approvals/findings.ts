@@ -2,7 +2,10 @@ import { GateFindingKindSchema, type GateFinding, type GateFindingKind } from '.
 
 /** Wording that names a finding kind when a line carries no kind of its own (first match wins). */
 const BY_WORDING: [RegExp, GateFindingKind][] = [
-  [/\bmissing\b.*\bdeliverable|\bdeliverable\b.*\b(missing|not recorded|absent)|\bno \w+ (was )?recorded\b/i, 'missing_deliverable'],
+  [
+    /\bmissing\b.*\bdeliverable|\bdeliverable\b.*\b(missing|not recorded|absent)|\bno \w+ (was )?recorded\b/i,
+    'missing_deliverable',
+  ],
   [/\bungrounded\b|\bno (successful )?tool call\b|\bnot grounded\b/i, 'ungrounded'],
   [/\bconstraint\b|\bviolat|\bexceeds?\b.*\blimit\b|\blimit\b.*\bexceeded\b/i, 'constraint_violation'],
   [/\bsimulation\b|\banalysis\b|\bsafety factor\b|\bstress\b|\bfea\b/i, 'analysis'],

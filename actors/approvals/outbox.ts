@@ -28,8 +28,14 @@ export function createOutbox(db: Queryable) {
     /** Rows due at `now` (all of them with `key`: that one row whatever its time), oldest first. */
     async due(now: Date, key?: string): Promise<OutboxRow[]> {
       const { rows } = key
-        ? await db.query<OutboxRow>('SELECT key, effect, approval_id, target_id, payload, attempts FROM approval_outbox WHERE key = $1', [key])
-        : await db.query<OutboxRow>('SELECT key, effect, approval_id, target_id, payload, attempts FROM approval_outbox WHERE next_at <= $1 ORDER BY next_at, created_at LIMIT 100', [now]);
+        ? await db.query<OutboxRow>(
+            'SELECT key, effect, approval_id, target_id, payload, attempts FROM approval_outbox WHERE key = $1',
+            [key],
+          )
+        : await db.query<OutboxRow>(
+            'SELECT key, effect, approval_id, target_id, payload, attempts FROM approval_outbox WHERE next_at <= $1 ORDER BY next_at, created_at LIMIT 100',
+            [now],
+          );
       return rows;
     },
 
@@ -51,7 +57,10 @@ export function createOutbox(db: Queryable) {
     /** Not delivered now: the next attempt after the backoff of one more failed attempt, at the injected clock. */
     async later(r: OutboxRow, error: string, now: Date): Promise<void> {
       const next = new Date(now.getTime() + backoffSeconds(r.attempts + 1) * 1000);
-      await db.query('UPDATE approval_outbox SET attempts = attempts + 1, last_error = $2, next_at = $3 WHERE key = $1', [r.key, error, next]);
+      await db.query(
+        'UPDATE approval_outbox SET attempts = attempts + 1, last_error = $2, next_at = $3 WHERE key = $1',
+        [r.key, error, next],
+      );
     },
 
     /** Makes every row due now (the owner came back on the bus). */

@@ -8,8 +8,16 @@ import type { Refusal, SourceItem } from './approval.machine.ts';
  * changes or the item is decided, so a client naming the tag it read names exactly that state.
  */
 export function etagOf(s: SourceItem): string {
-  const instance = s.source.type === 'gate' ? s.source.gate_id : s.source.type === 'ledger' ? s.source.ledger_id : s.source.node_id;
-  const parts = [s.id, instance, s.status, s.decision?.decided_at ?? null, s.decision?.decision ?? null, s.blocked === null ? 0 : 1];
+  const instance =
+    s.source.type === 'gate' ? s.source.gate_id : s.source.type === 'ledger' ? s.source.ledger_id : s.source.node_id;
+  const parts = [
+    s.id,
+    instance,
+    s.status,
+    s.decision?.decided_at ?? null,
+    s.decision?.decision ?? null,
+    s.blocked === null ? 0 : 1,
+  ];
   return `"${crypto.createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -31,13 +39,29 @@ function nowIs(s: SourceItem): string {
  */
 export function targetRefusal(s: SourceItem, t: DecisionTarget | undefined): Refusal | null {
   if (!t) return null;
-  const refuse = (code: Refusal['code'], message: string): Refusal => ({ code, message: `approval ${s.id}: ${message}` });
+  const refuse = (code: Refusal['code'], message: string): Refusal => ({
+    code,
+    message: `approval ${s.id}: ${message}`,
+  });
   const namesGate = t.phase !== undefined || t.attempt !== undefined;
-  if (namesGate && s.kind !== 'gate') return refuse('VALIDATION_FAILED', `phase and attempt name a gate instance; this item is a ${s.kind} (send If-Match with its ETag instead)`);
-  if (t.etags?.length && !t.etags.includes(etagOf(s))) return refuse('CONFLICT', `the decision names another state of this item (If-Match ${t.etags.join(', ')}); ${nowIs(s)}. Nothing was recorded: read the item again`);
+  if (namesGate && s.kind !== 'gate')
+    return refuse(
+      'VALIDATION_FAILED',
+      `phase and attempt name a gate instance; this item is a ${s.kind} (send If-Match with its ETag instead)`,
+    );
+  if (t.etags?.length && !t.etags.includes(etagOf(s)))
+    return refuse(
+      'CONFLICT',
+      `the decision names another state of this item (If-Match ${t.etags.join(', ')}); ${nowIs(s)}. Nothing was recorded: read the item again`,
+    );
   if (!namesGate) return null;
   const named = `gate ${t.phase ?? String(s.detail.phase)} attempt ${t.attempt ?? 'any'}`;
   const open = s.status === 'pending';
-  const matches = open && (t.phase === undefined || t.phase === s.detail.phase) && (t.attempt === undefined || t.attempt === s.detail.attempt);
-  return matches ? null : refuse('CONFLICT', `the decision names ${named}, but ${nowIs(s)}. Nothing was recorded: read the item again`);
+  const matches =
+    open &&
+    (t.phase === undefined || t.phase === s.detail.phase) &&
+    (t.attempt === undefined || t.attempt === s.detail.attempt);
+  return matches
+    ? null
+    : refuse('CONFLICT', `the decision names ${named}, but ${nowIs(s)}. Nothing was recorded: read the item again`);
 }

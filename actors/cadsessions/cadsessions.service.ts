@@ -10,7 +10,10 @@ import { createCadSessionStore, type CadSessionStore } from './cadsessions.store
 import { createSessionRunner, type SessionRunner } from './session-runner.ts';
 
 /** Shard routing on the session id (ARCHITECTURE "An actor per entity"; placement only, the history is the authority). */
-const SHARD: Pick<ActionSchema, 'strategy' | 'strategyOptions'> = { strategy: 'Shard', strategyOptions: { shardKey: 'session_id' } };
+const SHARD: Pick<ActionSchema, 'strategy' | 'strategyOptions'> = {
+  strategy: 'Shard',
+  strategyOptions: { shardKey: 'session_id' },
+};
 
 /**
  * The `cadsessions` actor: one CAD session = one entity, keyed and shard-routed by its id, pinned to one kernel thread
@@ -29,7 +32,12 @@ export function createCadSessionsService(infra: Infra): ServiceSchema {
       open: action(
         A.open,
         async (p) => {
-          const s = await store.open(p.session_id, p.name ?? `session ${p.session_id.slice(0, 8)}`, p.project_id ?? null, infra.now());
+          const s = await store.open(
+            p.session_id,
+            p.name ?? `session ${p.session_id.slice(0, 8)}`,
+            p.project_id ?? null,
+            infra.now(),
+          );
           infra.log.info({ session_id: s.session_id, project_id: s.project_id }, 'cad session opened');
           return s;
         },
@@ -40,7 +48,10 @@ export function createCadSessionsService(infra: Infra): ServiceSchema {
         A.describe,
         async (p) => {
           const s = await runner.load(p.session_id, false);
-          const [features, model] = await Promise.all([store.featureList(p.session_id), runner.query(p.session_id, 'describe_model', {})]);
+          const [features, model] = await Promise.all([
+            store.featureList(p.session_id),
+            runner.query(p.session_id, 'describe_model', {}),
+          ]);
           return { ...s, features, model: model.result };
         },
         SHARD,

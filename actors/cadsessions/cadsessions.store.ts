@@ -15,7 +15,6 @@ interface SessionRow {
   closed_at: Date | null;
 }
 
-
 /** A session row as its record. */
 export const toCadSession = (r: SessionRow): CadSession => ({
   session_id: r.id,
@@ -57,12 +56,18 @@ export function createCadSessionStore(db: Db) {
 
     /** The feature history, in order. */
     async history(id: string): Promise<SessionFeature[]> {
-      const { rows } = await db.query<{ seq: number; op: SessionOpName; args: Record<string, unknown> }>('SELECT seq, op, args FROM cad_session_features WHERE session_id = $1 ORDER BY seq', [id]);
+      const { rows } = await db.query<{ seq: number; op: SessionOpName; args: Record<string, unknown> }>(
+        'SELECT seq, op, args FROM cad_session_features WHERE session_id = $1 ORDER BY seq',
+        [id],
+      );
       return rows;
     },
 
     async featureList(id: string): Promise<{ seq: number; op: string; created_at: string }[]> {
-      const { rows } = await db.query<{ seq: number; op: string; created_at: Date }>('SELECT seq, op, created_at FROM cad_session_features WHERE session_id = $1 ORDER BY seq', [id]);
+      const { rows } = await db.query<{ seq: number; op: string; created_at: Date }>(
+        'SELECT seq, op, created_at FROM cad_session_features WHERE session_id = $1 ORDER BY seq',
+        [id],
+      );
       return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
     },
 
@@ -70,14 +75,24 @@ export function createCadSessionStore(db: Db) {
      * Appends feature `expectedSeq + 1` in one transaction, only while the session is open and still has exactly
      * `expectedSeq` features: a writer that lost a race (another node appended first) gets false and writes nothing.
      */
-    append(id: string, expectedSeq: number, op: SessionOpName, args: Record<string, unknown>, node: string, now: Date): Promise<boolean> {
+    append(
+      id: string,
+      expectedSeq: number,
+      op: SessionOpName,
+      args: Record<string, unknown>,
+      node: string,
+      now: Date,
+    ): Promise<boolean> {
       return db.tx(async (q) => {
         const { rowCount } = await q.query(
           `UPDATE cad_sessions SET feature_count = feature_count + 1, owner_node = $3, updated_at = $4 WHERE id = $1 AND feature_count = $2 AND status = 'open'`,
           [id, expectedSeq, node, now],
         );
         if (rowCount !== 1) return false;
-        await q.query('INSERT INTO cad_session_features (session_id, seq, op, args, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)', [id, expectedSeq + 1, op, JSON.stringify(args), now]);
+        await q.query(
+          'INSERT INTO cad_session_features (session_id, seq, op, args, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)',
+          [id, expectedSeq + 1, op, JSON.stringify(args), now],
+        );
         return true;
       });
     },
@@ -85,12 +100,17 @@ export function createCadSessionStore(db: Db) {
     /** Stores an imported file by content hash; returns the hash. */
     async putFile(content: Buffer, now: Date): Promise<string> {
       const sha = crypto.createHash('sha256').update(content).digest('hex');
-      await db.query('INSERT INTO cad_session_files (sha256, content, size_bytes, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [sha, content, content.length, now]);
+      await db.query(
+        'INSERT INTO cad_session_files (sha256, content, size_bytes, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING',
+        [sha, content, content.length, now],
+      );
       return sha;
     },
 
     async getFile(sha: string): Promise<Buffer | undefined> {
-      const { rows } = await db.query<{ content: Buffer }>('SELECT content FROM cad_session_files WHERE sha256 = $1', [sha]);
+      const { rows } = await db.query<{ content: Buffer }>('SELECT content FROM cad_session_files WHERE sha256 = $1', [
+        sha,
+      ]);
       return rows[0] && Buffer.from(rows[0].content);
     },
 
@@ -106,7 +126,10 @@ export function createCadSessionStore(db: Db) {
 
     async stashed(id: string, objId: string): Promise<Buffer | undefined> {
       if (!isUuid(id)) return undefined;
-      const { rows } = await db.query<{ step: Buffer }>('SELECT step FROM cad_session_exports WHERE session_id = $1 AND obj_id = $2', [id, objId]);
+      const { rows } = await db.query<{ step: Buffer }>(
+        'SELECT step FROM cad_session_exports WHERE session_id = $1 AND obj_id = $2',
+        [id, objId],
+      );
       return rows[0] && Buffer.from(rows[0].step);
     },
   };

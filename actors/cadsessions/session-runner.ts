@@ -2,7 +2,12 @@ import path from 'node:path';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Logger } from '../../brokers/logger.ts';
 import type { CadSession } from '../../contracts/actions/cadsessions.actions.ts';
-import { SessionOpArgs, type ExportModelInput, type SessionOpName, type SessionQueryName } from '../../contracts/cad-session.ts';
+import {
+  SessionOpArgs,
+  type ExportModelInput,
+  type SessionOpName,
+  type SessionQueryName,
+} from '../../contracts/cad-session.ts';
 import type { KernelPool } from '../../workers/cad/host/pool.ts';
 import { KernelTaskError } from '../../workers/cad/host/protocol.ts';
 import type { FeatureInput, SessionAction } from '../../workers/cad/session/tasks.ts';
@@ -47,8 +52,12 @@ export function createSessionRunner(deps: RunnerDeps) {
 
   async function load(id: string, mustBeOpen = true): Promise<CadSession> {
     const s = await deps.store.get(id);
-    if (!s) throw new ActorError('NOT_FOUND', `unknown CAD session ${id}: open one with cadkernel.open_session`, { session_id: id });
-    if (mustBeOpen && s.status !== 'open') throw new ActorError('CONFLICT', `CAD session ${id} is closed`, { session_id: id, status: s.status });
+    if (!s)
+      throw new ActorError('NOT_FOUND', `unknown CAD session ${id}: open one with cadkernel.open_session`, {
+        session_id: id,
+      });
+    if (mustBeOpen && s.status !== 'open')
+      throw new ActorError('CONFLICT', `CAD session ${id} is closed`, { session_id: id, status: s.status });
     return s;
   }
 
@@ -58,7 +67,8 @@ export function createSessionRunner(deps: RunnerDeps) {
       features.map(async (f) => {
         if (f.op !== 'import_step') return f;
         const blob = await deps.store.getFile(String(f.args.blob_sha256));
-        if (!blob) throw new ActorError('CONFLICT', `the file imported by feature ${f.seq} of session ${id} is missing`);
+        if (!blob)
+          throw new ActorError('CONFLICT', `the file imported by feature ${f.seq} of session ${id} is missing`);
         return { ...f, blob: new Uint8Array(blob) };
       }),
     );
@@ -92,20 +102,56 @@ export function createSessionRunner(deps: RunnerDeps) {
         let args = rawArgs;
         let blob: Uint8Array | undefined;
         if (op === 'import_step') {
-          if (!filePath) throw new ActorError('VALIDATION_FAILED', 'import_step needs file_path', { issues: [{ path: 'file_path', message: 'required' }] });
+          if (!filePath)
+            throw new ActorError('VALIDATION_FAILED', 'import_step needs file_path', {
+              issues: [{ path: 'file_path', message: 'required' }],
+            });
           const bytes = await deps.workspace.read(filePath, 'file_path').catch((e: Error) => {
-            throw new ActorError('VALIDATION_FAILED', e.message, { issues: [{ path: 'file_path', message: e.message }] });
+            throw new ActorError('VALIDATION_FAILED', e.message, {
+              issues: [{ path: 'file_path', message: e.message }],
+            });
           });
-          args = { ...rawArgs, blob_sha256: await deps.store.putFile(bytes, deps.now()), file_name: path.basename(filePath) };
+          args = {
+            ...rawArgs,
+            blob_sha256: await deps.store.putFile(bytes, deps.now()),
+            file_name: path.basename(filePath),
+          };
           blob = new Uint8Array(bytes);
         }
         const parsed = SessionOpArgs[op].safeParse(args);
-        if (!parsed.success) throw ActorError.validation(parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })));
-        const r = (await onThread(id, s.feature_count, { type: 'op', op, args: parsed.data as Record<string, unknown>, blob })) as { result: Record<string, unknown>; recorded: boolean };
+        if (!parsed.success)
+          throw ActorError.validation(
+            parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
+          );
+        const r = (await onThread(id, s.feature_count, {
+          type: 'op',
+          op,
+          args: parsed.data as Record<string, unknown>,
+          blob,
+        })) as { result: Record<string, unknown>; recorded: boolean };
         if (!r.recorded) return { result: r.result, recorded: false, feature_count: s.feature_count };
-        if (!(await deps.store.append(id, s.feature_count, op, parsed.data as Record<string, unknown>, deps.nodeId(), deps.now()))) {
-          await deps.pool().run('session', { session_id: id, expected_seq: 0, action: { type: 'drop' } }, { slot: deps.pool().slotFor(id) });
-          throw new ActorError('CONFLICT', `CAD session ${id} changed while ${op} ran (another node, or it was closed); nothing was recorded, retry`, { session_id: id, retryable: true });
+        if (
+          !(await deps.store.append(
+            id,
+            s.feature_count,
+            op,
+            parsed.data as Record<string, unknown>,
+            deps.nodeId(),
+            deps.now(),
+          ))
+        ) {
+          await deps
+            .pool()
+            .run(
+              'session',
+              { session_id: id, expected_seq: 0, action: { type: 'drop' } },
+              { slot: deps.pool().slotFor(id) },
+            );
+          throw new ActorError(
+            'CONFLICT',
+            `CAD session ${id} changed while ${op} ran (another node, or it was closed); nothing was recorded, retry`,
+            { session_id: id, retryable: true },
+          );
         }
         return { result: r.result, recorded: true, feature_count: s.feature_count + 1 };
       });
@@ -114,14 +160,19 @@ export function createSessionRunner(deps: RunnerDeps) {
     query(id: string, name: SessionQueryName, args: Record<string, unknown>) {
       return serialize(id, async () => {
         const s = await load(id, false);
-        return (await onThread(id, s.feature_count, { type: 'query', name, args })) as { result: Record<string, unknown> };
+        return (await onThread(id, s.feature_count, { type: 'query', name, args })) as {
+          result: Record<string, unknown>;
+        };
       });
     },
 
     export(id: string, args: ExportModelInput) {
       return serialize(id, async () => {
         const s = await load(id);
-        const r = (await onThread(id, s.feature_count, { type: 'export', args })) as { result: Record<string, unknown> & { obj_id: string }; step: Uint8Array };
+        const r = (await onThread(id, s.feature_count, { type: 'export', args })) as {
+          result: Record<string, unknown> & { obj_id: string };
+          step: Uint8Array;
+        };
         const step = Buffer.from(r.step);
         await deps.store.stash(id, r.result.obj_id, step, s.feature_count, deps.now());
         return { result: r.result, step_base64: step.toString('base64'), obj_id: r.result.obj_id };
@@ -132,7 +183,14 @@ export function createSessionRunner(deps: RunnerDeps) {
       return serialize(id, async () => {
         await load(id, false);
         const closed = (await deps.store.close(id, deps.now()))!;
-        await deps.pool().run('session', { session_id: id, expected_seq: 0, action: { type: 'drop' } }, { slot: deps.pool().slotFor(id) }).catch(() => undefined);
+        await deps
+          .pool()
+          .run(
+            'session',
+            { session_id: id, expected_seq: 0, action: { type: 'drop' } },
+            { slot: deps.pool().slotFor(id) },
+          )
+          .catch(() => undefined);
         return closed;
       });
     },

@@ -15,7 +15,15 @@ export interface MaterialEntry {
 export const MATERIALS: MaterialEntry[] = MATERIAL_WORDS.map(([key, words]) => {
   const m = materialByName(key);
   if (!m || m.yield_mpa === null) throw new Error(`contracts/materials.ts: ${key} needs a row with a yield strength`);
-  return { name: m.label, words, solver_material: m.key, yield_mpa: m.yield_mpa, modulus_mpa: m.youngs_modulus_mpa, poisson: m.poisson_ratio, density_kg_m3: m.density_kg_m3 };
+  return {
+    name: m.label,
+    words,
+    solver_material: m.key,
+    yield_mpa: m.yield_mpa,
+    modulus_mpa: m.youngs_modulus_mpa,
+    poisson: m.poisson_ratio,
+    density_kg_m3: m.density_kg_m3,
+  };
 });
 
 /** The first material the text names (more specific entries are listed first). */

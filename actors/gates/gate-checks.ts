@@ -19,7 +19,12 @@ export interface GateCheckInput {
  */
 export async function deliverableFindings(via: Caller, p: GateCheckInput): Promise<GateFinding[]> {
   if (!p.required_deliverables.length) return [];
-  const { present } = await call(via, TwinActions.deliverablesSince, { project_id: p.project_id, run_id: p.run_id, node_types: p.required_deliverables, since: p.started_at });
+  const { present } = await call(via, TwinActions.deliverablesSince, {
+    project_id: p.project_id,
+    run_id: p.run_id,
+    node_types: p.required_deliverables,
+    since: p.started_at,
+  });
   const have = new Set(present);
   return p.required_deliverables
     .filter((t) => !have.has(t))

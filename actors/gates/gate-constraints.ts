@@ -11,17 +11,32 @@ import { ANALYSIS_METRICS, ENVELOPE_METRICS, evaluateRequirements } from '../../
  * against the geometry (`geometry`), anything else that no evidence states reported as not compared (a warning).
  */
 export async function constraintFindings(via: Caller, projectId: string | null, runId: string): Promise<GateFinding[]> {
-  const { constraints, result, geometry } = await call(via, TwinActions.gateEvidence, { project_id: projectId, run_id: runId });
+  const { constraints, result, geometry } = await call(via, TwinActions.gateEvidence, {
+    project_id: projectId,
+    run_id: runId,
+  });
   if (!constraints.length) return [];
   const out: GateFinding[] = [];
   for (const r of evaluateRequirements(constraints, result ?? undefined, geometry ?? undefined)) {
     if (r.status === 'pass') continue;
     const label = `${r.id} (${r.constraint_set}) ${r.metric} ${r.operator} ${r.limit} ${r.unit}`.trim();
-    const kind = ANALYSIS_METRICS.has(r.metric) ? 'analysis' : ENVELOPE_METRICS.includes(r.metric) ? 'geometry' : 'other';
+    const kind = ANALYSIS_METRICS.has(r.metric)
+      ? 'analysis'
+      : ENVELOPE_METRICS.includes(r.metric)
+        ? 'geometry'
+        : 'other';
     if (r.status === 'fail') {
-      out.push({ kind: kind === 'other' ? 'constraint_violation' : kind, severity: r.severity, message: `violated: ${label}, but ${r.note}` });
+      out.push({
+        kind: kind === 'other' ? 'constraint_violation' : kind,
+        severity: r.severity,
+        message: `violated: ${label}, but ${r.note}`,
+      });
     } else {
-      out.push({ kind, severity: kind === 'other' ? 'warning' : 'error', message: `not evaluated: ${label} — ${r.note}` });
+      out.push({
+        kind,
+        severity: kind === 'other' ? 'warning' : 'error',
+        message: `not evaluated: ${label} — ${r.note}`,
+      });
     }
   }
   return out;

@@ -14,7 +14,10 @@ export function createGatesService(): ServiceSchema {
     name: 'gates',
     actions: {
       evaluate: action(G.evaluate, async (p, ctx) => {
-        const findings = [...(await deliverableFindings(ctx, p)), ...(p.enforce_constraints ? await constraintFindings(ctx, p.project_id, p.run_id) : [])];
+        const findings = [
+          ...(await deliverableFindings(ctx, p)),
+          ...(p.enforce_constraints ? await constraintFindings(ctx, p.project_id, p.run_id) : []),
+        ];
         const blocking = findings.filter((f) => f.severity === 'error');
         return { findings, ready: blocking.length === 0 };
       }),

@@ -13,7 +13,14 @@ const QUESTION_SLACK_MS = 30_000;
  * Sends one progress report of a held call through its caller port (the window as total).
  * Resolves whether it reached the client; never throws.
  */
-export async function sendProgress(via: Caller, w: Waiter, s: HoldState, fraction: number, total: number, env: HoldEnv): Promise<boolean> {
+export async function sendProgress(
+  via: Caller,
+  w: Waiter,
+  s: HoldState,
+  fraction: number,
+  total: number,
+  env: HoldEnv,
+): Promise<boolean> {
   return portOf(via, w).progress(fraction, progressMessage(s, env), { total });
 }
 
@@ -23,12 +30,16 @@ export async function sendProgress(via: Caller, w: Waiter, s: HoldState, fractio
  * at once when the client cannot be asked; a thrown error means the client answered with an error or went away.
  */
 export async function putQuestion(via: Caller, w: Waiter, s: HoldState, env: HoldEnv): Promise<CallerReply> {
-  if (!w.progressNode) return { delivered: false, reason: 'no gateway holds the call\'s stream' };
+  if (!w.progressNode) return { delivered: false, reason: "no gateway holds the call's stream" };
   const requestId = `srv-hold-${crypto.randomUUID()}`;
   w.question = requestId;
   try {
     const timeout = (s.window_seconds ?? 0) * 1000 + QUESTION_SLACK_MS;
-    const r = await portOf(via, w).request('elicitation/create', questionOf(s, env), { timeoutMs: timeout, requestId, hold: true });
+    const r = await portOf(via, w).request('elicitation/create', questionOf(s, env), {
+      timeoutMs: timeout,
+      requestId,
+      hold: true,
+    });
     if (w.question === requestId) w.question = undefined;
     return r;
   } catch (err) {
@@ -41,7 +52,11 @@ export async function putQuestion(via: Caller, w: Waiter, s: HoldState, env: Hol
  * Withdraws the question still awaiting an answer: `notifications/cancelled` (requestId, reason) goes where the question
  * went, before the call's result. Resolves whether it was delivered; never throws.
  */
-export async function withdrawQuestion(via: Caller, w: Waiter, end: HoldState): Promise<{ requestId: string; delivered: boolean; reason: string } | undefined> {
+export async function withdrawQuestion(
+  via: Caller,
+  w: Waiter,
+  end: HoldState,
+): Promise<{ requestId: string; delivered: boolean; reason: string } | undefined> {
   const requestId = w.question;
   if (!requestId || !w.progressNode) return undefined;
   w.question = undefined;

@@ -8,7 +8,13 @@ const ARGS_SHOWN = 1500;
 
 /** The person answering in the client (SPEC "Authentication / Gateway" 2): `local:elicitation`, surface chat. */
 export function elicitationDecider(verified: boolean): Decider {
-  return { approver: 'local:elicitation', approver_verified: verified, surface: 'chat', on_behalf_of: null, agent: null };
+  return {
+    approver: 'local:elicitation',
+    approver_verified: verified,
+    surface: 'chat',
+    on_behalf_of: null,
+    agent: null,
+  };
 }
 
 /** `elicitation/create` params of a held call: a form with a required decision (approve or reject) and a reason. */
@@ -23,7 +29,12 @@ export function questionOf(s: HoldState, env: HoldEnv): Record<string, unknown> 
     requestedSchema: {
       type: 'object',
       properties: {
-        decision: { type: 'string', title: 'Decision', description: 'approve runs the call now; reject refuses it', enum: ['approve', 'reject'] },
+        decision: {
+          type: 'string',
+          title: 'Decision',
+          description: 'approve runs the call now; reject refuses it',
+          enum: ['approve', 'reject'],
+        },
         reason: { type: 'string', title: 'Reason', description: 'optional note kept with the decision' },
       },
       required: ['decision'],
@@ -32,7 +43,10 @@ export function questionOf(s: HoldState, env: HoldEnv): Record<string, unknown> 
 }
 
 const Answer = z.discriminatedUnion('action', [
-  z.looseObject({ action: z.literal('accept'), content: z.looseObject({ decision: z.enum(['approve', 'reject']), reason: z.string().optional() }) }),
+  z.looseObject({
+    action: z.literal('accept'),
+    content: z.looseObject({ decision: z.enum(['approve', 'reject']), reason: z.string().optional() }),
+  }),
   z.looseObject({ action: z.literal('decline') }),
   z.looseObject({ action: z.literal('cancel') }),
 ]);
@@ -44,8 +58,23 @@ const Answer = z.discriminatedUnion('action', [
 export function answerToCommand(answer: unknown, verified: boolean): HoldCommand {
   const decider = elicitationDecider(verified);
   const a = Answer.safeParse(answer);
-  if (!a.success) return { type: 'decide', decision: 'reject', reason: 'the client\'s answer could not be read; nothing runs without a clear approval', decider, inClient: true };
-  if (a.data.action === 'accept') return { type: 'decide', decision: a.data.content.decision, reason: a.data.content.reason ?? '', decider, inClient: true };
-  if (a.data.action === 'decline') return { type: 'decide', decision: 'reject', reason: 'declined in the client', decider, inClient: true };
+  if (!a.success)
+    return {
+      type: 'decide',
+      decision: 'reject',
+      reason: "the client's answer could not be read; nothing runs without a clear approval",
+      decider,
+      inClient: true,
+    };
+  if (a.data.action === 'accept')
+    return {
+      type: 'decide',
+      decision: a.data.content.decision,
+      reason: a.data.content.reason ?? '',
+      decider,
+      inClient: true,
+    };
+  if (a.data.action === 'decline')
+    return { type: 'decide', decision: 'reject', reason: 'declined in the client', decider, inClient: true };
   return { type: 'cancel', reason: 'the person dismissed the question in the client without deciding' };
 }

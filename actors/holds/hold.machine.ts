@@ -52,7 +52,9 @@ export const ledgerIdOf = (id: string): string => (id.startsWith('tool:') ? id.s
 /** SPEC Limits: without a progress channel the short window; with one the longer window, capped by an explicit gate timeout. */
 export function holdWindow(hasProgress: boolean, gateTimeout: number | undefined, env: HoldEnv): number {
   if (!hasProgress) return env.holdSeconds;
-  return gateTimeout !== undefined && gateTimeout > 0 ? Math.min(env.progressHoldSeconds, gateTimeout) : env.progressHoldSeconds;
+  return gateTimeout !== undefined && gateTimeout > 0
+    ? Math.min(env.progressHoldSeconds, gateTimeout)
+    : env.progressHoldSeconds;
 }
 
 /** Who asked, as the queue shows it ("tagged with the caller"). */
@@ -75,7 +77,13 @@ export function newHeldCall(p: HoldRequest, id: string, node: string, env: HoldE
     tool_id: p.tool_id,
     title: `Run ${p.tool_id}`,
     arguments: p.arguments,
-    detail: { tool_id: p.tool_id, arguments: p.arguments, caller: p.caller, source: 'mcp', has_progress: p.has_progress },
+    detail: {
+      tool_id: p.tool_id,
+      arguments: p.arguments,
+      caller: p.caller,
+      source: 'mcp',
+      has_progress: p.has_progress,
+    },
     project_id: p.caller.project_id ?? projectArg,
     requested_by: callerLabel(p.caller),
     reason_held: p.reason_held,
@@ -130,8 +138,12 @@ export function orphanMessage(node: string | null): string {
 
 function notPending(s: HoldState): HoldRefusal {
   const id = approvalIdOf(s.id);
-  if (s.status === 'approved' || s.status === 'rejected') return { code: 'CONFLICT', message: `approval ${id} is already decided (${s.status})` };
-  return { code: 'CONFLICT', message: `approval ${id} is ${s.status === 'failed' ? 'failed' : s.status}${s.error ? `: ${s.error}` : ''}; it can no longer be decided` };
+  if (s.status === 'approved' || s.status === 'rejected')
+    return { code: 'CONFLICT', message: `approval ${id} is already decided (${s.status})` };
+  return {
+    code: 'CONFLICT',
+    message: `approval ${id} is ${s.status === 'failed' ? 'failed' : s.status}${s.error ? `: ${s.error}` : ''}; it can no longer be decided`,
+  };
 }
 
 /** The decision record of a person's answer (SPEC "Decision record"). */
@@ -143,7 +155,10 @@ export function decisionRecord(cmd: Extract<HoldCommand, { type: 'decide' }>, en
  * A command's move when its guard holds, without reading the record: the store applies it in one conditional UPDATE
  * (one round trip, and exactly one of concurrent moves wins). Undefined for moves that depend on the record (fallback).
  */
-export function planOf(cmd: HoldCommand, env: HoldEnv): (HoldDecided & { patch: HoldPatch; guard: HoldGuard }) | undefined {
+export function planOf(
+  cmd: HoldCommand,
+  env: HoldEnv,
+): (HoldDecided & { patch: HoldPatch; guard: HoldGuard }) | undefined {
   const settle: HoldEffect[] = [{ type: 'settle' }];
   switch (cmd.type) {
     case 'decide':
@@ -170,22 +185,39 @@ export function decide(s: HoldState, cmd: HoldCommand, env: HoldEnv): HoldDecide
   if (s.status !== 'awaiting_approval') return { effects: [], refusal: notPending(s) };
   if (cmd.type === 'fallback') {
     if (s.route === 'dashboard') return { effects: [] };
-    return { patch: { route: 'dashboard', detail: { ...s.detail, elicitation_failed: cmd.reason } }, effects: [{ type: 'shown_on_dashboard' }] };
+    return {
+      patch: { route: 'dashboard', detail: { ...s.detail, elicitation_failed: cmd.reason } },
+      effects: [{ type: 'shown_on_dashboard' }],
+    };
   }
   if (cmd.type === 'expire') {
-    if (!s.deadline || Date.parse(s.deadline) > env.now.getTime()) return { effects: [], refusal: { code: 'CONFLICT', message: 'the hold window has not ended' } };
-    return { patch: { status: 'expired', error: `nobody answered within the ${s.window_seconds} s hold window` }, effects: [{ type: 'settle' }] };
+    if (!s.deadline || Date.parse(s.deadline) > env.now.getTime())
+      return { effects: [], refusal: { code: 'CONFLICT', message: 'the hold window has not ended' } };
+    return {
+      patch: { status: 'expired', error: `nobody answered within the ${s.window_seconds} s hold window` },
+      effects: [{ type: 'settle' }],
+    };
   }
   const plan = planOf(cmd, env)!;
   if (plan.guard.notInClient && s.route === 'elicitation' && s.call_id) {
-    return { effects: [], refusal: { code: 'CONFLICT', message: `approval ${approvalIdOf(s.id)} is asked in the client (route elicitation); the person answers it there` } };
+    return {
+      effects: [],
+      refusal: {
+        code: 'CONFLICT',
+        message: `approval ${approvalIdOf(s.id)} is asked in the client (route elicitation); the person answers it there`,
+      },
+    };
   }
-  if (plan.guard.hasCall && !s.call_id) return { effects: [], refusal: { code: 'CONFLICT', message: 'a filed request has no waiting call to lose' } };
+  if (plan.guard.hasCall && !s.call_id)
+    return { effects: [], refusal: { code: 'CONFLICT', message: 'a filed request has no waiting call to lose' } };
   return plan;
 }
 
 /** A due progress report of a held call: seconds held of the window, and when the next one is due (a timer row). */
-export function progressDue(s: HoldState, env: HoldEnv): { fraction: number; total: number; next_progress_at: string } | undefined {
+export function progressDue(
+  s: HoldState,
+  env: HoldEnv,
+): { fraction: number; total: number; next_progress_at: string } | undefined {
   if (s.status !== 'awaiting_approval' || !s.next_progress_at || !s.window_seconds) return undefined;
   if (Date.parse(s.next_progress_at) > env.now.getTime()) return undefined;
   const held = Math.max(0, (env.now.getTime() - Date.parse(s.created_at)) / 1000);

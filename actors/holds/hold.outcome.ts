@@ -4,12 +4,14 @@ import { approvalIdOf, type HoldEnv, type HoldState } from './hold.machine.ts';
 
 /** The Approvals page: a link when `SERVICE_DASHBOARD_URL` is set, else its path on the dashboard. */
 export function approvalsPage(env: Pick<HoldEnv, 'dashboardUrl'>): string {
-  return env.dashboardUrl ? `${env.dashboardUrl.replace(/\/+$/, '')}/approvals` : 'the dashboard\'s /approvals page';
+  return env.dashboardUrl ? `${env.dashboardUrl.replace(/\/+$/, '')}/approvals` : "the dashboard's /approvals page";
 }
 
 /** Where the question is put, as the error data's `where` says it. */
 export function whereOf(s: Pick<HoldState, 'route'>, env: Pick<HoldEnv, 'dashboardUrl'>): string {
-  return s.route === 'elicitation' ? 'in the client (elicitation/create)' : `on the Approvals page (${approvalsPage(env)})`;
+  return s.route === 'elicitation'
+    ? 'in the client (elicitation/create)'
+    : `on the Approvals page (${approvalsPage(env)})`;
 }
 
 /** Seconds the call has been held, whole. */
@@ -24,11 +26,17 @@ export function progressMessage(s: HoldState, env: HoldEnv): string {
   return `${s.tool_id} is waiting for a person's approval ${approvalIdOf(s.id)}: ${ask}decide it on the Approvals page (${approvalsPage(env)}); ${left} s left of the ${s.window_seconds} s hold window`;
 }
 
-const OUTCOME_OF: Record<string, HeldCallOutcome> = { rejected: 'rejected', expired: 'timed_out', canceled: 'cancelled', failed: 'cancelled' };
+const OUTCOME_OF: Record<string, HeldCallOutcome> = {
+  rejected: 'rejected',
+  expired: 'timed_out',
+  canceled: 'cancelled',
+  failed: 'cancelled',
+};
 
 function why(s: HoldState, outcome: HeldCallOutcome): string {
   const reason = typeof s.decision?.reason === 'string' && s.decision.reason ? `: ${s.decision.reason}` : '';
-  if (outcome === 'rejected') return `a person rejected it (${String(s.decision?.approver ?? 'unknown approver')}${reason})`;
+  if (outcome === 'rejected')
+    return `a person rejected it (${String(s.decision?.approver ?? 'unknown approver')}${reason})`;
   if (outcome === 'timed_out') return `nobody answered within the ${s.window_seconds} s hold window`;
   return `the hold ended before an answer (${s.error ?? 'closed'})`;
 }

@@ -2,17 +2,39 @@ import { batchLoader, type Db } from '../../brokers/db/index.ts';
 import type { HoldGuard, HoldPatch, HoldState } from './hold.machine.ts';
 
 const COLUMNS = [
-  'id', 'kind', 'status', 'tool_id', 'title', 'arguments', 'detail', 'project_id', 'requested_by', 'reason_held', 'route', 'source',
-  'call_id', 'session_id', 'node', 'window_seconds', 'deadline', 'next_progress_at', 'decision', 'error', 'created_at', 'updated_at',
+  'id',
+  'kind',
+  'status',
+  'tool_id',
+  'title',
+  'arguments',
+  'detail',
+  'project_id',
+  'requested_by',
+  'reason_held',
+  'route',
+  'source',
+  'call_id',
+  'session_id',
+  'node',
+  'window_seconds',
+  'deadline',
+  'next_progress_at',
+  'decision',
+  'error',
+  'created_at',
+  'updated_at',
 ] as const;
 const JSON_COLUMNS = new Set(['arguments', 'detail', 'decision']);
 const TIME_COLUMNS = new Set(['deadline', 'next_progress_at', 'created_at', 'updated_at']);
 /** Columns a transition may change (HoldPatch keys). */
 const PATCHABLE = new Set(['status', 'route', 'decision', 'error', 'detail']);
 
-const iso = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+const iso = (v: unknown): string | null =>
+  v == null ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString();
 const param = (col: string, v: unknown): unknown => (JSON_COLUMNS.has(col) && v != null ? JSON.stringify(v) : v);
-const cast = (col: string): string => (JSON_COLUMNS.has(col) ? '::jsonb' : TIME_COLUMNS.has(col) ? '::timestamptz' : '');
+const cast = (col: string): string =>
+  JSON_COLUMNS.has(col) ? '::jsonb' : TIME_COLUMNS.has(col) ? '::timestamptz' : '';
 
 function toState(r: Record<string, unknown>): HoldState {
   const out: Record<string, unknown> = {};
@@ -45,13 +67,19 @@ export interface HoldStore {
 /** Builds the ledger store over a database (STYLE R5). */
 export function createHoldStore(db: Db): HoldStore {
   const select = `SELECT ${COLUMNS.join(', ')} FROM tool_approvals`;
-  const many = async (sql: string, params: unknown[]) => (await db.query<Record<string, unknown>>(sql, params)).rows.map(toState);
+  const many = async (sql: string, params: unknown[]) =>
+    (await db.query<Record<string, unknown>>(sql, params)).rows.map(toState);
   // Records read in the same turn of the event loop come back from one query (a burst of decisions reads many).
-  const byId = batchLoader(async (ids) => new Map((await many(`${select} WHERE id = ANY($1::text[])`, [ids])).map((s) => [s.id, s])));
+  const byId = batchLoader(
+    async (ids) => new Map((await many(`${select} WHERE id = ANY($1::text[])`, [ids])).map((s) => [s.id, s])),
+  );
   return {
     async insert(s) {
       const values = COLUMNS.map((c) => param(c, s[c]));
-      await db.query(`INSERT INTO tool_approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c, i) => `$${i + 1}${cast(c)}`).join(', ')})`, values);
+      await db.query(
+        `INSERT INTO tool_approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c, i) => `$${i + 1}${cast(c)}`).join(', ')})`,
+        values,
+      );
     },
     get: byId,
     list(status, projectId) {
@@ -59,7 +87,10 @@ export function createHoldStore(db: Db): HoldStore {
       if (status === 'pending') where.push(`status = 'awaiting_approval'`);
       if (status === 'decided') where.push(`status <> 'awaiting_approval'`);
       if (projectId !== undefined) where.push(`project_id = $1`);
-      return many(`${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id`, projectId !== undefined ? [projectId] : []);
+      return many(
+        `${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id`,
+        projectId !== undefined ? [projectId] : [],
+      );
     },
     async transition(id, patch, now, guard = {}) {
       const cols = Object.keys(patch).filter((k) => PATCHABLE.has(k));
@@ -81,18 +112,28 @@ export function createHoldStore(db: Db): HoldStore {
       return r.rowCount === 1;
     },
     dueDeadlines(now) {
-      return many(`${select} WHERE status = 'awaiting_approval' AND deadline <= $1::timestamptz ORDER BY deadline LIMIT 500`, [now.toISOString()]);
+      return many(
+        `${select} WHERE status = 'awaiting_approval' AND deadline <= $1::timestamptz ORDER BY deadline LIMIT 500`,
+        [now.toISOString()],
+      );
     },
     dueProgress(node, now) {
-      return many(`${select} WHERE status = 'awaiting_approval' AND node = $1 AND next_progress_at <= $2::timestamptz`, [node, now.toISOString()]);
+      return many(
+        `${select} WHERE status = 'awaiting_approval' AND node = $1 AND next_progress_at <= $2::timestamptz`,
+        [node, now.toISOString()],
+      );
     },
     async ended(ids) {
       if (!ids.length) return [];
       return many(`${select} WHERE id = ANY($1::text[]) AND status <> 'awaiting_approval'`, [ids]);
     },
     orphans(alive, node) {
-      if (node !== undefined) return many(`${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND node = $1`, [node]);
-      return many(`${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND (node IS NULL OR NOT (node = ANY($1::text[])))`, [alive]);
+      if (node !== undefined)
+        return many(`${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND node = $1`, [node]);
+      return many(
+        `${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND (node IS NULL OR NOT (node = ANY($1::text[])))`,
+        [alive],
+      );
     },
     async ping() {
       await db.query('SELECT 1 FROM tool_approvals LIMIT 1');

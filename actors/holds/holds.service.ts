@@ -10,7 +10,19 @@ import { ApprovalsActions, HoldsActions as H, type LedgerRecord } from '../../co
 import { TOOLCALL_CLOSED_EVENT } from '../../contracts/actions/gateway.actions.ts';
 import { putQuestion, sendProgress, withdrawQuestion } from './hold.client.ts';
 import { answerToCommand } from './hold.elicitation.ts';
-import { approvalIdOf, decide, ledgerIdOf, newFiled, newHeldCall, planOf, progressDue, type HoldCommand, type HoldEffect, type HoldEnv, type HoldState } from './hold.machine.ts';
+import {
+  approvalIdOf,
+  decide,
+  ledgerIdOf,
+  newFiled,
+  newHeldCall,
+  planOf,
+  progressDue,
+  type HoldCommand,
+  type HoldEffect,
+  type HoldEnv,
+  type HoldState,
+} from './hold.machine.ts';
 import { outcomeOf } from './hold.outcome.ts';
 import { createHoldStore, type HoldStore } from './hold.store.ts';
 import { Waiters, type Waiter } from './hold.waiters.ts';
@@ -39,8 +51,15 @@ export function createHoldsService(infra: Infra): ServiceSchema {
   let chain: Promise<unknown> = Promise.resolve();
   let nodeID = '';
   let broker: ServiceBroker;
-  const unreachable = getOrCreate(infra.metrics.registry, 'service_unreachable_approval_hold_total', () =>
-    new client.Counter({ name: 'service_unreachable_approval_hold_total', help: 'Holds no person can see: no question in the client and no approvals queue on the bus', registers: [infra.metrics.registry] }),
+  const unreachable = getOrCreate(
+    infra.metrics.registry,
+    'service_unreachable_approval_hold_total',
+    () =>
+      new client.Counter({
+        name: 'service_unreachable_approval_hold_total',
+        help: 'Holds no person can see: no question in the client and no approvals queue on the bus',
+        registers: [infra.metrics.registry],
+      }),
   );
 
   const env = (): HoldEnv => ({
@@ -64,12 +83,18 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       if (!s) throw ActorError.notFound('approval', approvalIdOf(id));
       const e = env();
       const out = decide(s, cmd, e);
-      if (out.refusal) throw new ActorError(out.refusal.code, out.refusal.message, { approval_id: approvalIdOf(id), status: s.status });
+      if (out.refusal)
+        throw new ActorError(out.refusal.code, out.refusal.message, {
+          approval_id: approvalIdOf(id),
+          status: s.status,
+        });
       if (!out.patch) return s;
       const next = await store.transition(id, out.patch, e.now);
       if (next) return effects(next, out.effects, via);
     }
-    throw new ActorError('CONFLICT', `approval ${approvalIdOf(id)} changed while it was being decided`, { approval_id: approvalIdOf(id) });
+    throw new ActorError('CONFLICT', `approval ${approvalIdOf(id)} changed while it was being decided`, {
+      approval_id: approvalIdOf(id),
+    });
   }
 
   function effects(s: HoldState, fxs: HoldEffect[], via: Via): HoldState {
@@ -123,8 +148,15 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       if (!ended) infra.log.info({ approval_id }, 'elicitation answer ignored: the hold already ended');
     } catch (err) {
       if (w.ended) return;
-      infra.log.info({ approval_id, err: (err as Error).message }, 'hold question failed in the client: dashboard queue');
-      await tryApply(s.id, { type: 'fallback', reason: `the client could not answer: ${(err as Error).message}` }, via).catch(() => undefined);
+      infra.log.info(
+        { approval_id, err: (err as Error).message },
+        'hold question failed in the client: dashboard queue',
+      );
+      await tryApply(
+        s.id,
+        { type: 'fallback', reason: `the client could not answer: ${(err as Error).message}` },
+        via,
+      ).catch(() => undefined);
     }
   }
 
@@ -147,7 +179,8 @@ export function createHoldsService(infra: Infra): ServiceSchema {
 
   async function orphan(via: Via, alive: string[], node?: string): Promise<number> {
     let n = 0;
-    for (const s of await store.orphans(alive, node)) if (await tryApply(s.id, { type: 'orphan', node: s.node }, via)) n++;
+    for (const s of await store.orphans(alive, node))
+      if (await tryApply(s.id, { type: 'orphan', node: s.node }, via)) n++;
     if (n) infra.log.warn({ count: n, node }, 'held calls orphaned by a restart');
     return n;
   }
@@ -157,7 +190,9 @@ export function createHoldsService(infra: Infra): ServiceSchema {
     const w = msg.success ? waiters.forCall(msg.data.call_id) : undefined;
     if (!w) return;
     const reason = msg.data!.reason ? `${fallbackReason}: ${msg.data!.reason}` : fallbackReason;
-    void tryApply(w.id, { type: 'cancel', reason }, via).catch((err: unknown) => infra.log.warn({ err }, 'hold cancel failed'));
+    void tryApply(w.id, { type: 'cancel', reason }, via).catch((err: unknown) =>
+      infra.log.warn({ err }, 'hold cancel failed'),
+    );
   }
 
   return {
@@ -169,20 +204,38 @@ export function createHoldsService(infra: Infra): ServiceSchema {
         await store.insert(s);
         const w = waiters.add(s, p.progress_node);
         const approval_id = approvalIdOf(s.id);
-        infra.log.info({ approval_id, tool: p.tool_id, route: s.route, window_seconds: s.window_seconds, caller: s.requested_by, session: s.session_id, progress: p.has_progress }, 'mcp_tool_call_held_for_approval');
+        infra.log.info(
+          {
+            approval_id,
+            tool: p.tool_id,
+            route: s.route,
+            window_seconds: s.window_seconds,
+            caller: s.requested_by,
+            session: s.session_id,
+            progress: p.has_progress,
+          },
+          'mcp_tool_call_held_for_approval',
+        );
         if (p.has_progress) await reportProgress(ctx, s);
         if (s.route === 'elicitation') void ask(ctx, w, s);
         else noteShown(s);
         const end = await w.done;
         const withdrawn = await withdrawQuestion(ctx, w, end);
-        if (withdrawn) infra.log.info({ approval_id, request_id: withdrawn.requestId, delivered: withdrawn.delivered, reason: withdrawn.reason }, 'elicitation withdrawn');
+        if (withdrawn)
+          infra.log.info(
+            { approval_id, request_id: withdrawn.requestId, delivered: withdrawn.delivered, reason: withdrawn.reason },
+            'elicitation withdrawn',
+          );
         return outcomeOf(end, env());
       }),
 
       file: action(H.file, async (p) => {
         const s = newFiled(p, crypto.randomUUID(), env());
         await store.insert(s);
-        infra.log.info({ approval_id: approvalIdOf(s.id), kind: s.kind, tool: s.tool_id, project_id: s.project_id }, 'approval request filed');
+        infra.log.info(
+          { approval_id: approvalIdOf(s.id), kind: s.kind, tool: s.tool_id, project_id: s.project_id },
+          'approval request filed',
+        );
         noteShown(s);
         return toRecord(s);
       }),
@@ -196,7 +249,13 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       list: action(H.list, async (q) => ({ records: (await store.list(q.status, q.project_id)).map(toRecord) })),
 
       decide: action(H.decide, async (p, ctx) =>
-        toRecord(await apply(ledgerIdOf(p.id), { type: 'decide', decision: p.decision, reason: p.reason, decider: p.decider }, ctx)),
+        toRecord(
+          await apply(
+            ledgerIdOf(p.id),
+            { type: 'decide', decision: p.decision, reason: p.reason, decider: p.decider },
+            ctx,
+          ),
+        ),
       ),
 
       tick: action(HoldsInternal.tick, (_p, ctx) => queueTick(ctx)),
@@ -209,7 +268,7 @@ export function createHoldsService(infra: Infra): ServiceSchema {
         cancelCall(ctx.params, ctx, 'the client cancelled the call');
       },
       [TOOLCALL_CLOSED_EVENT](ctx: Context) {
-        cancelCall(ctx.params, ctx, 'the call\'s stream closed');
+        cancelCall(ctx.params, ctx, "the call's stream closed");
       },
       async [HOLD_SETTLED_EVENT](ctx: Context) {
         const msg = HoldSettledSchema.safeParse(ctx.params);
@@ -219,7 +278,10 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       },
       async '$node.disconnected'(ctx: Context<{ node?: { id?: string } }>) {
         const gone = ctx.params.node?.id;
-        if (gone) await orphan(ctx, [], gone).catch((err: unknown) => infra.log.warn({ err }, 'orphaning a lost node\'s holds failed'));
+        if (gone)
+          await orphan(ctx, [], gone).catch((err: unknown) =>
+            infra.log.warn({ err }, "orphaning a lost node's holds failed"),
+          );
       },
     },
 
@@ -227,9 +289,14 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       broker = this.broker;
       nodeID = broker.nodeID;
       store = createHoldStore(await infra.db());
-      const alive = (broker.registry.getNodeList({ onlyAvailable: true, withServices: false }) as { id: string }[]).map((n) => n.id);
+      const alive = (broker.registry.getNodeList({ onlyAvailable: true, withServices: false }) as { id: string }[]).map(
+        (n) => n.id,
+      );
       await orphan(broker, alive);
-      timer = setInterval(() => void queueTick(broker).catch((err: unknown) => infra.log.warn({ err }, 'holds reaper tick failed')), TICK_MS);
+      timer = setInterval(
+        () => void queueTick(broker).catch((err: unknown) => infra.log.warn({ err }, 'holds reaper tick failed')),
+        TICK_MS,
+      );
       timer.unref();
     },
 

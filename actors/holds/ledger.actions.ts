@@ -4,12 +4,31 @@ import { HoldsQueueActions as Q } from '../../contracts/actions/approval-sources
 import type { LedgerRecord } from '../../contracts/actions/approvals.actions.ts';
 
 const COLUMNS = [
-  'id', 'kind', 'status', 'tool_id', 'title', 'arguments', 'detail', 'project_id', 'requested_by', 'reason_held', 'route', 'source',
-  'call_id', 'session_id', 'window_seconds', 'deadline', 'decision', 'error', 'created_at', 'updated_at',
+  'id',
+  'kind',
+  'status',
+  'tool_id',
+  'title',
+  'arguments',
+  'detail',
+  'project_id',
+  'requested_by',
+  'reason_held',
+  'route',
+  'source',
+  'call_id',
+  'session_id',
+  'window_seconds',
+  'deadline',
+  'decision',
+  'error',
+  'created_at',
+  'updated_at',
 ] as const;
 const TIMES = new Set(['deadline', 'created_at', 'updated_at']);
 
-const iso = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+const iso = (v: unknown): string | null =>
+  v == null ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString();
 
 function toRecord(r: Record<string, unknown>): LedgerRecord {
   const out: Record<string, unknown> = {};
@@ -19,7 +38,8 @@ function toRecord(r: Record<string, unknown>): LedgerRecord {
   return out as LedgerRecord;
 }
 
-const statusSql = (status: 'pending' | 'decided' | 'all') => (status === 'pending' ? `status = 'awaiting_approval'` : status === 'decided' ? `status <> 'awaiting_approval'` : '');
+const statusSql = (status: 'pending' | 'decided' | 'all') =>
+  status === 'pending' ? `status = 'awaiting_approval'` : status === 'decided' ? `status <> 'awaiting_approval'` : '';
 
 /**
  * The holds actor's query action for the approvals queue (`holds.queueLedger`): ledger records filtered by status,
@@ -37,10 +57,17 @@ export function ledgerQueueActions(infra: Infra) {
       else if (project_id !== undefined) where.push(`project_id = $${params.push(project_id)}`);
       if (kinds) where.push(`kind = ANY($${params.push(kinds)}::text[])`);
       const sql = `SELECT ${COLUMNS.join(', ')} FROM tool_approvals${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id`;
-      const countWhere = ['project_id IS NULL', statusSql(status), kinds ? 'kind = ANY($1::text[])' : ''].filter(Boolean).join(' AND ');
+      const countWhere = ['project_id IS NULL', statusSql(status), kinds ? 'kind = ANY($1::text[])' : '']
+        .filter(Boolean)
+        .join(' AND ');
       const [records, unscoped] = await Promise.all([
         db.query<Record<string, unknown>>(sql, params),
-        count_unscoped ? db.query<{ n: string }>(`SELECT count(*) AS n FROM tool_approvals WHERE ${countWhere}`, kinds ? [kinds] : []) : undefined,
+        count_unscoped
+          ? db.query<{ n: string }>(
+              `SELECT count(*) AS n FROM tool_approvals WHERE ${countWhere}`,
+              kinds ? [kinds] : [],
+            )
+          : undefined,
       ]);
       return { records: records.rows.map(toRecord), unscoped_count: unscoped ? Number(unscoped.rows[0].n) : 0 };
     }),

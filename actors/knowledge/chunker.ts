@@ -29,7 +29,12 @@ function bestCut(window: string, sizes: ChunkSizes): number | undefined {
     let best: number | undefined;
     for (let m = re.exec(window); m; m = re.exec(window)) {
       const cut = m.index + m[0].length;
-      if (cut >= sizes.min && cut <= sizes.max && (best === undefined || Math.abs(cut - sizes.target) < Math.abs(best - sizes.target))) best = cut;
+      if (
+        cut >= sizes.min &&
+        cut <= sizes.max &&
+        (best === undefined || Math.abs(cut - sizes.target) < Math.abs(best - sizes.target))
+      )
+        best = cut;
       if (m[0].length === 0) re.lastIndex++;
     }
     if (best !== undefined) return best;

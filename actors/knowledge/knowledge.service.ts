@@ -3,7 +3,11 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { action } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
-import { KnowledgeActions as A, KnowledgeAdapterActions, type IngestProgressTarget } from '../../contracts/actions/knowledge.actions.ts';
+import {
+  KnowledgeActions as A,
+  KnowledgeAdapterActions,
+  type IngestProgressTarget,
+} from '../../contracts/actions/knowledge.actions.ts';
 import { healthAction } from '../adapters/kit/health.ts';
 import { chunkText } from './chunker.ts';
 import { createKnowledgeStore, type KnowledgeStore } from './knowledge.store.ts';
@@ -47,7 +51,10 @@ export function createKnowledgeService(infra: Infra): ServiceSchema {
           },
           (done, total) => report(0.1 + (0.85 * done) / total, `stored ${done} of ${total} chunks`),
         );
-        infra.log.info({ source_id: out.source.id, chunks: out.source.chunk_count, duplicate: out.duplicate }, 'knowledge ingested');
+        infra.log.info(
+          { source_id: out.source.id, chunks: out.source.chunk_count, duplicate: out.duplicate },
+          'knowledge ingested',
+        );
         return out;
       }),
 

@@ -46,10 +46,10 @@ const HEADLINE = 'StartSel=**, StopSel=**, MinWords=15, MaxWords=35, MaxFragment
 export function createKnowledgeStore(db: Db) {
   const findByContent = async (q: Queryable, projectId: string | null, sha: string) =>
     (
-      await q.query<SourceRow>('SELECT * FROM knowledge_sources WHERE COALESCE(project_id, \'\') = COALESCE($1, \'\') AND content_sha256 = $2', [
-        projectId,
-        sha,
-      ])
+      await q.query<SourceRow>(
+        "SELECT * FROM knowledge_sources WHERE COALESCE(project_id, '') = COALESCE($1, '') AND content_sha256 = $2",
+        [projectId, sha],
+      )
     ).rows[0];
 
   return {
@@ -57,7 +57,10 @@ export function createKnowledgeStore(db: Db) {
      * Stores a source and all its chunks in one transaction, `to_tsvector` computed by the INSERT. Idempotent on
      * content: the same text for the same project answers the existing source with `duplicate: true`.
      */
-    async ingest(src: NewSource, onBatch: (done: number, total: number) => void): Promise<{ source: KnowledgeSource; duplicate: boolean }> {
+    async ingest(
+      src: NewSource,
+      onBatch: (done: number, total: number) => void,
+    ): Promise<{ source: KnowledgeSource; duplicate: boolean }> {
       const existing = await findByContent(db, src.project_id, src.content_sha256);
       if (existing) return { source: toSource(existing), duplicate: true };
       try {
@@ -65,7 +68,17 @@ export function createKnowledgeStore(db: Db) {
           const { rows } = await q.query<SourceRow>(
             `INSERT INTO knowledge_sources (id, title, uri, project_id, media_type, content_sha256, bytes, chunk_count, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-            [src.id, src.title, src.uri, src.project_id, src.media_type, src.content_sha256, src.bytes, src.chunks.length, src.created_at],
+            [
+              src.id,
+              src.title,
+              src.uri,
+              src.project_id,
+              src.media_type,
+              src.content_sha256,
+              src.bytes,
+              src.chunks.length,
+              src.created_at,
+            ],
           );
           for (let i = 0; i < src.chunks.length; i += INSERT_BATCH) {
             const batch = src.chunks.slice(i, i + INSERT_BATCH);
@@ -91,7 +104,14 @@ export function createKnowledgeStore(db: Db) {
 
     /** Chunks matching `websearch_to_tsquery(query)`, best `ts_rank` first; a project sees its own and unscoped sources. */
     async search(query: string, projectId: string | null, limit: number): Promise<KnowledgeCitation[]> {
-      const { rows } = await db.query<{ source_id: string; title: string; uri: string | null; chunk: number; score: number; snippet: string }>(
+      const { rows } = await db.query<{
+        source_id: string;
+        title: string;
+        uri: string | null;
+        chunk: number;
+        score: number;
+        snippet: string;
+      }>(
         `WITH q AS (SELECT websearch_to_tsquery('english', $1) AS q),
          top AS (
            SELECT c.source_id, c.ordinal, c.text, ts_rank(c.tsv, q.q) AS score, s.created_at, s.ord
@@ -109,7 +129,12 @@ export function createKnowledgeStore(db: Db) {
     },
 
     async list(query: KnowledgeSourceListQuery): Promise<KnowledgeSourceList> {
-      const { rows, total } = await pageByProject<SourceRow>(db, 'knowledge_sources', 'created_at DESC, ord DESC', query);
+      const { rows, total } = await pageByProject<SourceRow>(
+        db,
+        'knowledge_sources',
+        'created_at DESC, ord DESC',
+        query,
+      );
       return { sources: rows.map(toSource), total };
     },
 

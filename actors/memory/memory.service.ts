@@ -20,7 +20,10 @@ export function createMemoryService(): ServiceSchema {
       })),
 
       insights: action(A.insights, async (p, ctx) => ({
-        insights: (await call(ctx, SessionsActions.insightEvents, p)).events.map((e) => ({ ...e, confidence: 'verbatim' as const })),
+        insights: (await call(ctx, SessionsActions.insightEvents, p)).events.map((e) => ({
+          ...e,
+          confidence: 'verbatim' as const,
+        })),
       })),
 
       /** Healthy while the sessions actor it reads through answers healthy. */
@@ -29,7 +32,9 @@ export function createMemoryService(): ServiceSchema {
         'memory',
         async (ctx) => {
           const s = await call(ctx, SessionsActions.health, {});
-          return s.status === 'healthy' ? undefined : { status: s.status, message: `the sessions actor is ${s.status}: ${s.message ?? ''}`.trim() };
+          return s.status === 'healthy'
+            ? undefined
+            : { status: s.status, message: `the sessions actor is ${s.status}: ${s.message ?? ''}`.trim() };
         },
         (err) => `the sessions actor does not answer: ${String(err)}`,
       ),

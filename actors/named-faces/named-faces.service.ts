@@ -31,7 +31,8 @@ export function createMeshFacesService(infra: Infra): ServiceSchema {
   async function stepOf(req: NamedFacesRequest, ctx: Context, dir: string): Promise<string> {
     if (req.file_path) return existingFile(workspace, req.file_path, 'file_path');
     const node = await call(ctx, T.getNode, { node_id: req.node_id });
-    if (!node.object_key) throw new InvalidArgumentsError(`node ${node.id} (${node.node_type} ${node.name}) has no stored file`);
+    if (!node.object_key)
+      throw new InvalidArgumentsError(`node ${node.id} (${node.node_type} ${node.name}) has no stored file`);
     blobs ??= createBlobStore(await infra.db());
     const blob = await blobs.getByKey(node.object_key);
     if (!blob) throw new ToolError(`the file of node ${node.id} is missing from the blob store (${node.object_key})`);
@@ -45,12 +46,23 @@ export function createMeshFacesService(infra: Infra): ServiceSchema {
     actions: {
       namedFaces: action(MeshActions.namedFaces, async (req, ctx) => {
         const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(new ToolError(`naming the faces took longer than ${NAMING_TIMEOUT_MS / 1000} s`)), NAMING_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => controller.abort(new ToolError(`naming the faces took longer than ${NAMING_TIMEOUT_MS / 1000} s`)),
+          NAMING_TIMEOUT_MS,
+        );
         const dir = await workspace.scratch('simulation.named-faces');
         try {
           const stepPath = await stepOf(req, ctx, dir);
           pool ??= createToolSimFieldPool({ maxThreads: 1 });
-          const m = await meshStep({ stepPath, dir, meshPath: null, elementSizeMm: req.element_size_mm, curved: false, signal: controller.signal, pool });
+          const m = await meshStep({
+            stepPath,
+            dir,
+            meshPath: null,
+            elementSizeMm: req.element_size_mm,
+            curved: false,
+            signal: controller.signal,
+            pool,
+          });
           return {
             source: req.file_path ? { file_path: req.file_path } : { node_id: req.node_id },
             surface_sets: m.named.surface_sets,
@@ -60,8 +72,13 @@ export function createMeshFacesService(infra: Infra): ServiceSchema {
             placement_baked: true,
           };
         } catch (err) {
-          if (err instanceof ToolUnavailableError) throw new ActorError('SERVICE_UNAVAILABLE', err.message, { missing: 'gmsh' });
-          if (err instanceof ToolError) throw ActorError.validation([{ path: req.file_path ? 'body.file_path' : 'body.node_id', message: err.message }], err.message);
+          if (err instanceof ToolUnavailableError)
+            throw new ActorError('SERVICE_UNAVAILABLE', err.message, { missing: 'gmsh' });
+          if (err instanceof ToolError)
+            throw ActorError.validation(
+              [{ path: req.file_path ? 'body.file_path' : 'body.node_id', message: err.message }],
+              err.message,
+            );
           throw err;
         } finally {
           clearTimeout(timer);

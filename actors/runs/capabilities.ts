@@ -22,9 +22,16 @@ export const DELIVERABLE_TOOLS: Record<string, { record: string; produce?: strin
   firmware_source: { record: DOC },
   cad_model: {
     record: 'twin.commit_geometry',
-    produce: [['cadkernel.open_session', 'cadkernel.create_primitive', 'cadkernel.export_model'], ['cadscript.create_parametric'], ['cadkernel.create_parametric']],
+    produce: [
+      ['cadkernel.open_session', 'cadkernel.create_primitive', 'cadkernel.export_model'],
+      ['cadscript.create_parametric'],
+      ['cadkernel.create_parametric'],
+    ],
   },
-  simulation_result: { record: DOC, produce: [['twin.stage_work_product_file', 'cadkernel.generate_mesh', 'solver.run_fea']] },
+  simulation_result: {
+    record: DOC,
+    produce: [['twin.stage_work_product_file', 'cadkernel.generate_mesh', 'solver.run_fea']],
+  },
   bom: { record: DOC, produce: [['eda.export_bom']] },
   schematic: { record: DOC, produce: [['eda.generate_schematic']] },
   pcb_layout: { record: DOC, produce: [['eda.auto_route']] },
@@ -36,7 +43,13 @@ export const DELIVERABLE_TOOLS: Record<string, { record: string; produce?: strin
 export function deliverableCapability(type: string, tools: ReadonlySet<string>) {
   const spec = DELIVERABLE_TOOLS[type];
   if (!spec) {
-    return { type, capability: 'UNKNOWN' as CapabilityLevel, tools_available: [], tools_missing: [], note: `no tool is known to produce a ${type}` };
+    return {
+      type,
+      capability: 'UNKNOWN' as CapabilityLevel,
+      tools_available: [],
+      tools_missing: [],
+      note: `no tool is known to produce a ${type}`,
+    };
   }
   const chains = spec.produce ?? [[]];
   const missing = (ch: string[]) => ch.filter((t) => !tools.has(t)).length;
@@ -46,7 +59,13 @@ export function deliverableCapability(type: string, tools: ReadonlySet<string>) 
   const tools_available = wanted.filter((t) => tools.has(t));
   const tools_missing = wanted.filter((t) => !tools.has(t));
   if (!tools.has(spec.record)) {
-    return { type, capability: 'UNAVAILABLE' as CapabilityLevel, tools_available, tools_missing, note: `${spec.record} is not registered, so no ${type} can be recorded` };
+    return {
+      type,
+      capability: 'UNAVAILABLE' as CapabilityLevel,
+      tools_available,
+      tools_missing,
+      note: `${spec.record} is not registered, so no ${type} can be recorded`,
+    };
   }
   if (complete) return { type, capability: 'FULL' as CapabilityLevel, tools_available, tools_missing: [], note: '' };
   return {
@@ -59,7 +78,11 @@ export function deliverableCapability(type: string, tools: ReadonlySet<string>) 
 }
 
 const worst = (a: CapabilityReport['status'], b: CapabilityReport['status']) =>
-  a === 'BLOCKED' || b === 'BLOCKED' ? 'BLOCKED' : a === 'READY_WITH_WARNINGS' || b === 'READY_WITH_WARNINGS' ? 'READY_WITH_WARNINGS' : 'READY';
+  a === 'BLOCKED' || b === 'BLOCKED'
+    ? 'BLOCKED'
+    : a === 'READY_WITH_WARNINGS' || b === 'READY_WITH_WARNINGS'
+      ? 'READY_WITH_WARNINGS'
+      : 'READY';
 
 /**
  * The capability report of a flow over the registered tools (pure): a required deliverable nobody can record blocks

@@ -3,8 +3,7 @@
  * `fact not in [a, b]`, joined by `and`. Values are bare words, numbers, booleans or quoted strings. Pure.
  */
 export type Clause =
-  | { fact: string; op: '==' | '!='; value: string }
-  | { fact: string; op: 'in' | 'not in'; values: string[] };
+  { fact: string; op: '==' | '!='; value: string } | { fact: string; op: 'in' | 'not in'; values: string[] };
 
 /** A condition that does not parse, with the 1-based column where it went wrong. */
 export class ConditionError extends Error {
@@ -63,14 +62,21 @@ export function parseCondition(src: string): Clause[] {
   const peek = () => toks[k];
   const expect = (what: string, ok: (t: Token) => boolean): Token => {
     const t = toks[k];
-    if (!t || !ok(t)) throw new ConditionError(`expected ${what}${t ? `, found ${JSON.stringify(t.text)}` : ' at the end'}`, t?.pos ?? end);
+    if (!t || !ok(t))
+      throw new ConditionError(
+        `expected ${what}${t ? `, found ${JSON.stringify(t.text)}` : ' at the end'}`,
+        t?.pos ?? end,
+      );
     k++;
     return t;
   };
   const value = () => expect('a value', (t) => t.kind === 'word' || t.kind === 'string').text;
   const clauses: Clause[] = [];
   for (;;) {
-    const fact = expect('a fact name', (t) => t.kind === 'word' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.text) && t.text !== 'and').text;
+    const fact = expect(
+      'a fact name',
+      (t) => t.kind === 'word' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.text) && t.text !== 'and',
+    ).text;
     const t = peek();
     if (t?.kind === 'op') {
       k++;
@@ -87,7 +93,10 @@ export function parseCondition(src: string): Clause[] {
       expect('"]"', (x) => x.kind === ']');
       clauses.push({ fact, op: t.text === 'not' ? 'not in' : 'in', values });
     } else {
-      throw new ConditionError(`expected ==, !=, in or not in${t ? `, found ${JSON.stringify(t.text)}` : ' at the end'}`, t?.pos ?? end);
+      throw new ConditionError(
+        `expected ==, !=, in or not in${t ? `, found ${JSON.stringify(t.text)}` : ' at the end'}`,
+        t?.pos ?? end,
+      );
     }
     if (k === toks.length) return clauses;
     expect('"and"', (x) => x.kind === 'word' && x.text === 'and');

@@ -19,7 +19,11 @@ import { stateOf, type DesignFlowDeps } from './design-flow.deps.ts';
 /** The registered tools (optionally a profile's), for capability reports. */
 async function registeredTools(ctx: Context, profile?: string) {
   if (profile && !PROFILE_NAMES.includes(profile)) {
-    throw new ActorError('VALIDATION_FAILED', `unknown profile ${JSON.stringify(profile)}; valid: ${PROFILE_NAMES.join(', ')}`, { issues: [{ path: 'profile', message: 'unknown profile' }], valid: PROFILE_NAMES });
+    throw new ActorError(
+      'VALIDATION_FAILED',
+      `unknown profile ${JSON.stringify(profile)}; valid: ${PROFILE_NAMES.join(', ')}`,
+      { issues: [{ path: 'profile', message: 'unknown profile' }], valid: PROFILE_NAMES },
+    );
   }
   const l = await call(ctx, ToolsActions.list, { profile });
   return { ids: l.tools.map((t) => t.tool_id), unavailable: l.unavailable_adapters };
@@ -31,7 +35,12 @@ function gapsOf(def: FlowDef, ids: string[], unavailable: string[]): CapabilityG
   return report.phases.flatMap((p) =>
     p.deliverables
       .filter((x) => x.capability !== 'FULL')
-      .map((x) => ({ phase: p.id, deliverable: x.type, capability: x.capability, blocking: x.capability === 'UNAVAILABLE' && !!def.phases.find((q) => q.id === p.id)?.enforce_deliverables })),
+      .map((x) => ({
+        phase: p.id,
+        deliverable: x.type,
+        capability: x.capability,
+        blocking: x.capability === 'UNAVAILABLE' && !!def.phases.find((q) => q.id === p.id)?.enforce_deliverables,
+      })),
   );
 }
 
@@ -71,7 +80,13 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       const since = new Date(until.getTime() - p.window_hours * 3_600_000);
       const db = await d.infra.db();
       const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE updated_at >= $1', [since]);
-      return { window_hours: p.window_hours, since: since.toISOString(), until: until.toISOString(), runs: Number(rows[0].n), usage: emptyUsageTotals() };
+      return {
+        window_hours: p.window_hours,
+        since: since.toISOString(),
+        until: until.toISOString(),
+        runs: Number(rows[0].n),
+        usage: emptyUsageTotals(),
+      };
     }),
 
     flowState: action(F.flowState, async (p) => flowState(await stateOf(d, p.run_id))),
@@ -95,8 +110,17 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       } catch (err) {
         limits.push(`the tool registry could not be read (${(err as Error).message}): capability gaps are unknown`);
       }
-      const requirements = evidence ? evaluateRequirements(evidence.constraints, evidence.result, evidence.geometry) : [];
-      return lifecycleView({ state, requirements, stale: evidence?.stale ?? [], gaps, limits, evidenceRead: !!evidence });
+      const requirements = evidence
+        ? evaluateRequirements(evidence.constraints, evidence.result, evidence.geometry)
+        : [];
+      return lifecycleView({
+        state,
+        requirements,
+        stale: evidence?.stale ?? [],
+        gaps,
+        limits,
+        evidenceRead: !!evidence,
+      });
     }),
 
     changes: action(F.changes, async (p, ctx) => runChanges(ctx, await stateOf(d, p.run_id))),
@@ -111,11 +135,21 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
         versionId = v.version_id;
       } else {
         const flow = p.flow ? FLOWS[p.flow] : undefined;
-        if (!flow) throw new ActorError('NOT_FOUND', `design flow ${JSON.stringify(p.flow ?? '')} not found; valid: ${FLOW_IDS.join(', ')}`, { flow: p.flow ?? null, valid: FLOW_IDS });
+        if (!flow)
+          throw new ActorError(
+            'NOT_FOUND',
+            `design flow ${JSON.stringify(p.flow ?? '')} not found; valid: ${FLOW_IDS.join(', ')}`,
+            { flow: p.flow ?? null, valid: FLOW_IDS },
+          );
         def = flow;
       }
       const tools = await registeredTools(ctx, p.profile);
-      return { flowId: def.id, versionId, profile: p.profile ?? null, report: capabilityReport(def, tools.ids, tools.unavailable) };
+      return {
+        flowId: def.id,
+        versionId,
+        profile: p.profile ?? null,
+        report: capabilityReport(def, tools.ids, tools.unavailable),
+      };
     }),
 
     ...patchActions(d, patchStore),

@@ -26,8 +26,7 @@ export interface PhaseInput {
 }
 
 export type PhaseOutcome =
-  | { ok: true; summary: string; deliverables: Deliverable[] }
-  | { ok: false; kind: FailureKind; message: string };
+  { ok: true; summary: string; deliverables: Deliverable[] } | { ok: false; kind: FailureKind; message: string };
 
 /** Runs one phase attempt. Handlers never throw for expected failures: they answer a failure kind. */
 export type PhaseExecutor = (input: PhaseInput) => Promise<PhaseOutcome>;

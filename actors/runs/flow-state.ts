@@ -44,7 +44,9 @@ export function flowState(s: RunState): FlowState {
     running: ids('running'),
     skipped: ids('skipped'),
     queued_gates: [...s.gate_queue],
-    gate: s.gate ? { phase: s.gate.phase, gate_id: s.gate.gate_id, ready: s.gate.ready, stalled: s.gate.stalled } : null,
+    gate: s.gate
+      ? { phase: s.gate.phase, gate_id: s.gate.gate_id, ready: s.gate.ready, stalled: s.gate.stalled }
+      : null,
     reworks: s.reworks,
     usage: emptyUsageTotals(),
     phases: def.phases.map((p) => {

@@ -25,13 +25,27 @@ export function staleOf(rows: ProducedRow[]): StaleEntry[] {
   const out: StaleEntry[] = [];
   const kept = (r: ProducedRow) => r.revision_status === null || ['approved', 'committed'].includes(r.revision_status);
   const runLatest = new Map<string, number>();
-  for (const r of rows) if (r.item_key && r.revision && kept(r)) runLatest.set(r.item_key, Math.max(runLatest.get(r.item_key) ?? 0, r.revision));
+  for (const r of rows)
+    if (r.item_key && r.revision && kept(r))
+      runLatest.set(r.item_key, Math.max(runLatest.get(r.item_key) ?? 0, r.revision));
   for (const r of rows) {
     // A revision the run itself replaced later (rework) is history, not staleness.
     if (!kept(r) || (r.item_key && r.revision && r.revision < (runLatest.get(r.item_key) ?? 0))) continue;
     const superseded = r.item_key && r.revision && r.head_revision !== null && r.head_revision > r.revision;
-    if (superseded) out.push({ node_id: r.id, ref: ref(r.item_key, r.revision), phase: r.phase, reason: `${ref(r.item_key, r.revision)} was superseded by ${ref(r.item_key, r.head_revision)}` });
-    else if (r.stale) out.push({ node_id: r.id, ref: ref(r.item_key, r.revision), phase: r.phase, reason: r.stale_reason ?? `${r.node_type} ${r.name} is stale` });
+    if (superseded)
+      out.push({
+        node_id: r.id,
+        ref: ref(r.item_key, r.revision),
+        phase: r.phase,
+        reason: `${ref(r.item_key, r.revision)} was superseded by ${ref(r.item_key, r.head_revision)}`,
+      });
+    else if (r.stale)
+      out.push({
+        node_id: r.id,
+        ref: ref(r.item_key, r.revision),
+        phase: r.phase,
+        reason: r.stale_reason ?? `${r.node_type} ${r.name} is stale`,
+      });
   }
   return out;
 }
@@ -45,17 +59,26 @@ export function constraintsOf(rows: ProducedRow[]): ConstraintInForce[] {
     if (!prev || (r.revision ?? 0) > (prev.revision ?? 0)) latest.set(r.item_key, r);
   }
   return [...latest.values()].flatMap((s) =>
-    ((s.properties.constraints as ConstraintDef[] | undefined) ?? []).filter((c) => typeof c?.metric === 'string' && typeof c?.limit === 'number').map((c) => ({ set: ref(s.item_key, s.revision)!, c })),
+    ((s.properties.constraints as ConstraintDef[] | undefined) ?? [])
+      .filter((c) => typeof c?.metric === 'string' && typeof c?.limit === 'number')
+      .map((c) => ({ set: ref(s.item_key, s.revision)!, c })),
   );
 }
 
 /** Everything the lifecycle view reads from the twin for a run. */
 export async function loadRunEvidence(via: Caller, s: RunState) {
-  const [{ rows }, current] = await Promise.all([produced(via, s.id), call(via, TwinActions.currentEvidence, { project_id: s.project_id })]);
+  const [{ rows }, current] = await Promise.all([
+    produced(via, s.id),
+    call(via, TwinActions.currentEvidence, { project_id: s.project_id }),
+  ]);
   const evidence = { result: current.result ?? undefined, geometry: current.geometry ?? undefined };
   const limits: string[] = [];
-  if (!evidence.geometry) limits.push('the project has no committed geometry: geometry and analysis requirements have no data');
-  else if (!evidence.result) limits.push('no valid (not stale) simulation result analyses the current geometry: analysis requirements have no data');
+  if (!evidence.geometry)
+    limits.push('the project has no committed geometry: geometry and analysis requirements have no data');
+  else if (!evidence.result)
+    limits.push(
+      'no valid (not stale) simulation result analyses the current geometry: analysis requirements have no data',
+    );
   return { stale: staleOf(rows), constraints: constraintsOf(rows), ...evidence, limits };
 }
 
@@ -81,7 +104,18 @@ export async function runChanges(via: Caller, s: RunState): Promise<RunChanges> 
     revisions: [],
   }));
   if (s.gate) {
-    gates.push({ gate_id: s.gate.gate_id, phase: s.gate.phase, name: gateName(s.gate.phase), decision: null, reason: '', approver: null, decided_at: null, outcome: 'waiting', baseline_id: null, revisions: [] });
+    gates.push({
+      gate_id: s.gate.gate_id,
+      phase: s.gate.phase,
+      name: gateName(s.gate.phase),
+      decision: null,
+      reason: '',
+      approver: null,
+      decided_at: null,
+      outcome: 'waiting',
+      baseline_id: null,
+      revisions: [],
+    });
   }
   const revisions = rows.map((r) => {
     const status = r.revision_status ?? 'committed';
@@ -89,7 +123,11 @@ export async function runChanges(via: Caller, s: RunState): Promise<RunChanges> 
       (r.gate && gates.find((g) => g.gate_id === r.gate)) ||
       gates.find((g) => g.phase === r.phase && (g.decided_at === null || new Date(g.decided_at) >= r.created_at));
     if (gate) gate.revisions.push(ref(r.item_key, r.revision)!);
-    const outcome = ['approved', 'committed'].includes(status) ? ('approved' as const) : status === 'draft' ? ('waiting' as const) : ('closed' as const);
+    const outcome = ['approved', 'committed'].includes(status)
+      ? ('approved' as const)
+      : status === 'draft'
+        ? ('waiting' as const)
+        : ('closed' as const);
     return {
       node_id: r.id,
       key: r.item_key!,

@@ -57,8 +57,18 @@ export function phaseView(inp: LifecycleInput): LifecyclePhase[] {
 
     const gaps = inp.gaps.filter((g) => g.phase === p.id && g.blocking);
     const depsDone = depsOf(def, p).every((d) => RESOLVED.includes(s.phases[d]?.status ?? ''));
-    let eligibility: LifecyclePhase['eligibility'] = ps.status === 'skipped' ? 'SKIPPED' : ps.status !== 'pending' ? 'ELIGIBLE' : gaps.length ? 'BLOCKED' : depsDone ? 'ELIGIBLE' : 'PENDING';
-    if (eligibility === 'BLOCKED') notes.push(`blocked: no registered tool can record ${gaps.map((g) => g.deliverable).join(', ')}`);
+    let eligibility: LifecyclePhase['eligibility'] =
+      ps.status === 'skipped'
+        ? 'SKIPPED'
+        : ps.status !== 'pending'
+          ? 'ELIGIBLE'
+          : gaps.length
+            ? 'BLOCKED'
+            : depsDone
+              ? 'ELIGIBLE'
+              : 'PENDING';
+    if (eligibility === 'BLOCKED')
+      notes.push(`blocked: no registered tool can record ${gaps.map((g) => g.deliverable).join(', ')}`);
     if (ps.status === 'skipped') notes.push(ps.skip_reason ?? 'skipped');
 
     const done = ['approved', 'awaiting_gate'].includes(ps.status);
@@ -80,11 +90,21 @@ export function phaseView(inp: LifecycleInput): LifecyclePhase[] {
     else if (ps.status === 'approved') {
       if (validity !== 'VALID') objective = 'STALE';
       else if (verified.some((r) => r.status === 'fail')) objective = 'FAILED';
-      else if (verified.some((r) => r.status === 'no_data')) notes.push('requirements without current evidence: objective not shown met');
+      else if (verified.some((r) => r.status === 'no_data'))
+        notes.push('requirements without current evidence: objective not shown met');
       else objective = 'COMPLETED';
     }
-    for (const r of verified.filter((x) => x.status !== 'pass')) notes.push(`requirement ${r.id} ${r.metric}: ${r.status} (${r.note})`);
-    return { id: p.id, title: p.title, execution_status: execution, eligibility, validity, objective_status: objective, notes };
+    for (const r of verified.filter((x) => x.status !== 'pass'))
+      notes.push(`requirement ${r.id} ${r.metric}: ${r.status} (${r.note})`);
+    return {
+      id: p.id,
+      title: p.title,
+      execution_status: execution,
+      eligibility,
+      validity,
+      objective_status: objective,
+      notes,
+    };
   });
 }
 
@@ -95,7 +115,10 @@ export function phaseView(inp: LifecycleInput): LifecyclePhase[] {
  * output is stale, or a phase objective is not met; COMPLETED_WITH_WARNINGS for non-blocking limits (a skipped phase,
  * no requirements recorded, an advisory requirement not passing); else COMPLETED_VERIFIED.
  */
-export function completionVerdict(inp: LifecycleInput, phases: LifecyclePhase[]): { verdict: CompletionVerdict; warnings: string[] } {
+export function completionVerdict(
+  inp: LifecycleInput,
+  phases: LifecyclePhase[],
+): { verdict: CompletionVerdict; warnings: string[] } {
   const s = inp.state;
   const warnings: string[] = [];
   if (s.status === 'cancelled') return { verdict: 'CANCELLED', warnings };
@@ -112,7 +135,8 @@ export function completionVerdict(inp: LifecycleInput, phases: LifecyclePhase[])
     !inp.evidenceRead;
   for (const p of phases.filter((x) => x.execution_status === 'SKIPPED')) warnings.push(`phase ${p.id} was skipped`);
   if (!inp.requirements.length) warnings.push('no requirements were recorded: nothing was verified against a limit');
-  for (const r of inp.requirements.filter((x) => !x.mandatory && x.status !== 'pass')) warnings.push(`advisory requirement ${r.id} ${r.metric}: ${r.status}`);
+  for (const r of inp.requirements.filter((x) => !x.mandatory && x.status !== 'pass'))
+    warnings.push(`advisory requirement ${r.id} ${r.metric}: ${r.status}`);
   if (partial) return { verdict: 'PARTIALLY_COMPLETED', warnings };
   return { verdict: warnings.length ? 'COMPLETED_WITH_WARNINGS' : 'COMPLETED_VERIFIED', warnings };
 }
@@ -120,22 +144,38 @@ export function completionVerdict(inp: LifecycleInput, phases: LifecyclePhase[])
 /** One sentence telling a person what to do next. */
 export function nextStep(inp: LifecycleInput, verdict: CompletionVerdict): string {
   const s = inp.state;
-  const failing = inp.requirements.filter((r) => r.mandatory && r.status !== 'pass').map((r) => `${r.id} ${r.metric} (${r.status})`);
-  const gateName = s.gate ? (s.flow.definition.phases.find((p) => p.id === s.gate!.phase)?.gate.name ?? s.gate.phase) : '';
+  const failing = inp.requirements
+    .filter((r) => r.mandatory && r.status !== 'pass')
+    .map((r) => `${r.id} ${r.metric} (${r.status})`);
+  const gateName = s.gate
+    ? (s.flow.definition.phases.find((p) => p.id === s.gate!.phase)?.gate.name ?? s.gate.phase)
+    : '';
   switch (verdict) {
     case 'CANCELLED':
       return `The run was cancelled${s.ended?.message ? ` (${s.ended.message})` : ''}; start a new run to continue the design.`;
     case 'FAILED':
       return `The run ended ${s.status}: ${s.ended?.message ?? 'no reason recorded'}; fix the cause and start a new run.`;
     case 'BLOCKED':
-      if (s.gate && !s.gate.ready) return `The gate "${gateName}" of phase ${s.gate.phase} is not ready (${s.gate.findings.map((f) => f.message).join('; ')}); retry the phase or reject the run.`;
-      return `Phase ${inp.gaps.filter((g) => g.blocking).map((g) => `${g.phase} needs a tool that records ${g.deliverable}`).join('; ')}: register that adapter or patch the flow.`;
+      if (s.gate && !s.gate.ready)
+        return `The gate "${gateName}" of phase ${s.gate.phase} is not ready (${s.gate.findings.map((f) => f.message).join('; ')}); retry the phase or reject the run.`;
+      return `Phase ${inp.gaps
+        .filter((g) => g.blocking)
+        .map((g) => `${g.phase} needs a tool that records ${g.deliverable}`)
+        .join('; ')}: register that adapter or patch the flow.`;
     case 'IN_PROGRESS':
-      if (s.gate) return `Decide the gate "${gateName}" of phase ${s.gate.phase}: approve, reject, retry or rework (POST /v1/runs/${s.id}/approval).`;
-      return `Wait for phase ${Object.entries(s.phases).filter(([, p]) => p.status === 'running').map(([id]) => id).join(', ') || 'work'} to finish; its gate opens next.`;
+      if (s.gate)
+        return `Decide the gate "${gateName}" of phase ${s.gate.phase}: approve, reject, retry or rework (POST /v1/runs/${s.id}/approval).`;
+      return `Wait for phase ${
+        Object.entries(s.phases)
+          .filter(([, p]) => p.status === 'running')
+          .map(([id]) => id)
+          .join(', ') || 'work'
+      } to finish; its gate opens next.`;
     case 'PARTIALLY_COMPLETED':
-      if (!inp.evidenceRead) return `The twin could not be read (${inp.limits.join('; ')}); ask again once it is reachable.`;
-      if (inp.stale.length) return `Outputs went stale (${inp.stale.map((e) => e.ref ?? e.node_id).join(', ')}); start a new run from the current twin to re-verify them.`;
+      if (!inp.evidenceRead)
+        return `The twin could not be read (${inp.limits.join('; ')}); ask again once it is reachable.`;
+      if (inp.stale.length)
+        return `Outputs went stale (${inp.stale.map((e) => e.ref ?? e.node_id).join(', ')}); start a new run from the current twin to re-verify them.`;
       return `The intent is not satisfied: ${failing.join(', ') || 'a phase objective is not met'}; start a new run (or rework the design) to close it.`;
     case 'COMPLETED_WITH_WARNINGS':
       return 'The run passed with warnings; review them and record the missing requirements or waivers before release.';

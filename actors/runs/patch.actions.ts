@@ -25,11 +25,25 @@ function buildFlow(def: FlowDef, ops: FlowOperation[]): FlowDef {
     if (err instanceof ConditionError) {
       // validateFlow wraps the parser's error once more: keep one "condition does not parse at position N".
       const message = err.message.replace(/^condition does not parse at position \d+: (?=phase )/, '');
-      throw new ActorError('VALIDATION_FAILED', message, { position: err.position, issues: [{ path: 'operations', message }] });
+      throw new ActorError('VALIDATION_FAILED', message, {
+        position: err.position,
+        issues: [{ path: 'operations', message }],
+      });
     }
-    if (err instanceof PatchError) throw new ActorError('VALIDATION_FAILED', err.message, { ...err.details, issues: [{ path: 'operations', message: err.message }] });
-    if (err instanceof z.ZodError) throw ActorError.validation(toValidationIssues(err), `the patched flow is not valid: ${err.issues.map((i) => i.message).join('; ')}`);
-    if (err instanceof Error) throw new ActorError('VALIDATION_FAILED', err.message, { issues: [{ path: 'operations', message: err.message }] });
+    if (err instanceof PatchError)
+      throw new ActorError('VALIDATION_FAILED', err.message, {
+        ...err.details,
+        issues: [{ path: 'operations', message: err.message }],
+      });
+    if (err instanceof z.ZodError)
+      throw ActorError.validation(
+        toValidationIssues(err),
+        `the patched flow is not valid: ${err.issues.map((i) => i.message).join('; ')}`,
+      );
+    if (err instanceof Error)
+      throw new ActorError('VALIDATION_FAILED', err.message, {
+        issues: [{ path: 'operations', message: err.message }],
+      });
     throw err;
   }
 }
@@ -39,9 +53,22 @@ function buildFlow(def: FlowDef, ops: FlowOperation[]): FlowDef {
  * flow_version; the queue writes the decision back into flow_patches / flow_proposals). A ledger that cannot be
  * reached is logged: the patch or proposal stays saved and pending.
  */
-async function fileApproval(ctx: Context, d: DesignFlowDeps, p: { kind: 'flow_patch' | 'flow_version'; title: string; detail: Record<string, unknown>; project_id: string | null }): Promise<void> {
-  await call(ctx, HoldsActions.file, { kind: p.kind, title: p.title, detail: p.detail, project_id: p.project_id, requested_by: 'design flows' }).catch((err: unknown) =>
-    d.infra.log.warn({ kind: p.kind, detail: p.detail, err: (err as Error).message }, 'flow approval not filed in the approvals queue'),
+async function fileApproval(
+  ctx: Context,
+  d: DesignFlowDeps,
+  p: { kind: 'flow_patch' | 'flow_version'; title: string; detail: Record<string, unknown>; project_id: string | null },
+): Promise<void> {
+  await call(ctx, HoldsActions.file, {
+    kind: p.kind,
+    title: p.title,
+    detail: p.detail,
+    project_id: p.project_id,
+    requested_by: 'design flows',
+  }).catch((err: unknown) =>
+    d.infra.log.warn(
+      { kind: p.kind, detail: p.detail, err: (err as Error).message },
+      'flow approval not filed in the approvals queue',
+    ),
   );
 }
 
@@ -68,22 +95,57 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
   return {
     proposePatch: action(F.proposePatch, async (p, ctx) => {
       const s = await stateOf(d, p.run_id);
-      if (['completed', 'failed', 'rejected', 'cancelled'].includes(s.status)) throw new ActorError('CONFLICT', `run ${s.id} has ended (${s.status}): its flow cannot be patched`);
+      if (['completed', 'failed', 'rejected', 'cancelled'].includes(s.status))
+        throw new ActorError('CONFLICT', `run ${s.id} has ended (${s.status}): its flow cannot be patched`);
       const base = p.base_hash ?? s.flow.content_hash;
-      if (base !== s.flow.content_hash) throw new ActorError('CONFLICT', `stale: the patch was written against ${base.slice(0, 12)}, the run's flow is now ${s.flow.content_hash.slice(0, 12)}`, { current_hash: s.flow.content_hash });
+      if (base !== s.flow.content_hash)
+        throw new ActorError(
+          'CONFLICT',
+          `stale: the patch was written against ${base.slice(0, 12)}, the run's flow is now ${s.flow.content_hash.slice(0, 12)}`,
+          { current_hash: s.flow.content_hash },
+        );
       const def = buildFlow(s.flow.definition, p.operations);
       const affected = affectedPhases(s.flow.definition, def);
-      if (!affected.length) throw new ActorError('VALIDATION_FAILED', 'the patch changes nothing', { issues: [{ path: 'operations', message: 'no phase changes' }] });
+      if (!affected.length)
+        throw new ActorError('VALIDATION_FAILED', 'the patch changes nothing', {
+          issues: [{ path: 'operations', message: 'no phase changes' }],
+        });
       const past = movedPast(s, affected);
-      if (past.length) throw new ActorError('CONFLICT', `stale: the run moved past ${past.join(', ')}`, { phases: past });
+      if (past.length)
+        throw new ActorError('CONFLICT', `stale: the run moved past ${past.join(', ')}`, { phases: past });
       const frozen = freezeFlow(def, s.flow.facts);
       await d.store().saveVersion(frozen);
-      const row = await (await patchStore()).insertPatch(
-        { run_id: s.id, version_id: frozen.version_id, base_hash: base, content_hash: frozen.content_hash, operations: p.operations, affected, reason: p.reason },
+      const row = await (
+        await patchStore()
+      ).insertPatch(
+        {
+          run_id: s.id,
+          version_id: frozen.version_id,
+          base_hash: base,
+          content_hash: frozen.content_hash,
+          operations: p.operations,
+          affected,
+          reason: p.reason,
+        },
         d.infra.now(),
       );
-      await fileApproval(ctx, d, { kind: 'flow_patch', title: `Flow patch ${row.version} of run ${s.id}`, detail: { run_id: s.id, version: row.version, version_id: row.version_id, affected, reason: p.reason, operations: p.operations }, project_id: s.project_id });
-      return patchView(row, `A person approves patch ${row.version} (kind flow_patch) in the approvals queue; then POST /v1/runs/${s.id}/patches/${row.version}/apply.`);
+      await fileApproval(ctx, d, {
+        kind: 'flow_patch',
+        title: `Flow patch ${row.version} of run ${s.id}`,
+        detail: {
+          run_id: s.id,
+          version: row.version,
+          version_id: row.version_id,
+          affected,
+          reason: p.reason,
+          operations: p.operations,
+        },
+        project_id: s.project_id,
+      });
+      return patchView(
+        row,
+        `A person approves patch ${row.version} (kind flow_patch) in the approvals queue; then POST /v1/runs/${s.id}/patches/${row.version}/apply.`,
+      );
     }),
 
     applyPatch: action(F.applyPatch, async (p, ctx): Promise<AppliedPatchView> => {
@@ -96,18 +158,30 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
         runId: row.run_id,
         versionId: row.version_id,
         rerun,
-        nextStep: rerun.length ? `Phases ${rerun.join(', ')} re-run on the patched flow; their gates open when they finish.` : 'The run continues on the patched flow; changed phases run when their dependencies are approved.',
+        nextStep: rerun.length
+          ? `Phases ${rerun.join(', ')} re-run on the patched flow; their gates open when they finish.`
+          : 'The run continues on the patched flow; changed phases run when their dependencies are approved.',
       });
       if (row.status === 'applied') return view(row.rerun);
       if (row.status !== 'approved') {
-        const why = row.status === 'pending' ? 'not approved: a person approves flow patches (kind flow_patch) before they apply' : `${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}`;
+        const why =
+          row.status === 'pending'
+            ? 'not approved: a person approves flow patches (kind flow_patch) before they apply'
+            : `${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}`;
         throw new ActorError('CONFLICT', `patch ${row.version} of run ${row.run_id} is ${why}`, { status: row.status });
       }
       const flow = await store.version(row.version_id);
       if (!flow) throw ActorError.notFound('flow version', row.version_id);
-      const out = await d.host().command(row.run_id, { type: 'patchFlow', flow, base_hash: row.base_hash, affected: row.affected, note: `PATCH ${row.version}: ${row.reason || 'flow patched'}` });
+      const out = await d.host().command(row.run_id, {
+        type: 'patchFlow',
+        flow,
+        base_hash: row.base_hash,
+        affected: row.affected,
+        note: `PATCH ${row.version}: ${row.reason || 'flow patched'}`,
+      });
       if (out.refusal) {
-        if (out.refusal.message.startsWith('stale')) await store.settlePatch(row.run_id, row.version, 'stale', { reason: out.refusal.message }, d.infra.now());
+        if (out.refusal.message.startsWith('stale'))
+          await store.settlePatch(row.run_id, row.version, 'stale', { reason: out.refusal.message }, d.infra.now());
         throw new ActorError(out.refusal.code, out.refusal.message);
       }
       const rerun = out.events.flatMap((e) => (e.type === 'FlowPatched' ? e.rerun : []));
@@ -120,9 +194,24 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
       const frozen = freezeFlow(def, p.facts);
       await d.store().saveVersion(frozen);
       const now = d.infra.now();
-      const row = await (await patchStore()).insertProposal({ version_id: frozen.version_id, flow_id: frozen.flow_id, operations: p.operations, reason: p.reason }, now);
+      const row = await (
+        await patchStore()
+      ).insertProposal(
+        { version_id: frozen.version_id, flow_id: frozen.flow_id, operations: p.operations, reason: p.reason },
+        now,
+      );
       if (row.created_at.getTime() === now.getTime()) {
-        await fileApproval(ctx, d, { kind: 'flow_version', title: `Flow version ${frozen.version_id} (${frozen.flow_id})`, detail: { version_id: frozen.version_id, flow_id: frozen.flow_id, reason: p.reason, operations: p.operations }, project_id: null });
+        await fileApproval(ctx, d, {
+          kind: 'flow_version',
+          title: `Flow version ${frozen.version_id} (${frozen.flow_id})`,
+          detail: {
+            version_id: frozen.version_id,
+            flow_id: frozen.flow_id,
+            reason: p.reason,
+            operations: p.operations,
+          },
+          project_id: null,
+        });
       }
       return {
         version_id: frozen.version_id,
@@ -131,7 +220,10 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
         phases: def.phases.map((x) => x.id),
         status: row.status,
         approval: { kind: 'flow_version' as const, status: row.status },
-        nextStep: row.status === 'approved' ? `Start a run on it with flow.start_run version_id ${frozen.version_id}.` : `A person approves version ${frozen.version_id} (kind flow_version); then start a run on it with flow.start_run.`,
+        nextStep:
+          row.status === 'approved'
+            ? `Start a run on it with flow.start_run version_id ${frozen.version_id}.`
+            : `A person approves version ${frozen.version_id} (kind flow_version); then start a run on it with flow.start_run.`,
       };
     }),
 
@@ -139,12 +231,34 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
       const store = await patchStore();
       const proposal = await store.proposal(p.version_id);
       if (!proposal) throw ActorError.notFound('flow proposal', p.version_id);
-      if (proposal.status !== 'approved') throw new ActorError('CONFLICT', `flow version ${p.version_id} is ${proposal.status === 'pending' ? 'not approved yet' : proposal.status}: a run starts only on an approved version`, { status: proposal.status });
+      if (proposal.status !== 'approved')
+        throw new ActorError(
+          'CONFLICT',
+          `flow version ${p.version_id} is ${proposal.status === 'pending' ? 'not approved yet' : proposal.status}: a run starts only on an approved version`,
+          { status: proposal.status },
+        );
       const flow = (await store.version(p.version_id))!;
       const runId = `run_${crypto.randomUUID()}`;
       const request = { goal: p.goal, context: p.context };
-      const epoch = await d.store().create({ id: runId, project_id: p.project_id ?? null, design_flow: flow.flow_id, version_id: flow.version_id, request, state: emptyRun() }, d.infra.now());
-      const out = await d.host().create(runId, epoch, { type: 'create', run_id: runId, project_id: p.project_id ?? null, flow, patches: d.activePatches }, emptyRun());
+      const epoch = await d.store().create(
+        {
+          id: runId,
+          project_id: p.project_id ?? null,
+          design_flow: flow.flow_id,
+          version_id: flow.version_id,
+          request,
+          state: emptyRun(),
+        },
+        d.infra.now(),
+      );
+      const out = await d
+        .host()
+        .create(
+          runId,
+          epoch,
+          { type: 'create', run_id: runId, project_id: p.project_id ?? null, flow, patches: d.activePatches },
+          emptyRun(),
+        );
       return runView(out.state, request, d.limits);
     }),
   };

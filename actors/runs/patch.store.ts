@@ -30,21 +30,38 @@ export function createPatchStore(db: Db) {
   return {
     /** A stored frozen version, or undefined. */
     async version(versionId: string): Promise<FrozenFlow | undefined> {
-      const { rows } = await db.query<{ version_id: string; flow_id: string; content_hash: string; definition: unknown; facts: unknown }>(
-        'SELECT version_id, flow_id, content_hash, definition, facts FROM flow_versions WHERE version_id = $1',
-        [versionId],
-      );
+      const { rows } = await db.query<{
+        version_id: string;
+        flow_id: string;
+        content_hash: string;
+        definition: unknown;
+        facts: unknown;
+      }>('SELECT version_id, flow_id, content_hash, definition, facts FROM flow_versions WHERE version_id = $1', [
+        versionId,
+      ]);
       return rows[0] ? FrozenFlowSchema.parse(rows[0]) : undefined;
     },
 
     /** Saves a patch as the run's next version number (1, 2, ...); concurrent proposals take the next free one. */
-    async insertPatch(p: Omit<PatchRow, 'version' | 'status' | 'status_reason' | 'rerun' | 'created_at'>, now: Date): Promise<PatchRow> {
+    async insertPatch(
+      p: Omit<PatchRow, 'version' | 'status' | 'status_reason' | 'rerun' | 'created_at'>,
+      now: Date,
+    ): Promise<PatchRow> {
       for (let attempt = 0; ; attempt++) {
         try {
           const { rows } = await db.query<PatchRow>(
             `INSERT INTO flow_patches (run_id, version, version_id, base_hash, content_hash, operations, affected, reason, created_at)
              SELECT $1, COALESCE(max(version), 0) + 1, $2, $3, $4, $5, $6, $7, $8 FROM flow_patches WHERE run_id = $1 RETURNING *`,
-            [p.run_id, p.version_id, p.base_hash, p.content_hash, JSON.stringify(p.operations), p.affected, p.reason, now],
+            [
+              p.run_id,
+              p.version_id,
+              p.base_hash,
+              p.content_hash,
+              JSON.stringify(p.operations),
+              p.affected,
+              p.reason,
+              now,
+            ],
           );
           return rows[0];
         } catch (err) {
@@ -54,12 +71,21 @@ export function createPatchStore(db: Db) {
     },
 
     async patch(runId: string, version: number): Promise<PatchRow | undefined> {
-      const { rows } = await db.query<PatchRow>('SELECT * FROM flow_patches WHERE run_id = $1 AND version = $2', [runId, version]);
+      const { rows } = await db.query<PatchRow>('SELECT * FROM flow_patches WHERE run_id = $1 AND version = $2', [
+        runId,
+        version,
+      ]);
       return rows[0];
     },
 
     /** Moves an approved patch to applied (with its re-run set) or stale; false when it was no longer approved. */
-    async settlePatch(runId: string, version: number, status: 'applied' | 'stale', detail: { rerun?: string[]; reason?: string }, now: Date): Promise<boolean> {
+    async settlePatch(
+      runId: string,
+      version: number,
+      status: 'applied' | 'stale',
+      detail: { rerun?: string[]; reason?: string },
+      now: Date,
+    ): Promise<boolean> {
       const { rowCount } = await db.query(
         `UPDATE flow_patches SET status = $3, rerun = $4, status_reason = $5, applied_at = CASE WHEN $3 = 'applied' THEN $6::timestamptz END
          WHERE run_id = $1 AND version = $2 AND status = 'approved'`,
@@ -69,7 +95,10 @@ export function createPatchStore(db: Db) {
     },
 
     /** Records a flow proposal (idempotent per version: the same content is the same proposal). */
-    async insertProposal(p: { version_id: string; flow_id: string; operations: unknown[]; reason: string }, now: Date): Promise<ProposalRow> {
+    async insertProposal(
+      p: { version_id: string; flow_id: string; operations: unknown[]; reason: string },
+      now: Date,
+    ): Promise<ProposalRow> {
       await db.query(
         `INSERT INTO flow_proposals (version_id, flow_id, operations, reason, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (version_id) DO NOTHING`,
         [p.version_id, p.flow_id, JSON.stringify(p.operations), p.reason, now],
@@ -78,7 +107,10 @@ export function createPatchStore(db: Db) {
     },
 
     async proposal(versionId: string): Promise<ProposalRow | undefined> {
-      const { rows } = await db.query<ProposalRow>('SELECT version_id, flow_id, status, created_at FROM flow_proposals WHERE version_id = $1', [versionId]);
+      const { rows } = await db.query<ProposalRow>(
+        'SELECT version_id, flow_id, status, created_at FROM flow_proposals WHERE version_id = $1',
+        [versionId],
+      );
       return rows[0];
     },
   };

@@ -33,7 +33,10 @@ function assertAcyclic(def: FlowDef): void {
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (id: string, path: string[]) => {
     if (state.get(id) === 'done') return;
-    if (state.get(id) === 'visiting') throw new PatchError(`the patched flow has a dependency cycle: ${[...path, id].join(' -> ')}`, { cycle: [...path, id] });
+    if (state.get(id) === 'visiting')
+      throw new PatchError(`the patched flow has a dependency cycle: ${[...path, id].join(' -> ')}`, {
+        cycle: [...path, id],
+      });
     state.set(id, 'visiting');
     const p = byId.get(id);
     if (p) for (const d of depsOf(def, p)) visit(d, [...path, id]);
@@ -51,13 +54,17 @@ export function applyOperations(def: FlowDef, ops: FlowOperation[]): FlowDef {
   let phases = [...def.phases];
   const index = (id: string, what: string) => {
     const i = phases.findIndex((p) => p.id === id);
-    if (i < 0) throw new PatchError(`${what}: no phase ${id} in the flow; phases: ${phases.map((p) => p.id).join(', ')}`, { phase_id: id });
+    if (i < 0)
+      throw new PatchError(`${what}: no phase ${id} in the flow; phases: ${phases.map((p) => p.id).join(', ')}`, {
+        phase_id: id,
+      });
     return i;
   };
   ops.forEach((op, n) => {
     const where = `operation ${n + 1} (${op.op})`;
     if (op.op === 'add_phase') {
-      if (phases.some((p) => p.id === op.phase.id)) throw new PatchError(`${where}: phase ${op.phase.id} already exists`, { phase_id: op.phase.id });
+      if (phases.some((p) => p.id === op.phase.id))
+        throw new PatchError(`${where}: phase ${op.phase.id} already exists`, { phase_id: op.phase.id });
       const at = op.after ? index(op.after, where) + 1 : phases.length;
       phases.splice(at, 0, op.phase as PhaseDef);
     } else if (op.op === 'remove_phase') {
@@ -82,7 +89,8 @@ export function affectedPhases(before: FlowDef, after: FlowDef): string[] {
   const out: string[] = [];
   for (const p of after.phases) {
     const o = old.get(p.id);
-    if (!o || canonicalJson(o) !== canonicalJson(p) || depsOf(before, o).join() !== depsOf(after, p).join()) out.push(p.id);
+    if (!o || canonicalJson(o) !== canonicalJson(p) || depsOf(before, o).join() !== depsOf(after, p).join())
+      out.push(p.id);
   }
   for (const p of before.phases) if (!after.phases.some((x) => x.id === p.id)) out.push(p.id);
   return out;

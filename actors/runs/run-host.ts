@@ -33,10 +33,15 @@ export interface HostDeps {
 }
 
 /** Thrown when this node may not act for a run right now (another owner holds a valid lease): the caller retries. */
-export const notOwner = (runId: string, why: string) => new ActorError('SERVICE_UNAVAILABLE', `run ${runId} is not held by this node: ${why}`, { run_id: runId, retry: true });
+export const notOwner = (runId: string, why: string) =>
+  new ActorError('SERVICE_UNAVAILABLE', `run ${runId} is not held by this node: ${why}`, {
+    run_id: runId,
+    retry: true,
+  });
 
 /** Whether an error (also one rebuilt from the bus) is `notOwner`'s: the command is sent again, to the run's owner. */
-export const isNotOwner = (err: unknown) => err instanceof ActorError && err.type === 'SERVICE_UNAVAILABLE' && /is not held by this node/.test(err.message);
+export const isNotOwner = (err: unknown) =>
+  err instanceof ActorError && err.type === 'SERVICE_UNAVAILABLE' && /is not held by this node/.test(err.message);
 
 /**
  * The per-run actors of one node (ARCHITECTURE "An actor per entity"): a command loads the run (claiming it with a new
@@ -113,14 +118,22 @@ export class RunHost {
     for (const fx of effects) {
       if (fx.type === 'commitDrafts') continue;
       if (fx.type === 'runPhase') void closing.then(() => this.deps.runEffect(runId, fx, h.state, lease));
-      else if (fx.type === 'closeDrafts') closing = Promise.resolve(this.deps.runEffect(runId, fx, h.state, lease)).catch(() => undefined);
+      else if (fx.type === 'closeDrafts')
+        closing = Promise.resolve(this.deps.runEffect(runId, fx, h.state, lease)).catch(() => undefined);
       else void this.deps.runEffect(runId, fx, h.state, lease);
     }
   }
 
   /** Creates a run held by this node (its first events in the same mailbox). */
-  async create(runId: string, epoch: number, cmd: Extract<RunCommand, { type: 'create' }>, initial: RunState): Promise<Decided & { state: RunState }> {
-    return this.withRun(runId, (h) => this.applyCommand(runId, h, cmd), { create: { state: initial, epoch, chain: Promise.resolve(), lastUsed: Date.now(), abort: new AbortController() } });
+  async create(
+    runId: string,
+    epoch: number,
+    cmd: Extract<RunCommand, { type: 'create' }>,
+    initial: RunState,
+  ): Promise<Decided & { state: RunState }> {
+    return this.withRun(runId, (h) => this.applyCommand(runId, h, cmd), {
+      create: { state: initial, epoch, chain: Promise.resolve(), lastUsed: Date.now(), abort: new AbortController() },
+    });
   }
 
   /** Applies one command; effects run after the events are stored. */
@@ -132,7 +145,10 @@ export class RunHost {
   decideWithCommit(
     runId: string,
     cmd: Extract<RunCommand, { type: 'decide' }>,
-    commit: (fx: Extract<RunEffect, { type: 'commitDrafts' }>, s: RunState) => Promise<{ ok: boolean; message: string }>,
+    commit: (
+      fx: Extract<RunEffect, { type: 'commitDrafts' }>,
+      s: RunState,
+    ) => Promise<{ ok: boolean; message: string }>,
   ): Promise<Decided & { state: RunState }> {
     return this.withRun(runId, async (h) => {
       const first = await this.applyCommand(runId, h, cmd);
@@ -145,9 +161,23 @@ export class RunHost {
       }
       const out = await commit(fx, h.state).catch((err: unknown) => {
         // The commit is idempotent per (run, gate): a caller retrying with the same key finishes it.
-        throw err instanceof ActorError ? err : new ActorError('SERVICE_UNAVAILABLE', `committing the drafts of ${fx.gate_id} failed, nothing was decided; retry with the same key: ${(err as Error).message}`, { run_id: runId, retry: true });
+        throw err instanceof ActorError
+          ? err
+          : new ActorError(
+              'SERVICE_UNAVAILABLE',
+              `committing the drafts of ${fx.gate_id} failed, nothing was decided; retry with the same key: ${(err as Error).message}`,
+              { run_id: runId, retry: true },
+            );
       });
-      const result: RunCommand = { type: 'commitResult', gate_id: fx.gate_id, idem: fx.idem, identity: fx.identity, reason: fx.reason, ok: out.ok, message: out.message };
+      const result: RunCommand = {
+        type: 'commitResult',
+        gate_id: fx.gate_id,
+        idem: fx.idem,
+        identity: fx.identity,
+        reason: fx.reason,
+        ok: out.ok,
+        message: out.message,
+      };
       if (!out.ok) return this.applyCommand(runId, h, result);
       try {
         this.deps.faults?.('after_commit');
@@ -155,11 +185,15 @@ export class RunHost {
       } catch (err) {
         if (isNotOwner(err)) throw err; // the new owner finishes it when the decision is sent again with the same key
         // The drafts are committed and the gate is still open: the caller must send this decision again (same key).
-        throw new ActorError('SERVICE_UNAVAILABLE', `the drafts of ${fx.gate_id} are committed but the approval could not be stored yet (${(err as Error).message}); sending it again with the same key finishes it`, {
-          run_id: runId,
-          retry: true,
-          committed: true,
-        });
+        throw new ActorError(
+          'SERVICE_UNAVAILABLE',
+          `the drafts of ${fx.gate_id} are committed but the approval could not be stored yet (${(err as Error).message}); sending it again with the same key finishes it`,
+          {
+            run_id: runId,
+            retry: true,
+            committed: true,
+          },
+        );
       }
     });
   }
@@ -175,7 +209,15 @@ export class RunHost {
     if (d.events.length) {
       const next = d.events.reduce(apply, h.state);
       try {
-        await this.deps.store.append(runId, h.epoch, h.state.seq, d.events, next, now, cmd.type === 'decide' || cmd.type === 'commitResult' ? cmd.idem : undefined);
+        await this.deps.store.append(
+          runId,
+          h.epoch,
+          h.state.seq,
+          d.events,
+          next,
+          now,
+          cmd.type === 'decide' || cmd.type === 'commitResult' ? cmd.idem : undefined,
+        );
       } catch (err) {
         if (err instanceof FencedError) {
           this.drop(runId, h.epoch);
@@ -213,6 +255,7 @@ export class RunHost {
   /** Releases runs idle for `idleMs` that wait on a person (placement drifts back to the shard owner). */
   releaseIdle(idleMs: number): void {
     const cutoff = Date.now() - idleMs;
-    for (const [id, h] of this.held) if (h.lastUsed < cutoff && h.state.status === 'awaiting_approval') this.drop(id, h.epoch);
+    for (const [id, h] of this.held)
+      if (h.lastUsed < cutoff && h.state.status === 'awaiting_approval') this.drop(id, h.epoch);
   }
 }

@@ -9,19 +9,51 @@ export type RunEvent =
   | { type: 'PhaseSkipped'; phase: string; reason: string; at: string }
   | { type: 'PhaseSucceeded'; phase: string; attempt: number; summary: string; deliverables: Deliverable[]; at: string }
   | { type: 'PhaseFailed'; phase: string; attempt: number; kind: FailureKind; message: string; at: string }
-  | { type: 'GateOpened'; phase: string; attempt: number; gate_id: string; findings: GateFinding[]; ready: boolean; stalled: boolean; streak: number; key: string; at: string }
-  | ({ type: 'GateDecided'; phase: string; gate_id: string; decision: Decision; reason: string; to_phase: string; idem: string; at: string } & DecisionIdentity)
+  | {
+      type: 'GateOpened';
+      phase: string;
+      attempt: number;
+      gate_id: string;
+      findings: GateFinding[];
+      ready: boolean;
+      stalled: boolean;
+      streak: number;
+      key: string;
+      at: string;
+    }
+  | ({
+      type: 'GateDecided';
+      phase: string;
+      gate_id: string;
+      decision: Decision;
+      reason: string;
+      to_phase: string;
+      idem: string;
+      at: string;
+    } & DecisionIdentity)
   | { type: 'CommitConflicted'; phase: string; gate_id: string; message: string; at: string }
   | { type: 'PhasesReset'; phases: string[]; note: string; at: string }
   | { type: 'FlowPatched'; flow: FrozenFlow; rerun: string[]; note: string; at: string }
-  | { type: 'RunEnded'; status: Extract<RunStatus, 'completed' | 'failed' | 'rejected' | 'cancelled'>; kind?: FailureKind; message: string; at: string };
+  | {
+      type: 'RunEnded';
+      status: Extract<RunStatus, 'completed' | 'failed' | 'rejected' | 'cancelled'>;
+      kind?: FailureKind;
+      message: string;
+      at: string;
+    };
 
 /** The state before the first event. */
 export function emptyRun(): RunState {
   return {
     id: '',
     project_id: null,
-    flow: { version_id: '', flow_id: '', content_hash: '0'.repeat(64), definition: { id: '', version: '', name: '', phases: [] }, facts: {} },
+    flow: {
+      version_id: '',
+      flow_id: '',
+      content_hash: '0'.repeat(64),
+      definition: { id: '', version: '', name: '', phases: [] },
+      facts: {},
+    },
     status: 'created',
     phases: {},
     gate_queue: [],
@@ -49,11 +81,24 @@ export function apply(s: RunState, e: RunEvent): RunState {
         patches: e.patches,
         status: 'running',
         created_at: e.at,
-        phases: Object.fromEntries(e.flow.definition.phases.map((p) => [p.id, { status: 'pending', attempt: 0, retries: 0, deliverables: [], notes: [] }])),
+        phases: Object.fromEntries(
+          e.flow.definition.phases.map((p) => [
+            p.id,
+            { status: 'pending', attempt: 0, retries: 0, deliverables: [], notes: [] },
+          ]),
+        ),
       };
     case 'PhaseStarted': {
       const p = phase(e.phase);
-      Object.assign(p, { status: 'running', attempt: e.attempt, started_at: e.at, finished_at: undefined, failure: undefined, summary: undefined, deliverables: [] });
+      Object.assign(p, {
+        status: 'running',
+        attempt: e.attempt,
+        started_at: e.at,
+        finished_at: undefined,
+        failure: undefined,
+        summary: undefined,
+        deliverables: [],
+      });
       return next;
     }
     case 'PhaseSkipped':
@@ -69,9 +114,20 @@ export function apply(s: RunState, e: RunEvent): RunState {
       return next;
     }
     case 'GateOpened':
-      next.gate = { phase: e.phase, attempt: e.attempt, gate_id: e.gate_id, findings: e.findings, ready: e.ready, stalled: e.stalled, opened_at: e.at };
+      next.gate = {
+        phase: e.phase,
+        attempt: e.attempt,
+        gate_id: e.gate_id,
+        findings: e.findings,
+        ready: e.ready,
+        stalled: e.stalled,
+        opened_at: e.at,
+      };
       next.gate_queue = s.gate_queue.filter((x) => x !== e.phase);
-      next.not_ready = { ...s.not_ready, [e.phase]: e.ready ? { key: '', streak: 0 } : { key: e.key, streak: e.streak } };
+      next.not_ready = {
+        ...s.not_ready,
+        [e.phase]: e.ready ? { key: '', streak: 0 } : { key: e.key, streak: e.streak },
+      };
       next.status = 'awaiting_approval';
       return next;
     case 'GateDecided': {
@@ -81,7 +137,12 @@ export function apply(s: RunState, e: RunEvent): RunState {
       next.status = 'running';
       const p = phase(e.phase);
       if (e.decision === 'approve') p.status = 'approved';
-      if (e.decision === 'retry') Object.assign(p, { status: 'pending', retries: p.retries + 1, notes: [`RETRY (attempt ${p.attempt + 1}): ${e.reason}`] });
+      if (e.decision === 'retry')
+        Object.assign(p, {
+          status: 'pending',
+          retries: p.retries + 1,
+          notes: [`RETRY (attempt ${p.attempt + 1}): ${e.reason}`],
+        });
       if (e.decision === 'rework') next.reworks = s.reworks + 1;
       return next;
     }
@@ -89,17 +150,37 @@ export function apply(s: RunState, e: RunEvent): RunState {
       if (next.gate) next.gate = { ...next.gate, conflict: e.message };
       return next;
     case 'PhasesReset':
-      for (const id of e.phases) Object.assign(phase(id), { status: 'pending', notes: [e.note], deliverables: [], failure: undefined, summary: undefined });
+      for (const id of e.phases)
+        Object.assign(phase(id), {
+          status: 'pending',
+          notes: [e.note],
+          deliverables: [],
+          failure: undefined,
+          summary: undefined,
+        });
       next.gate_queue = s.gate_queue.filter((x) => !e.phases.includes(x));
       return next;
     case 'FlowPatched': {
       // An approved flow patch: the run continues on the new frozen version; rerun phases start over.
       const ids = e.flow.definition.phases.map((p) => p.id);
       next.flow = e.flow;
-      next.phases = Object.fromEntries(ids.map((id) => [id, s.phases[id] ?? { status: 'pending', attempt: 0, retries: 0, deliverables: [], notes: [] }]));
-      for (const id of e.rerun) Object.assign(phase(id), { status: 'pending', notes: [e.note], deliverables: [], failure: undefined, summary: undefined });
+      next.phases = Object.fromEntries(
+        ids.map((id) => [
+          id,
+          s.phases[id] ?? { status: 'pending', attempt: 0, retries: 0, deliverables: [], notes: [] },
+        ]),
+      );
+      for (const id of e.rerun)
+        Object.assign(phase(id), {
+          status: 'pending',
+          notes: [e.note],
+          deliverables: [],
+          failure: undefined,
+          summary: undefined,
+        });
       next.gate_queue = s.gate_queue.filter((x) => ids.includes(x) && !e.rerun.includes(x));
-      if (s.gate && (!ids.includes(s.gate.phase) || e.rerun.includes(s.gate.phase))) Object.assign(next, { gate: undefined, status: 'running' });
+      if (s.gate && (!ids.includes(s.gate.phase) || e.rerun.includes(s.gate.phase)))
+        Object.assign(next, { gate: undefined, status: 'running' });
       return next;
     }
     case 'RunEnded':

@@ -11,8 +11,24 @@ export type RunCommand =
   | { type: 'phaseResult'; phase: string; attempt: number; ok: true; summary: string; deliverables: Deliverable[] }
   | { type: 'phaseResult'; phase: string; attempt: number; ok: false; kind: FailureKind; message: string }
   | { type: 'gateEvaluated'; phase: string; attempt: number; findings: GateFinding[]; ready: boolean }
-  | { type: 'decide'; decision: Decision; reason: string; to_phase: string; identity: DecisionIdentity; idem: string; gate_id?: string }
-  | { type: 'commitResult'; gate_id: string; idem: string; identity: DecisionIdentity; reason: string; ok: boolean; message: string }
+  | {
+      type: 'decide';
+      decision: Decision;
+      reason: string;
+      to_phase: string;
+      identity: DecisionIdentity;
+      idem: string;
+      gate_id?: string;
+    }
+  | {
+      type: 'commitResult';
+      gate_id: string;
+      idem: string;
+      identity: DecisionIdentity;
+      reason: string;
+      ok: boolean;
+      message: string;
+    }
   | { type: 'cancel'; reason: string }
   | { type: 'patchFlow'; flow: FrozenFlow; base_hash: string; affected: string[]; note: string };
 
@@ -20,7 +36,16 @@ export type RunCommand =
 export type RunEffect =
   | { type: 'runPhase'; phase: string; attempt: number; notes: string[] }
   | { type: 'evaluateGate'; phase: string; attempt: number }
-  | { type: 'commitDrafts'; phase: string; gate_id: string; gate_name: string; approver: string; reason: string; idem: string; identity: DecisionIdentity }
+  | {
+      type: 'commitDrafts';
+      phase: string;
+      gate_id: string;
+      gate_name: string;
+      approver: string;
+      reason: string;
+      idem: string;
+      identity: DecisionIdentity;
+    }
   | { type: 'closeDrafts'; status: 'rejected' | 'abandoned'; reason: string }
   | { type: 'gateOpened'; phase: string; gate_id: string; ready: boolean }
   | { type: 'ended'; status: string };
@@ -70,7 +95,7 @@ class Builder {
 /** Starts every pending phase whose dependencies are resolved (approved or skipped): one wave; skips false conditions. */
 function advance(b: Builder, env: RunEnv): void {
   const def = b.state.flow.definition;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const p of def.phases) {
       const ps = b.state.phases[p.id];
@@ -106,7 +131,14 @@ export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
   const b = new Builder(s);
   if (c.type === 'create') {
     if (s.seq > 0) return b.done();
-    b.emit({ type: 'RunCreated', run_id: c.run_id, project_id: c.project_id, flow: c.flow, patches: c.patches, at: env.now });
+    b.emit({
+      type: 'RunCreated',
+      run_id: c.run_id,
+      project_id: c.project_id,
+      flow: c.flow,
+      patches: c.patches,
+      at: env.now,
+    });
     advance(b, env);
     return b.done();
   }
@@ -119,39 +151,90 @@ export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
       if (!ps || ps.status !== 'running' || ps.attempt !== c.attempt) return b.done(); // stale or duplicate result
       if (!c.ok && c.kind === 'transient' && c.attempt < TRANSIENT_RETRIES) {
         b.emit({ type: 'PhaseStarted', phase: c.phase, attempt: c.attempt + 1, at: env.now });
-        b.effects.push({ type: 'runPhase', phase: c.phase, attempt: c.attempt + 1, notes: [`transient failure, retried as is: ${c.message}`] });
+        b.effects.push({
+          type: 'runPhase',
+          phase: c.phase,
+          attempt: c.attempt + 1,
+          notes: [`transient failure, retried as is: ${c.message}`],
+        });
         return b.done();
       }
       if (!c.ok && ENDS_RUN.includes(c.kind)) {
-        b.emit({ type: 'PhaseFailed', phase: c.phase, attempt: c.attempt, kind: c.kind, message: c.message, at: env.now });
-        b.emit({ type: 'RunEnded', status: 'failed', kind: c.kind, message: `phase ${c.phase}: ${c.message}`, at: env.now });
-        b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `run failed (${c.kind}): ${c.message}` }, { type: 'ended', status: 'failed' });
+        b.emit({
+          type: 'PhaseFailed',
+          phase: c.phase,
+          attempt: c.attempt,
+          kind: c.kind,
+          message: c.message,
+          at: env.now,
+        });
+        b.emit({
+          type: 'RunEnded',
+          status: 'failed',
+          kind: c.kind,
+          message: `phase ${c.phase}: ${c.message}`,
+          at: env.now,
+        });
+        b.effects.push(
+          { type: 'closeDrafts', status: 'abandoned', reason: `run failed (${c.kind}): ${c.message}` },
+          { type: 'ended', status: 'failed' },
+        );
         return b.done();
       }
       b.emit(
         c.ok
-          ? { type: 'PhaseSucceeded', phase: c.phase, attempt: c.attempt, summary: c.summary, deliverables: c.deliverables, at: env.now }
+          ? {
+              type: 'PhaseSucceeded',
+              phase: c.phase,
+              attempt: c.attempt,
+              summary: c.summary,
+              deliverables: c.deliverables,
+              at: env.now,
+            }
           : { type: 'PhaseFailed', phase: c.phase, attempt: c.attempt, kind: c.kind, message: c.message, at: env.now },
       );
-      if (!b.state.gate && b.state.gate_queue[0] === c.phase) b.effects.push({ type: 'evaluateGate', phase: c.phase, attempt: c.attempt });
+      if (!b.state.gate && b.state.gate_queue[0] === c.phase)
+        b.effects.push({ type: 'evaluateGate', phase: c.phase, attempt: c.attempt });
       return b.done();
     }
 
     case 'gateEvaluated': {
       const ps = s.phases[c.phase];
       if (s.gate || s.gate_queue[0] !== c.phase || ps.attempt !== c.attempt) return b.done(); // stale evaluation
-      const failure = ps.failure ? [{ kind: 'other' as const, severity: 'error', message: `phase failed (${ps.failure.kind}): ${ps.failure.message}` }] : [];
+      const failure = ps.failure
+        ? [
+            {
+              kind: 'other' as const,
+              severity: 'error',
+              message: `phase failed (${ps.failure.kind}): ${ps.failure.message}`,
+            },
+          ]
+        : [];
       const findings = [...failure, ...c.findings];
       const ready = c.ready && failure.length === 0;
       const key = findingsKey(findings, hasPatch(s, PATCH_FINDINGS_ORDER));
       const prev = s.not_ready[c.phase];
       const streak = ready ? 0 : prev && prev.key === key ? prev.streak + 1 : 1;
       const gate_id = gateIdOf(s, c.phase);
-      b.emit({ type: 'GateOpened', phase: c.phase, attempt: c.attempt, gate_id, findings, ready, stalled: streak >= 2, streak, key, at: env.now });
+      b.emit({
+        type: 'GateOpened',
+        phase: c.phase,
+        attempt: c.attempt,
+        gate_id,
+        findings,
+        ready,
+        stalled: streak >= 2,
+        streak,
+        key,
+        at: env.now,
+      });
       if (!ready && streak >= env.limits.stallStop) {
         const message = `gate of ${c.phase} stalled: the same not-ready findings ${streak} times in a row`;
         b.emit({ type: 'RunEnded', status: 'failed', kind: 'design', message, at: env.now });
-        b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: message }, { type: 'ended', status: 'failed' });
+        b.effects.push(
+          { type: 'closeDrafts', status: 'abandoned', reason: message },
+          { type: 'ended', status: 'failed' },
+        );
         return b.done();
       }
       b.effects.push({ type: 'gateOpened', phase: c.phase, gate_id, ready });
@@ -163,19 +246,33 @@ export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
 
     case 'commitResult': {
       if (s.decisions.some((d) => d.idem === c.idem)) return b.done();
-      if (!s.gate || s.gate.gate_id !== c.gate_id) return b.done({ code: 'CONFLICT', message: 'the gate closed while its drafts were committed' });
+      if (!s.gate || s.gate.gate_id !== c.gate_id)
+        return b.done({ code: 'CONFLICT', message: 'the gate closed while its drafts were committed' });
       if (!c.ok) {
         b.emit({ type: 'CommitConflicted', phase: s.gate.phase, gate_id: c.gate_id, message: c.message, at: env.now });
         return b.done({ code: 'PATCH_CONFLICT', message: c.message });
       }
-      b.emit({ type: 'GateDecided', phase: s.gate.phase, gate_id: c.gate_id, decision: 'approve', reason: c.reason, to_phase: '', idem: c.idem, ...c.identity, at: env.now });
+      b.emit({
+        type: 'GateDecided',
+        phase: s.gate.phase,
+        gate_id: c.gate_id,
+        decision: 'approve',
+        reason: c.reason,
+        to_phase: '',
+        idem: c.idem,
+        ...c.identity,
+        at: env.now,
+      });
       advance(b, env);
       return b.done();
     }
 
     case 'cancel':
       b.emit({ type: 'RunEnded', status: 'cancelled', message: c.reason || 'cancelled', at: env.now });
-      b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `run cancelled: ${c.reason}` }, { type: 'ended', status: 'cancelled' });
+      b.effects.push(
+        { type: 'closeDrafts', status: 'abandoned', reason: `run cancelled: ${c.reason}` },
+        { type: 'ended', status: 'cancelled' },
+      );
       return b.done();
 
     case 'patchFlow':
@@ -188,26 +285,62 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
   if (s.decisions.some((d) => d.idem === c.idem)) return b.done(); // the same command again: applied once already
   const gate = s.gate;
   if (!gate) return b.done({ code: 'CONFLICT', message: `run ${s.id} has no open gate` });
-  if (c.gate_id && c.gate_id !== gate.gate_id) return b.done({ code: 'CONFLICT', message: `gate ${c.gate_id} of run ${s.id} is no longer open (already decided); the open gate is ${gate.phase} attempt ${gate.attempt}. Nothing was recorded` });
+  if (c.gate_id && c.gate_id !== gate.gate_id)
+    return b.done({
+      code: 'CONFLICT',
+      message: `gate ${c.gate_id} of run ${s.id} is no longer open (already decided); the open gate is ${gate.phase} attempt ${gate.attempt}. Nothing was recorded`,
+    });
   const def = s.flow.definition;
   const phaseDef = def.phases.find((p) => p.id === gate.phase)!;
   const needsReason = c.decision !== 'approve';
-  if (needsReason && !c.reason.trim()) return b.done({ code: 'VALIDATION_FAILED', message: `a ${c.decision} decision needs a reason` });
-  const base = { phase: gate.phase, gate_id: gate.gate_id, decision: c.decision, reason: c.reason, to_phase: c.to_phase, idem: c.idem, ...c.identity, at: env.now };
+  if (needsReason && !c.reason.trim())
+    return b.done({ code: 'VALIDATION_FAILED', message: `a ${c.decision} decision needs a reason` });
+  const base = {
+    phase: gate.phase,
+    gate_id: gate.gate_id,
+    decision: c.decision,
+    reason: c.reason,
+    to_phase: c.to_phase,
+    idem: c.idem,
+    ...c.identity,
+    at: env.now,
+  };
 
   if (c.decision === 'approve') {
-    if (!gate.ready) return b.done({ code: 'CONFLICT', message: `gate ${phaseDef.gate.name} is not ready: ${gate.findings.map((f) => f.message).join('; ')}` });
-    b.effects.push({ type: 'commitDrafts', phase: gate.phase, gate_id: gate.gate_id, gate_name: phaseDef.gate.name, approver: c.identity.approver, reason: c.reason, idem: c.idem, identity: c.identity });
+    if (!gate.ready)
+      return b.done({
+        code: 'CONFLICT',
+        message: `gate ${phaseDef.gate.name} is not ready: ${gate.findings.map((f) => f.message).join('; ')}`,
+      });
+    b.effects.push({
+      type: 'commitDrafts',
+      phase: gate.phase,
+      gate_id: gate.gate_id,
+      gate_name: phaseDef.gate.name,
+      approver: c.identity.approver,
+      reason: c.reason,
+      idem: c.idem,
+      identity: c.identity,
+    });
     return b.done();
   }
   if (c.decision === 'reject') {
     b.emit({ type: 'GateDecided', ...base });
-    b.emit({ type: 'RunEnded', status: 'rejected', message: `rejected at ${phaseDef.gate.name}: ${c.reason}`, at: env.now });
-    b.effects.push({ type: 'closeDrafts', status: 'rejected', reason: c.reason }, { type: 'ended', status: 'rejected' });
+    b.emit({
+      type: 'RunEnded',
+      status: 'rejected',
+      message: `rejected at ${phaseDef.gate.name}: ${c.reason}`,
+      at: env.now,
+    });
+    b.effects.push(
+      { type: 'closeDrafts', status: 'rejected', reason: c.reason },
+      { type: 'ended', status: 'rejected' },
+    );
     return b.done();
   }
   if (c.decision === 'retry') {
-    if (s.phases[gate.phase].retries >= env.limits.maxRetries) return b.done({ code: 'CONFLICT', message: `retries of ${gate.phase} are used up (${env.limits.maxRetries})` });
+    if (s.phases[gate.phase].retries >= env.limits.maxRetries)
+      return b.done({ code: 'CONFLICT', message: `retries of ${gate.phase} are used up (${env.limits.maxRetries})` });
     b.emit({ type: 'GateDecided', ...base });
     b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `retry of ${gate.phase}: ${c.reason}` });
     advance(b, env);
@@ -215,12 +348,21 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
   }
   const targets = reworkTargetsOf(def, gate.phase);
   if (!targets.includes(c.to_phase)) {
-    return b.done({ code: 'VALIDATION_FAILED', message: `to_phase ${JSON.stringify(c.to_phase)} is not a rework target of ${gate.phase}; targets: ${targets.join(', ') || 'none'}` });
+    return b.done({
+      code: 'VALIDATION_FAILED',
+      message: `to_phase ${JSON.stringify(c.to_phase)} is not a rework target of ${gate.phase}; targets: ${targets.join(', ') || 'none'}`,
+    });
   }
-  if (s.reworks >= env.limits.maxReworks) return b.done({ code: 'CONFLICT', message: `reworks of this run are used up (${env.limits.maxReworks})` });
+  if (s.reworks >= env.limits.maxReworks)
+    return b.done({ code: 'CONFLICT', message: `reworks of this run are used up (${env.limits.maxReworks})` });
   b.emit({ type: 'GateDecided', ...base });
   const reset = [c.to_phase, ...dependantsOf(def, c.to_phase)];
-  b.emit({ type: 'PhasesReset', phases: reset, note: `REWORK (cycle ${s.reworks + 1}) from ${gate.phase}: ${c.reason}`, at: env.now });
+  b.emit({
+    type: 'PhasesReset',
+    phases: reset,
+    note: `REWORK (cycle ${s.reworks + 1}) from ${gate.phase}: ${c.reason}`,
+    at: env.now,
+  });
   b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `rework to ${c.to_phase}: ${c.reason}` });
   advance(b, env);
   return b.done();
@@ -240,12 +382,21 @@ export function allowedDecisions(s: RunState, limits: RunLimits): { allowed: Dec
 
 /** An approved flow patch: refused as stale when the flow moved on or the run moved past a patched phase. */
 function decidePatch(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'patchFlow' }>, env: RunEnv): Decided {
-  if (s.flow.content_hash !== c.base_hash) return b.done({ code: 'CONFLICT', message: `stale: the patch was written against ${c.base_hash.slice(0, 12)}, the run's flow is now ${s.flow.content_hash.slice(0, 12)}` });
+  if (s.flow.content_hash !== c.base_hash)
+    return b.done({
+      code: 'CONFLICT',
+      message: `stale: the patch was written against ${c.base_hash.slice(0, 12)}, the run's flow is now ${s.flow.content_hash.slice(0, 12)}`,
+    });
   const past = c.affected.filter((id) => ['approved', 'skipped'].includes(s.phases[id]?.status ?? ''));
   if (past.length) return b.done({ code: 'CONFLICT', message: `stale: the run moved past ${past.join(', ')}` });
-  const rerun = c.affected.filter((id) => c.flow.definition.phases.some((p) => p.id === id) && ['running', 'awaiting_gate'].includes(s.phases[id]?.status ?? ''));
+  const rerun = c.affected.filter(
+    (id) =>
+      c.flow.definition.phases.some((p) => p.id === id) &&
+      ['running', 'awaiting_gate'].includes(s.phases[id]?.status ?? ''),
+  );
   b.emit({ type: 'FlowPatched', flow: c.flow, rerun, note: c.note, at: env.now });
-  if (rerun.length) b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `${c.note}: ${rerun.join(', ')} re-run` });
+  if (rerun.length)
+    b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `${c.note}: ${rerun.join(', ')} re-run` });
   advance(b, env);
   return b.done();
 }
@@ -260,11 +411,21 @@ export function resumeEffects(s: RunState): RunEffect[] {
   if (ended(s)) return [];
   const fx: RunEffect[] = [];
   const last = s.decisions.at(-1);
-  if (last && (last.decision === 'retry' || last.decision === 'rework') && !Object.values(s.phases).some((p) => p.finished_at && p.finished_at >= last.decided_at)) {
-    fx.push({ type: 'closeDrafts', status: 'abandoned', reason: `${last.decision} of ${last.phase} resumed on a new owner: ${last.reason}` });
+  if (
+    last &&
+    (last.decision === 'retry' || last.decision === 'rework') &&
+    !Object.values(s.phases).some((p) => p.finished_at && p.finished_at >= last.decided_at)
+  ) {
+    fx.push({
+      type: 'closeDrafts',
+      status: 'abandoned',
+      reason: `${last.decision} of ${last.phase} resumed on a new owner: ${last.reason}`,
+    });
   }
-  for (const [phase, ps] of Object.entries(s.phases)) if (ps.status === 'running') fx.push({ type: 'runPhase', phase, attempt: ps.attempt, notes: ps.notes });
+  for (const [phase, ps] of Object.entries(s.phases))
+    if (ps.status === 'running') fx.push({ type: 'runPhase', phase, attempt: ps.attempt, notes: ps.notes });
   if (s.gate) fx.push({ type: 'gateOpened', phase: s.gate.phase, gate_id: s.gate.gate_id, ready: s.gate.ready });
-  else if (s.gate_queue.length) fx.push({ type: 'evaluateGate', phase: s.gate_queue[0], attempt: s.phases[s.gate_queue[0]].attempt });
+  else if (s.gate_queue.length)
+    fx.push({ type: 'evaluateGate', phase: s.gate_queue[0], attempt: s.phases[s.gate_queue[0]].attempt });
   return fx;
 }

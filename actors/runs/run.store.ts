@@ -30,11 +30,32 @@ export interface RunRow {
  */
 export function createRunStore(db: Db, node: string, leaseMs: number) {
   return {
-    async create(row: { id: string; project_id: string | null; design_flow: string; version_id: string; request: Record<string, unknown>; state: RunState }, now: Date): Promise<number> {
+    async create(
+      row: {
+        id: string;
+        project_id: string | null;
+        design_flow: string;
+        version_id: string;
+        request: Record<string, unknown>;
+        state: RunState;
+      },
+      now: Date,
+    ): Promise<number> {
       const { rows } = await db.query<{ epoch: string }>(
         `INSERT INTO runs (id, project_id, design_flow, version_id, status, seq, epoch, owner, lease_until, state, request, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, 0, 1, $6, $7, $8, $9, $10, $10) RETURNING epoch`,
-        [row.id, row.project_id, row.design_flow, row.version_id, row.state.status, node, new Date(now.getTime() + leaseMs), JSON.stringify(row.state), JSON.stringify(row.request), now],
+        [
+          row.id,
+          row.project_id,
+          row.design_flow,
+          row.version_id,
+          row.state.status,
+          node,
+          new Date(now.getTime() + leaseMs),
+          JSON.stringify(row.state),
+          JSON.stringify(row.request),
+          now,
+        ],
       );
       return Number(rows[0].epoch);
     },
@@ -66,7 +87,10 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
     },
 
     async events(id: string): Promise<RunEvent[]> {
-      const { rows } = await db.query<{ payload: RunEvent }>('SELECT payload FROM run_events WHERE run_id = $1 ORDER BY seq', [id]);
+      const { rows } = await db.query<{ payload: RunEvent }>(
+        'SELECT payload FROM run_events WHERE run_id = $1 ORDER BY seq',
+        [id],
+      );
       return rows.map((r) => r.payload);
     },
 
@@ -75,7 +99,15 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
      * the run row is locked, and the events are inserted and the projection updated only if it still carries this
      * owner's epoch and this copy's sequence number.
      */
-    async append(id: string, epoch: number, fromSeq: number, events: RunEvent[], state: RunState, now: Date, idem?: string): Promise<void> {
+    async append(
+      id: string,
+      epoch: number,
+      fromSeq: number,
+      events: RunEvent[],
+      state: RunState,
+      now: Date,
+      idem?: string,
+    ): Promise<void> {
       const { rows } = await db.query<{ epoch: string; seq: number }>(
         `WITH cur AS (SELECT epoch, seq FROM runs WHERE id = $1 FOR UPDATE),
               ok AS (SELECT 1 FROM cur WHERE epoch = $3::bigint AND seq = $2::int),
@@ -89,19 +121,33 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
                 WHERE id = $1 AND EXISTS (SELECT 1 FROM ok))
          SELECT epoch, seq FROM cur`,
         [
-          id, fromSeq, epoch, node, now,
-          events.map((e) => e.type), events.map((e) => JSON.stringify(e)), events.map((e) => (e.type === 'GateDecided' ? (idem ?? null) : null)),
-          events.length, state.status, JSON.stringify(state), new Date(now.getTime() + leaseMs),
+          id,
+          fromSeq,
+          epoch,
+          node,
+          now,
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e)),
+          events.map((e) => (e.type === 'GateDecided' ? (idem ?? null) : null)),
+          events.length,
+          state.status,
+          JSON.stringify(state),
+          new Date(now.getTime() + leaseMs),
         ],
       );
-      if (!rows[0] || Number(rows[0].epoch) !== epoch) throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${rows[0]?.epoch ?? 'gone'})`);
-      if (rows[0].seq !== fromSeq) throw new FencedError(`run ${id}: log is at ${rows[0].seq}, this copy at ${fromSeq}`);
+      if (!rows[0] || Number(rows[0].epoch) !== epoch)
+        throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${rows[0]?.epoch ?? 'gone'})`);
+      if (rows[0].seq !== fromSeq)
+        throw new FencedError(`run ${id}: log is at ${rows[0].seq}, this copy at ${fromSeq}`);
     },
 
     /** Extends the leases of the runs this node holds; returns the ids it still owns. */
     async renew(ids: string[], now: Date): Promise<string[]> {
       if (!ids.length) return [];
-      const { rows } = await db.query<{ id: string }>('UPDATE runs SET lease_until = $3 WHERE id = ANY($1) AND owner = $2 RETURNING id', [ids, node, new Date(now.getTime() + leaseMs)]);
+      const { rows } = await db.query<{ id: string }>(
+        'UPDATE runs SET lease_until = $3 WHERE id = ANY($1) AND owner = $2 RETURNING id',
+        [ids, node, new Date(now.getTime() + leaseMs)],
+      );
       return rows.map((r) => r.id);
     },
 
@@ -114,10 +160,17 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
       return rows.map((r) => r.id);
     },
 
-    async saveVersion(v: { version_id: string; flow_id: string; content_hash: string; definition: unknown; facts: unknown }): Promise<void> {
-      await db.query('INSERT INTO flow_versions (version_id, flow_id, content_hash, definition, facts) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (version_id) DO NOTHING', [
-        v.version_id, v.flow_id, v.content_hash, JSON.stringify(v.definition), JSON.stringify(v.facts),
-      ]);
+    async saveVersion(v: {
+      version_id: string;
+      flow_id: string;
+      content_hash: string;
+      definition: unknown;
+      facts: unknown;
+    }): Promise<void> {
+      await db.query(
+        'INSERT INTO flow_versions (version_id, flow_id, content_hash, definition, facts) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (version_id) DO NOTHING',
+        [v.version_id, v.flow_id, v.content_hash, JSON.stringify(v.definition), JSON.stringify(v.facts)],
+      );
     },
   };
 }

@@ -6,7 +6,8 @@ export type PhaseStatus = 'pending' | 'running' | 'awaiting_gate' | 'approved' |
 
 export type RunStatus = 'created' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'rejected' | 'cancelled';
 
-export type FailureKind = 'transient' | 'tool' | 'data' | 'capability' | 'design' | 'authorization' | 'environment' | 'reasoning' | 'unknown';
+export type FailureKind =
+  'transient' | 'tool' | 'data' | 'capability' | 'design' | 'authorization' | 'environment' | 'reasoning' | 'unknown';
 
 export interface Deliverable {
   type: string;

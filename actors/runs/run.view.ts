@@ -7,7 +7,15 @@ type PhaseDef = RunState['flow']['definition']['phases'][number];
 /** What every view of a phase starts with: its id, title, status, attempt, retries and times. */
 export function phaseHead(s: RunState, p: PhaseDef) {
   const ps = s.phases[p.id];
-  return { id: p.id, title: p.title, status: ps.status, attempt: ps.attempt, retries: ps.retries, started_at: ps.started_at ?? null, finished_at: ps.finished_at ?? null };
+  return {
+    id: p.id,
+    title: p.title,
+    status: ps.status,
+    attempt: ps.attempt,
+    retries: ps.retries,
+    started_at: ps.started_at ?? null,
+    finished_at: ps.finished_at ?? null,
+  };
 }
 
 /** The served view of a run's state (pure). */

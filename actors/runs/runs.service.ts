@@ -44,7 +44,11 @@ const refusalError = (r: Refusal) => new ActorError(r.code, r.message);
  * committed or closed by the `twin` actor.
  */
 export function createRunsService(infra: Infra, opts: RunsOptions = {}): ServiceSchema {
-  const limits: RunLimits = { ...DEFAULT_LIMITS, stallStop: Math.max(2, infra.config.SERVICE_DESIGN_FLOW_STALL_STOP), ...opts.limits };
+  const limits: RunLimits = {
+    ...DEFAULT_LIMITS,
+    stallStop: Math.max(2, infra.config.SERVICE_DESIGN_FLOW_STALL_STOP),
+    ...opts.limits,
+  };
   const leaseMs = opts.leaseMs ?? infra.config.SERVICE_RUN_LEASE_MS;
   const executor = opts.executor ?? executorFor(opts.handlers ?? DEFAULT_HANDLERS);
   const requests = new Map<string, Record<string, unknown>>();
@@ -62,9 +66,30 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         await store.saveVersion(flow);
         const runId = `run_${crypto.randomUUID()}`;
         const request = { goal: p.goal, context: p.context };
-        const epoch = await store.create({ id: runId, project_id: p.project_id ?? null, design_flow: p.design_flow, version_id: flow.version_id, request, state: emptyRun() }, infra.now());
+        const epoch = await store.create(
+          {
+            id: runId,
+            project_id: p.project_id ?? null,
+            design_flow: p.design_flow,
+            version_id: flow.version_id,
+            request,
+            state: emptyRun(),
+          },
+          infra.now(),
+        );
         requests.set(runId, request);
-        const out = await host.create(runId, epoch, { type: 'create', run_id: runId, project_id: p.project_id ?? null, flow, patches: opts.patches ?? ACTIVE_PATCHES }, emptyRun());
+        const out = await host.create(
+          runId,
+          epoch,
+          {
+            type: 'create',
+            run_id: runId,
+            project_id: p.project_id ?? null,
+            flow,
+            patches: opts.patches ?? ACTIVE_PATCHES,
+          },
+          emptyRun(),
+        );
         return runView(out.state, request, limits);
       }),
 
@@ -82,8 +107,14 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
           'SELECT state, request FROM runs WHERE ($1::text IS NULL OR project_id = $1) ORDER BY created_at DESC LIMIT $2',
           [p.project_id ?? null, p.limit],
         );
-        const total = await db.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE ($1::text IS NULL OR project_id = $1)', [p.project_id ?? null]);
-        return { runs: rows.map((r) => runView(host.peek(r.state.id) ?? r.state, r.request, limits)), total: Number(total.rows[0].n) };
+        const total = await db.query<{ n: string }>(
+          'SELECT count(*) AS n FROM runs WHERE ($1::text IS NULL OR project_id = $1)',
+          [p.project_id ?? null],
+        );
+        return {
+          runs: rows.map((r) => runView(host.peek(r.state.id) ?? r.state, r.request, limits)),
+          total: Number(total.rows[0].n),
+        };
       }),
 
       decide: action(R.decide, async (p, ctx) => {
@@ -91,7 +122,15 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         if (fwd) return fwd;
         const out = await host.decideWithCommit(
           p.run_id,
-          { type: 'decide', decision: p.decision, reason: p.reason, to_phase: p.to_phase, identity: p.identity, idem: p.idem, gate_id: p.gate_id },
+          {
+            type: 'decide',
+            decision: p.decision,
+            reason: p.reason,
+            to_phase: p.to_phase,
+            identity: p.identity,
+            idem: p.idem,
+            gate_id: p.gate_id,
+          },
           (fx, s) => commitDrafts(ctx, p.run_id, fx, s),
         );
         if (out.refusal) throw refusalError(out.refusal);
@@ -113,7 +152,14 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
 
       ...approvalReadActions(infra, limits),
 
-      ...designFlowActions({ infra, limits, activePatches: ACTIVE_PATCHES, host: () => host, store: () => store, forward }),
+      ...designFlowActions({
+        infra,
+        limits,
+        activePatches: ACTIVE_PATCHES,
+        host: () => host,
+        store: () => store,
+        forward,
+      }),
     },
 
     methods: {},
@@ -121,9 +167,19 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     async started() {
       const broker = this.broker;
       store = createRunStore(await infra.db(), broker.nodeID, leaseMs);
-      host = new RunHost({ store, log: infra.log, now: infra.now, limits, faults: opts.faults, runEffect: (id, fx, s, lease) => runEffect(broker, id, fx, s, lease) });
+      host = new RunHost({
+        store,
+        log: infra.log,
+        now: infra.now,
+        limits,
+        faults: opts.faults,
+        runEffect: (id, fx, s, lease) => runEffect(broker, id, fx, s, lease),
+      });
       timers = [
-        setInterval(() => void host.renew().catch((err: unknown) => infra.log.warn({ err }, 'run lease renewal failed')), Math.max(200, leaseMs / 3)),
+        setInterval(
+          () => void host.renew().catch((err: unknown) => infra.log.warn({ err }, 'run lease renewal failed')),
+          Math.max(200, leaseMs / 3),
+        ),
         setInterval(() => void reapOrphans(), leaseMs),
       ];
       for (const t of timers) t.unref();
@@ -155,7 +211,9 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
       requests.set(runId, row.request);
       return undefined;
     }
-    return ctx.call(actionName, ctx.params, { nodeID: row.owner!, meta: { forwarded: true } }) as Promise<ReturnType<typeof runView>>;
+    return ctx.call(actionName, ctx.params, { nodeID: row.owner!, meta: { forwarded: true } }) as Promise<
+      ReturnType<typeof runView>
+    >;
   }
 
   async function reapOrphans() {
@@ -174,19 +232,40 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
    * another commit of the same drafts (a former owner finishing this very approval after a stall) sees the old draft
    * rows under READ COMMITTED and reports their base as stale; the second look finds them committed (idempotent).
    */
-  async function commitDrafts(ctx: Context, runId: string, fx: Extract<RunEffect, { type: 'commitDrafts' }>, s: RunState) {
-    const params = { run_id: runId, project_id: s.project_id, gate_id: fx.gate_id, gate_name: fx.gate_name, approver: fx.approver, reason: fx.reason };
+  async function commitDrafts(
+    ctx: Context,
+    runId: string,
+    fx: Extract<RunEffect, { type: 'commitDrafts' }>,
+    s: RunState,
+  ) {
+    const params = {
+      run_id: runId,
+      project_id: s.project_id,
+      gate_id: fx.gate_id,
+      gate_name: fx.gate_name,
+      approver: fx.approver,
+      reason: fx.reason,
+    };
     let out = await call(ctx, TwinActions.commitChangeSet, params);
     if (out.status === 'conflict') out = await call(ctx, TwinActions.commitChangeSet, params);
     if (out.status === 'committed') return { ok: true, message: '' };
-    return { ok: false, message: `patch conflict: drafts were based on revisions that changed: ${out.conflicts.map((c) => `${c.key} (draft on @${c.base_revision}, head now @${c.head_revision})`).join(', ')}; nothing was committed, retry rebases` };
+    return {
+      ok: false,
+      message: `patch conflict: drafts were based on revisions that changed: ${out.conflicts.map((c) => `${c.key} (draft on @${c.base_revision}, head now @${c.head_revision})`).join(', ')}; nothing was committed, retry rebases`,
+    };
   }
 
   /**
    * Runs one effect under the lease it was started with. A phase execution whose lease is gone (the run was taken over
    * or dropped) makes no more tool calls and reports nothing: the owner of the newer epoch re-runs the phase.
    */
-  function runEffect(bus: ServiceBroker, runId: string, fx: RunEffect, s: RunState, lease: RunLease): Promise<unknown> | void {
+  function runEffect(
+    bus: ServiceBroker,
+    runId: string,
+    fx: RunEffect,
+    s: RunState,
+    lease: RunLease,
+  ): Promise<unknown> | void {
     const fail = (err: unknown) => infra.log.error({ run: runId, effect: fx.type, err }, 'run effect failed');
     const fenced = async () => lease.signal.aborted || !(await store.owns(runId, lease.epoch));
     if (fx.type === 'runPhase') {
@@ -194,7 +273,18 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
       void (async () => {
         const request = await requestOf(runId);
         const prior = Object.fromEntries(Object.entries(s.phases).map(([id, ps]) => [id, ps.deliverables]));
-        const input = { run_id: runId, project_id: s.project_id, flow_id: s.flow.flow_id, phase, attempt: fx.attempt, notes: fx.notes, request, facts: s.flow.facts, prior, signal: new AbortController().signal };
+        const input = {
+          run_id: runId,
+          project_id: s.project_id,
+          flow_id: s.flow.flow_id,
+          phase,
+          attempt: fx.attempt,
+          notes: fx.notes,
+          request,
+          facts: s.flow.facts,
+          prior,
+          signal: new AbortController().signal,
+        };
         const outcome = await executor({
           ...input,
           signal: lease.signal,
@@ -204,10 +294,29 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
               host.drop(runId, lease.epoch);
               throw notOwner(runId, `the execution of ${fx.phase} under epoch ${lease.epoch} was fenced`);
             }
-            return call(bus, ToolsActions.call, { name, arguments: args, timeout_seconds: timeout, call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`, caller: serviceCaller(input, lease.epoch) }, { timeout: timeout * 1000 + 10_000 });
+            return call(
+              bus,
+              ToolsActions.call,
+              {
+                name,
+                arguments: args,
+                timeout_seconds: timeout,
+                call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`,
+                caller: serviceCaller(input, lease.epoch),
+              },
+              { timeout: timeout * 1000 + 10_000 },
+            );
           },
-        }).catch((err: unknown) => ({ ok: false as const, kind: 'unknown' as const, message: `phase handler crashed: ${(err as Error).message}` }));
-        if (lease.signal.aborted) return infra.log.warn({ run: runId, phase: fx.phase, epoch: lease.epoch }, 'phase result of a fenced execution dropped');
+        }).catch((err: unknown) => ({
+          ok: false as const,
+          kind: 'unknown' as const,
+          message: `phase handler crashed: ${(err as Error).message}`,
+        }));
+        if (lease.signal.aborted)
+          return infra.log.warn(
+            { run: runId, phase: fx.phase, epoch: lease.epoch },
+            'phase result of a fenced execution dropped',
+          );
         await host.command(runId, { type: 'phaseResult', phase: fx.phase, attempt: fx.attempt, ...outcome });
       })().catch(fail);
     } else if (fx.type === 'evaluateGate') {
@@ -222,7 +331,17 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         enforce_deliverables: def.enforce_deliverables,
         enforce_constraints: def.gate.enforce_constraints,
       })
-        .then((g) => (lease.signal.aborted ? undefined : host.command(runId, { type: 'gateEvaluated', phase: fx.phase, attempt: fx.attempt, findings: g.findings, ready: g.ready })))
+        .then((g) =>
+          lease.signal.aborted
+            ? undefined
+            : host.command(runId, {
+                type: 'gateEvaluated',
+                phase: fx.phase,
+                attempt: fx.attempt,
+                findings: g.findings,
+                ready: g.ready,
+              }),
+        )
         .catch(fail);
     } else if (fx.type === 'closeDrafts') {
       return call(bus, TwinActions.closeDrafts, { run_id: runId, status: fx.status, reason: fx.reason }).catch(fail);

@@ -26,7 +26,14 @@ export interface SessionEnv {
 
 /** What the store must persist, in order, in the command's transaction. */
 export type SessionEffect =
-  | { type: 'append_event'; seq: number; kind: SessionEventKind; message: string; data: Record<string, unknown>; at: Date }
+  | {
+      type: 'append_event';
+      seq: number;
+      kind: SessionEventKind;
+      message: string;
+      data: Record<string, unknown>;
+      at: Date;
+    }
   | { type: 'close'; summary: string; at: Date };
 
 /** Why a command was refused; the message names the session. */
@@ -36,14 +43,23 @@ export interface SessionRefusal {
 }
 
 /** Either the next state and its effects, or a refusal. */
-export type SessionDecision = { ok: true; state: SessionState; effects: SessionEffect[] } | { ok: false; refusal: SessionRefusal };
+export type SessionDecision =
+  { ok: true; state: SessionState; effects: SessionEffect[] } | { ok: false; refusal: SessionRefusal };
 
 /** Decides `cmd` on session `id` whose current state is `state` (undefined: unknown session). */
-export function decide(id: string, state: SessionState | undefined, cmd: SessionCommand, env: SessionEnv): SessionDecision {
+export function decide(
+  id: string,
+  state: SessionState | undefined,
+  cmd: SessionCommand,
+  env: SessionEnv,
+): SessionDecision {
   if (!state) return { ok: false, refusal: { code: 'unknown_session', message: `session ${id} not found` } };
   if (state.status === 'completed') {
     const what = cmd.type === 'complete' ? 'cannot be completed again' : 'takes no more events';
-    return { ok: false, refusal: { code: 'session_completed', message: `session ${id} is already completed and ${what}` } };
+    return {
+      ok: false,
+      refusal: { code: 'session_completed', message: `session ${id} is already completed and ${what}` },
+    };
   }
   if (cmd.type === 'log_event') {
     const seq = state.event_count + 1;
@@ -53,5 +69,9 @@ export function decide(id: string, state: SessionState | undefined, cmd: Session
       effects: [{ type: 'append_event', seq, kind: cmd.kind, message: cmd.message, data: cmd.data, at: env.now }],
     };
   }
-  return { ok: true, state: { ...state, status: 'completed' }, effects: [{ type: 'close', summary: cmd.summary, at: env.now }] };
+  return {
+    ok: true,
+    state: { ...state, status: 'completed' },
+    effects: [{ type: 'close', summary: cmd.summary, at: env.now }],
+  };
 }

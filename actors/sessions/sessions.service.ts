@@ -54,9 +54,13 @@ export function createSessionsService(infra: Infra): ServiceSchema {
         return session;
       }),
 
-      searchSimilar: action(A.searchSimilar, async ({ query, project_id, limit }) => ({ experiences: await search.similar(query, project_id ?? null, limit) })),
+      searchSimilar: action(A.searchSimilar, async ({ query, project_id, limit }) => ({
+        experiences: await search.similar(query, project_id ?? null, limit),
+      })),
 
-      insightEvents: action(A.insightEvents, async ({ project_id, theme, limit }) => ({ events: await search.insights(project_id ?? null, theme ?? null, limit) })),
+      insightEvents: action(A.insightEvents, async ({ project_id, theme, limit }) => ({
+        events: await search.insights(project_id ?? null, theme ?? null, limit),
+      })),
 
       health: healthAction(A.health, 'sessions', async () => {
         await store.ping();

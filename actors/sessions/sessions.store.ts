@@ -1,5 +1,14 @@
 import { isUuid, pageByProject, type Db, type Queryable } from '../../brokers/db/index.ts';
-import type { AgentSession, SessionEvent, SessionEventKind, SessionList, SessionListQuery, SessionStart, SessionStatus, SessionWithEvents } from '../../contracts/sessions.ts';
+import type {
+  AgentSession,
+  SessionEvent,
+  SessionEventKind,
+  SessionList,
+  SessionListQuery,
+  SessionStart,
+  SessionStatus,
+  SessionWithEvents,
+} from '../../contracts/sessions.ts';
 import { decide, type SessionCommand, type SessionEnv, type SessionRefusal } from './sessions.machine.ts';
 
 /** A row of agent_sessions (sessions.search.ts reads it too, for the memory actor's query actions). */
@@ -49,7 +58,8 @@ export const toEvent = (r: EventRow): SessionEvent => ({
 });
 
 /** Outcome of a command: the updated session (and the appended event), or the machine's refusal. */
-export type ApplyOutcome = { ok: true; session: AgentSession; event?: SessionEvent } | { ok: false; refusal: SessionRefusal };
+export type ApplyOutcome =
+  { ok: true; session: AgentSession; event?: SessionEvent } | { ok: false; refusal: SessionRefusal };
 
 /** SQL of agent_sessions and agent_session_events; the only code that writes them. */
 export function createSessionStore(db: Db) {
@@ -65,7 +75,9 @@ export function createSessionStore(db: Db) {
     /** One transaction: lock the session row, decide, persist the effects. Concurrent events get consecutive seqs. */
     apply(id: string, cmd: SessionCommand, env: SessionEnv): Promise<ApplyOutcome> {
       return db.tx(async (q) => {
-        const row = isUuid(id) ? (await q.query<SessionRow>('SELECT * FROM agent_sessions WHERE id = $1 FOR UPDATE', [id])).rows[0] : undefined;
+        const row = isUuid(id)
+          ? (await q.query<SessionRow>('SELECT * FROM agent_sessions WHERE id = $1 FOR UPDATE', [id])).rows[0]
+          : undefined;
         const decision = decide(id, row && { status: row.status, event_count: row.event_count }, cmd, env);
         if (!decision.ok) return decision;
         let event: SessionEvent | undefined;
@@ -78,13 +90,16 @@ export function createSessionStore(db: Db) {
             );
             event = toEvent(rows[0]);
           } else {
-            await q.query(`UPDATE agent_sessions SET status = 'completed', summary = $2, completed_at = $3 WHERE id = $1`, [id, effect.summary, effect.at]);
+            await q.query(
+              `UPDATE agent_sessions SET status = 'completed', summary = $2, completed_at = $3 WHERE id = $1`,
+              [id, effect.summary, effect.at],
+            );
           }
         }
-        const { rows } = await q.query<SessionRow>('UPDATE agent_sessions SET event_count = $2 WHERE id = $1 RETURNING *', [
-          id,
-          decision.state.event_count,
-        ]);
+        const { rows } = await q.query<SessionRow>(
+          'UPDATE agent_sessions SET event_count = $2 WHERE id = $1 RETURNING *',
+          [id, decision.state.event_count],
+        );
         return { ok: true, session: toSession(rows[0]), event };
       });
     },
@@ -98,7 +113,9 @@ export function createSessionStore(db: Db) {
       if (!isUuid(id)) return undefined;
       const { rows } = await db.query<SessionRow>('SELECT * FROM agent_sessions WHERE id = $1', [id]);
       if (!rows[0]) return undefined;
-      const events = await db.query<EventRow>('SELECT * FROM agent_session_events WHERE session_id = $1 ORDER BY seq', [id]);
+      const events = await db.query<EventRow>('SELECT * FROM agent_session_events WHERE session_id = $1 ORDER BY seq', [
+        id,
+      ]);
       return { ...toSession(rows[0]), events: events.rows.map(toEvent) };
     },
 

@@ -17,7 +17,9 @@ export type ArgCheck = { ok: true; args: Record<string, unknown> } | { ok: false
  * Compiled validators are cached per schema object.
  */
 export class ArgValidator {
-  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true }));
+  private readonly ajv = addFormats(
+    new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true }),
+  );
   private readonly cache = new WeakMap<object, ValidateFunction>();
 
   /** Validates and returns the arguments the tool runs with (defaults filled in). */
@@ -60,7 +62,10 @@ function toIssue(e: ErrorObject): ValidationIssue {
     return { path: base ? `${base}.${extra}` : extra, message: 'is not a known argument' };
   }
   if (e.keyword === 'enum') {
-    return { path: base || '(root)', message: `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}` };
+    return {
+      path: base || '(root)',
+      message: `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`,
+    };
   }
   return { path: base || '(root)', message: e.message ?? 'is invalid' };
 }

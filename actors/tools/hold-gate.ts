@@ -12,9 +12,18 @@ const HOLD_SLACK_S = 60;
  * undefined = approved, run it; otherwise the unapproved outcome (-32001 `approval_required`), and the call never runs.
  * Without a `holds` actor on the bus the call is refused with outcome not_configured.
  */
-export async function gateHeldCall(ctx: Context, infra: Infra, toolId: string, p: ToolCallParams, reason: string): Promise<ToolCallOutcome | undefined> {
+export async function gateHeldCall(
+  ctx: Context,
+  infra: Infra,
+  toolId: string,
+  p: ToolCallParams,
+  reason: string,
+): Promise<ToolCallOutcome | undefined> {
   if (!ctx.broker.registry.getActionEndpoints(HoldsActions.request.action)?.hasAvailable()) {
-    infra.log.info({ tool: toolId, caller: p.caller.kind, session: p.caller.session_id, outcome: 'not_configured' }, 'mcp_tool_call_held_for_approval');
+    infra.log.info(
+      { tool: toolId, caller: p.caller.kind, session: p.caller.session_id, outcome: 'not_configured' },
+      'mcp_tool_call_held_for_approval',
+    );
     return {
       kind: 'held',
       tool_id: toolId,
@@ -22,12 +31,23 @@ export async function gateHeldCall(ctx: Context, infra: Infra, toolId: string, p
       message: `${toolId} needs a person's approval before it runs, and no approval gate is configured on this server, so the call was refused and not run (outcome not_configured)`,
     };
   }
-  const longest = Math.max(infra.config.SERVICE_APPROVAL_HOLD_SECONDS, infra.config.SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS);
+  const longest = Math.max(
+    infra.config.SERVICE_APPROVAL_HOLD_SECONDS,
+    infra.config.SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS,
+  );
   try {
     const o = await call(
       ctx,
       HoldsActions.request,
-      { call_id: p.call_id, tool_id: toolId, arguments: p.arguments, caller: p.caller, progress_node: p.progress_node, reason_held: reason, has_progress: p.has_progress ?? false },
+      {
+        call_id: p.call_id,
+        tool_id: toolId,
+        arguments: p.arguments,
+        caller: p.caller,
+        progress_node: p.progress_node,
+        reason_held: reason,
+        has_progress: p.has_progress ?? false,
+      },
       { timeout: (longest + HOLD_SLACK_S) * 1000, retries: 0 },
     );
     if (o.outcome === 'approved') return undefined;

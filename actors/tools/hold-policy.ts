@@ -7,10 +7,7 @@ const NEVER_HELD = new Set(['flow.await_gate']);
 /** Tools held downstream, not at the tool server: they freeze a flow version whose own approval a person gives (TOOLS.md). */
 const HELD_DOWNSTREAM = new Set(['flow.propose', 'flow.patch']);
 
-export type HoldDecision =
-  | { kind: 'run' }
-  | { kind: 'hold'; reason: string }
-  | { kind: 'refuse'; reason: string };
+export type HoldDecision = { kind: 'run' } | { kind: 'hold'; reason: string } | { kind: 'refuse'; reason: string };
 
 export interface HoldPolicyOptions {
   /** stdio writes are exempt unless the deployment sets exempt_local_writes=false. */
@@ -31,15 +28,23 @@ export function decideHold(
   opts: HoldPolicyOptions,
 ): HoldDecision {
   if (caller.kind === 'service') {
-    if (toolId.startsWith('flow.')) return { kind: 'refuse', reason: 'the design-flow worker cannot call flow.* tools' };
-    if (entry?.humanAuthority) return { kind: 'refuse', reason: `${toolId} needs a person's authority; a flow phase cannot call it` };
+    if (toolId.startsWith('flow.'))
+      return { kind: 'refuse', reason: 'the design-flow worker cannot call flow.* tools' };
+    if (entry?.humanAuthority)
+      return { kind: 'refuse', reason: `${toolId} needs a person's authority; a flow phase cannot call it` };
     if (annotations.readOnlyHint) return { kind: 'run' };
     if (annotations.destructiveHint) {
-      return { kind: 'refuse', reason: `${toolId} may overwrite or delete; a flow phase (approval mode forward) cannot call it` };
+      return {
+        kind: 'refuse',
+        reason: `${toolId} may overwrite or delete; a flow phase (approval mode forward) cannot call it`,
+      };
     }
     return { kind: 'run' };
   }
   if (annotations.readOnlyHint || NEVER_HELD.has(toolId) || HELD_DOWNSTREAM.has(toolId)) return { kind: 'run' };
   if (caller.kind === 'stdio' && opts.exemptLocalWrites) return { kind: 'run' };
-  return { kind: 'hold', reason: `${toolId} writes (${annotations.destructiveHint ? 'may overwrite or delete' : 'additive'}) and the caller is ${caller.kind}` };
+  return {
+    kind: 'hold',
+    reason: `${toolId} writes (${annotations.destructiveHint ? 'may overwrite or delete' : 'additive'}) and the caller is ${caller.kind}`,
+  };
 }

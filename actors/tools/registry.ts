@@ -96,7 +96,10 @@ export class ToolRegistry {
 
   /** Finds tools by words in their id, title and description; every word must appear somewhere. */
   search(query: string, limit = 10): SearchHit[] {
-    const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+    const words = query
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 1);
     if (!words.length) return [];
     const hits: SearchHit[] = [];
     for (const t of this.toolsById.values()) {
@@ -110,7 +113,14 @@ export class ToolRegistry {
         if (!inId && !inText) all = false;
         score += (inId ? 3 : 0) + (inText ? 1 : 0);
       }
-      if (all) hits.push({ tool_id: t.tool_id, title: t.title ?? t.name, description: t.description, score, available: this.isAvailable(t.adapter_id) });
+      if (all)
+        hits.push({
+          tool_id: t.tool_id,
+          title: t.title ?? t.name,
+          description: t.description,
+          score,
+          available: this.isAvailable(t.adapter_id),
+        });
     }
     return hits.sort((a, b) => b.score - a.score || a.tool_id.localeCompare(b.tool_id)).slice(0, limit);
   }
@@ -123,7 +133,10 @@ export class ToolRegistry {
     this.bareNames = new Map();
     const wanted = [...this.toolsById.values()].filter((t) => t.bare_name);
     for (const t of wanted) {
-      const clash = this.toolsById.has(t.name) || this.aliasIndex.has(aliasKey(t.name)) || wanted.some((o) => o !== t && o.name === t.name);
+      const clash =
+        this.toolsById.has(t.name) ||
+        this.aliasIndex.has(aliasKey(t.name)) ||
+        wanted.some((o) => o !== t && o.name === t.name);
       if (clash) this.toolsById.set(t.tool_id, { ...t, bare_name: false });
       else this.bareNames.set(t.name, t.tool_id);
     }

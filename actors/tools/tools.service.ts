@@ -27,16 +27,22 @@ export function createToolsService(infra: Infra): ServiceSchema {
 
   async function refresh(caller: Pick<Context, 'call'>, broker: Context['broker']): Promise<void> {
     const services = broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as { name: string }[];
-    const onBus = new Set(services.filter((s) => s.name.startsWith(ADAPTER_PREFIX)).map((s) => s.name.slice(ADAPTER_PREFIX.length)));
+    const onBus = new Set(
+      services.filter((s) => s.name.startsWith(ADAPTER_PREFIX)).map((s) => s.name.slice(ADAPTER_PREFIX.length)),
+    );
     await Promise.all(
-      [...onBus].filter((id) => !registry.isKnown(id)).map(async (id) => {
-        try {
-          registry.upsert(await call(caller, adapterActions(id).manifest, {}, { timeout: HEALTH_PROBE_MS, retries: 1 }));
-        } catch (err) {
-          onBus.delete(id);
-          infra.log.warn({ adapter: id, err: (err as Error).message }, 'adapter manifest not readable');
-        }
-      }),
+      [...onBus]
+        .filter((id) => !registry.isKnown(id))
+        .map(async (id) => {
+          try {
+            registry.upsert(
+              await call(caller, adapterActions(id).manifest, {}, { timeout: HEALTH_PROBE_MS, retries: 1 }),
+            );
+          } catch (err) {
+            onBus.delete(id);
+            infra.log.warn({ adapter: id, err: (err as Error).message }, 'adapter manifest not readable');
+          }
+        }),
     );
     registry.setAvailable(onBus);
   }
@@ -53,16 +59,31 @@ export function createToolsService(infra: Infra): ServiceSchema {
   async function callTool(p: ToolCallParams, ctx: Context): Promise<ToolCallOutcome> {
     await fresh(ctx);
     const res = registry.resolve(p.name);
-    if (res.kind === 'unknown') return { kind: 'not_found', tool_id: p.name, did_you_mean: res.didYouMean, tool_count: registry.toolCount };
-    if (res.kind === 'ambiguous') return { kind: 'not_found', tool_id: p.name, did_you_mean: res.matches, tool_count: registry.toolCount, ambiguous: res.matches };
+    if (res.kind === 'unknown')
+      return { kind: 'not_found', tool_id: p.name, did_you_mean: res.didYouMean, tool_count: registry.toolCount };
+    if (res.kind === 'ambiguous')
+      return {
+        kind: 'not_found',
+        tool_id: p.name,
+        did_you_mean: res.matches,
+        tool_count: registry.toolCount,
+        ambiguous: res.matches,
+      };
     const tool = registry.tool(res.id)!;
     if (!registry.isAvailable(tool.adapter_id)) {
-      return { kind: 'unavailable', tool_id: tool.tool_id, message: `adapter ${tool.adapter_id} is unavailable: it is not on the bus`, duration_ms: 0 };
+      return {
+        kind: 'unavailable',
+        tool_id: tool.tool_id,
+        message: `adapter ${tool.adapter_id} is unavailable: it is not on the bus`,
+        duration_ms: 0,
+      };
     }
     const checked = validator.check(tool.input_schema, p.arguments);
     if (!checked.ok) return { kind: 'invalid_params', tool_id: tool.tool_id, validation_errors: checked.issues };
 
-    const hold = decideHold(tool.tool_id, tool.annotations, TOOL_CATALOGUE.get(tool.tool_id), p.caller, { exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES });
+    const hold = decideHold(tool.tool_id, tool.annotations, TOOL_CATALOGUE.get(tool.tool_id), p.caller, {
+      exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES,
+    });
     if (hold.kind === 'refuse') return { kind: 'refused', tool_id: tool.tool_id, message: hold.reason };
     if (hold.kind === 'hold') {
       const unapproved = await gateHeldCall(ctx, infra, tool.tool_id, p, hold.reason);

@@ -5,7 +5,13 @@ import { batchLoader, isUuid, type Db, type Queryable } from '../../brokers/db/i
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import type { Decider } from '../../contracts/actions/approvals.actions.ts';
-import { kindOfNodeType, NODE_TYPE_OF_KIND, TwinApprovalActions as A, type ApprovalNode, type NodeDecideSchema } from '../../contracts/actions/twin-approvals.actions.ts';
+import {
+  kindOfNodeType,
+  NODE_TYPE_OF_KIND,
+  TwinApprovalActions as A,
+  type ApprovalNode,
+  type NodeDecideSchema,
+} from '../../contracts/actions/twin-approvals.actions.ts';
 import { refOf } from './keys.ts';
 import type { NodeRow } from './nodes.store.ts';
 
@@ -16,7 +22,19 @@ const PENDING = `((node_type IN ('design_change', 'design_loop') AND coalesce(pr
   OR (node_type IN ('sketch', 'technical_drawing') AND coalesce(properties->>'approved', 'false') <> 'true'))`;
 const COLUMNS = 'id, project_id, node_type, name, properties, item_key, revision, author, created_at, updated_at';
 
-type Row = Pick<NodeRow, 'id' | 'project_id' | 'node_type' | 'name' | 'properties' | 'item_key' | 'revision' | 'author' | 'created_at' | 'updated_at'>;
+type Row = Pick<
+  NodeRow,
+  | 'id'
+  | 'project_id'
+  | 'node_type'
+  | 'name'
+  | 'properties'
+  | 'item_key'
+  | 'revision'
+  | 'author'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 const toApprovalNode = (r: Row): ApprovalNode => ({
   id: r.id,
@@ -32,7 +50,9 @@ const toApprovalNode = (r: Row): ApprovalNode => ({
 
 /** The winning iteration of design loops, one query for all of them. */
 async function withWinners(q: Queryable, nodes: ApprovalNode[]): Promise<ApprovalNode[]> {
-  const ids = nodes.map((n) => (n.node_type === 'design_loop' ? String(n.properties.winning_iteration ?? '') : '')).filter(isUuid);
+  const ids = nodes
+    .map((n) => (n.node_type === 'design_loop' ? String(n.properties.winning_iteration ?? '') : ''))
+    .filter(isUuid);
   if (!ids.length) return nodes;
   const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[])`, [ids]);
   const byId = new Map(rows.map((r) => [r.id, toApprovalNode(r)]));
@@ -44,16 +64,27 @@ async function withWinners(q: Queryable, nodes: ApprovalNode[]): Promise<Approva
 }
 
 /** Nodes of the given kinds by status and project, newest first; with `count_unscoped` also those with no project. */
-export async function listApprovalNodes(db: Queryable, p: z.output<typeof A.nodes.params>): Promise<{ nodes: ApprovalNode[]; unscoped_count: number }> {
+export async function listApprovalNodes(
+  db: Queryable,
+  p: z.output<typeof A.nodes.params>,
+): Promise<{ nodes: ApprovalNode[]; unscoped_count: number }> {
   const types = p.kinds.map((k) => NODE_TYPE_OF_KIND[k]);
   const status = p.status === 'pending' ? `AND ${PENDING}` : p.status === 'decided' ? `AND NOT ${PENDING}` : '';
   const where = `node_type IN ('design_change', 'design_loop', 'sketch', 'technical_drawing') AND node_type = ANY($1::text[]) AND ${VISIBLE} ${status}`;
   const scoped = p.project_id !== undefined;
   const [list, unscoped] = await Promise.all([
-    db.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE ${where}${scoped ? ' AND project_id = $2' : ''} ORDER BY created_at DESC, id`, scoped ? [types, p.project_id] : [types]),
-    scoped && p.count_unscoped ? db.query<{ n: string }>(`SELECT count(*) AS n FROM twin_nodes WHERE ${where} AND project_id IS NULL`, [types]) : undefined,
+    db.query<Row>(
+      `SELECT ${COLUMNS} FROM twin_nodes WHERE ${where}${scoped ? ' AND project_id = $2' : ''} ORDER BY created_at DESC, id`,
+      scoped ? [types, p.project_id] : [types],
+    ),
+    scoped && p.count_unscoped
+      ? db.query<{ n: string }>(`SELECT count(*) AS n FROM twin_nodes WHERE ${where} AND project_id IS NULL`, [types])
+      : undefined,
   ]);
-  return { nodes: await withWinners(db, list.rows.map(toApprovalNode)), unscoped_count: Number(unscoped?.rows[0].n ?? 0) };
+  return {
+    nodes: await withWinners(db, list.rows.map(toApprovalNode)),
+    unscoped_count: Number(unscoped?.rows[0].n ?? 0),
+  };
 }
 
 /** One approvable node by id; unknown, invisible (a draft) or of a type nobody approves is NOT_FOUND. */
@@ -65,7 +96,10 @@ export async function approvalNode(q: Queryable, id: string, lock = false): Prom
 
 /** Approvable nodes by id, one query for all (also the batched read of `approvalNode` actions); `lock` takes their rows. */
 async function approvalNodesById(q: Queryable, ids: string[], lock = false): Promise<Map<string, ApprovalNode>> {
-  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[]) AND ${VISIBLE}${lock ? ' FOR UPDATE' : ''}`, [ids.filter(isUuid)]);
+  const { rows } = await q.query<Row>(
+    `SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[]) AND ${VISIBLE}${lock ? ' FOR UPDATE' : ''}`,
+    [ids.filter(isUuid)],
+  );
   const nodes = await withWinners(q, rows.filter((r) => kindOfNodeType(r.node_type)).map(toApprovalNode));
   return new Map(nodes.map((n) => [n.id, n]));
 }
@@ -78,11 +112,24 @@ export function nodePending(n: Pick<ApprovalNode, 'node_type' | 'properties'>): 
 
 /** Metadata of an approval on a work product (SPEC "Where each decision is persisted": sketches, drawings, loop winners). */
 export function approvalFields(d: Decider, at: string): Record<string, unknown> {
-  return { approved: true, approved_by: d.approver, approved_at: at, approver_verified: d.approver_verified, approval_surface: d.surface, approval_on_behalf_of: d.on_behalf_of, approval_agent: d.agent };
+  return {
+    approved: true,
+    approved_by: d.approver,
+    approved_at: at,
+    approver_verified: d.approver_verified,
+    approval_surface: d.surface,
+    approval_on_behalf_of: d.on_behalf_of,
+    approval_agent: d.agent,
+  };
 }
 
 /** Metadata of a decision on a design-change proposal (SPEC: reviewer, reviewer_verified, decision_surface, ...). */
-export function reviewFields(decision: 'approve' | 'reject', reason: string, d: Decider, at: string): Record<string, unknown> {
+export function reviewFields(
+  decision: 'approve' | 'reject',
+  reason: string,
+  d: Decider,
+  at: string,
+): Record<string, unknown> {
   return {
     status: decision === 'approve' ? 'approved' : 'rejected',
     reviewer: d.approver,
@@ -96,7 +143,14 @@ export function reviewFields(decision: 'approve' | 'reject', reason: string, d: 
 }
 
 /** Merges `props` into the node's properties (only while `guard` holds); answers the row as it now is, if it matched. */
-async function patchNode(q: Queryable, id: string, props: Record<string, unknown>, approvedBy: string | null, now: Date, guard = 'TRUE'): Promise<Row | undefined> {
+async function patchNode(
+  q: Queryable,
+  id: string,
+  props: Record<string, unknown>,
+  approvedBy: string | null,
+  now: Date,
+  guard = 'TRUE',
+): Promise<Row | undefined> {
   const { rows } = await q.query<Row>(
     `UPDATE twin_nodes SET properties = properties || $2::jsonb, approved_by = coalesce($3, approved_by), approved_at = CASE WHEN $3::text IS NULL THEN approved_at ELSE $4 END, updated_at = $4
      WHERE id = $1 AND ${guard} RETURNING ${COLUMNS}`,
@@ -108,7 +162,11 @@ async function patchNode(q: Queryable, id: string, props: Record<string, unknown
 /** Why a decision on a node did not apply: it is not one of `kind` (NOT_FOUND), or no longer pending (CONFLICT). */
 function refusal(n: ApprovalNode, p: z.output<typeof NodeDecideSchema>): ActorError {
   if (kindOfNodeType(n.node_type) !== p.kind) return ActorError.notFound(p.kind, p.node_id);
-  return new ActorError('CONFLICT', `${p.kind} ${n.id} is already decided (${n.node_type === 'sketch' || n.node_type === 'technical_drawing' ? 'approved' : String(n.properties.status)})`, { node_id: n.id });
+  return new ActorError(
+    'CONFLICT',
+    `${p.kind} ${n.id} is already decided (${n.node_type === 'sketch' || n.node_type === 'technical_drawing' ? 'approved' : String(n.properties.status)})`,
+    { node_id: n.id },
+  );
 }
 
 /**
@@ -122,21 +180,48 @@ export async function decideNode(db: Db, p: z.output<typeof NodeDecideSchema>, n
     // Only approved; the node must still exist and be of the kind for this to be the answer.
     const n = await approvalNode(db, p.node_id);
     if (kindOfNodeType(n.node_type) !== p.kind || !nodePending(n)) throw refusal(n, p);
-    throw new ActorError('VALIDATION_FAILED', `a ${p.kind} is only approved`, { issues: [{ path: 'decision', message: 'approve only' }] });
+    throw new ActorError('VALIDATION_FAILED', `a ${p.kind} is only approved`, {
+      issues: [{ path: 'decision', message: 'approve only' }],
+    });
   }
   if (p.kind !== 'design_loop') {
-    const props = p.kind === 'design_change' ? reviewFields(p.decision, p.reason, p.decider, at) : { ...approvalFields(p.decider, at), approval_reason: p.reason };
+    const props =
+      p.kind === 'design_change'
+        ? reviewFields(p.decision, p.reason, p.decider, at)
+        : { ...approvalFields(p.decider, at), approval_reason: p.reason };
     const guard = `node_type = '${NODE_TYPE_OF_KIND[p.kind]}' AND ${VISIBLE} AND ${PENDING}`;
-    const row = isUuid(p.node_id) ? await patchNode(db, p.node_id, props, p.kind === 'design_change' && p.decision !== 'approve' ? null : p.decider.approver, now, guard) : undefined;
+    const row = isUuid(p.node_id)
+      ? await patchNode(
+          db,
+          p.node_id,
+          props,
+          p.kind === 'design_change' && p.decision !== 'approve' ? null : p.decider.approver,
+          now,
+          guard,
+        )
+      : undefined;
     if (row) return toApprovalNode(row);
     throw refusal(await approvalNode(db, p.node_id), p);
   }
   return db.tx(async (q) => {
     const n = await approvalNode(q, p.node_id, true);
     if (kindOfNodeType(n.node_type) !== p.kind || !nodePending(n)) throw refusal(n, p);
-    if (!n.winning) throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
-    await patchNode(q, n.winning.id, { ...approvalFields(p.decider, at), approval_reason: p.reason, design_loop_id: n.id }, p.decider.approver, now);
-    await patchNode(q, n.id, { ...approvalFields(p.decider, at), status: 'approved', approval_reason: p.reason }, p.decider.approver, now);
+    if (!n.winning)
+      throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
+    await patchNode(
+      q,
+      n.winning.id,
+      { ...approvalFields(p.decider, at), approval_reason: p.reason, design_loop_id: n.id },
+      p.decider.approver,
+      now,
+    );
+    await patchNode(
+      q,
+      n.id,
+      { ...approvalFields(p.decider, at), status: 'approved', approval_reason: p.reason },
+      p.decider.approver,
+      now,
+    );
     return approvalNode(q, n.id);
   });
 }
@@ -154,4 +239,3 @@ export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, 
     decideApproval: action(A.decide, (p) => decideNode(db(), p, infra.now())),
   };
 }
-

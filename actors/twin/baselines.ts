@@ -34,12 +34,20 @@ const toSummary = (r: SummaryRow): BaselineSummary => ({
   source: r.source,
 });
 
-export async function listBaselines(q: Queryable, projectId: string | undefined, limit: number, offset: number): Promise<BaselineList> {
+export async function listBaselines(
+  q: Queryable,
+  projectId: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<BaselineList> {
   const where = projectId ? 'WHERE b.project_id = $3' : '';
   const params: unknown[] = projectId ? [limit, offset, projectId] : [limit, offset];
   const [page, total] = await Promise.all([
     q.query<SummaryRow>(`${SUMMARY_SQL} ${where} ORDER BY b.created_at DESC, b.id LIMIT $1 OFFSET $2`, params),
-    q.query<{ n: string }>(`SELECT count(*) AS n FROM twin_baselines b ${projectId ? 'WHERE b.project_id = $1' : ''}`, projectId ? [projectId] : []),
+    q.query<{ n: string }>(
+      `SELECT count(*) AS n FROM twin_baselines b ${projectId ? 'WHERE b.project_id = $1' : ''}`,
+      projectId ? [projectId] : [],
+    ),
   ]);
   return { baselines: page.rows.map(toSummary), total: Number(total.rows[0].n) };
 }

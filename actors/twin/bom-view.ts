@@ -27,7 +27,12 @@ const num = (sources: Props[], names: string[], fallback: number) => {
  * snake_case keys, `specs` consulted second. Missing text is empty, quantity 1, price 0, currency USD; a status
  * outside the spec's four values is `available`.
  */
-export function toComponent(id: string, projectId: string | null, sources: Props[], defaults: { description: string; category: string }): BomComponent {
+export function toComponent(
+  id: string,
+  projectId: string | null,
+  sources: Props[],
+  defaults: { description: string; category: string },
+): BomComponent {
   const status = BomStatusSchema.safeParse(pick(sources, ['status', 'availability']));
   return {
     id,
@@ -71,15 +76,22 @@ export async function bomList(q: Queryable, projectId: string | undefined): Prom
   const components: BomComponent[] = [];
   const listed = new Set<string>();
   for (const r of rows.filter((x) => x.item_type === 'bom')) {
-    const lines = [r.properties.components, r.properties.lines, r.properties.items].find(Array.isArray) as unknown[] | undefined;
+    const lines = [r.properties.components, r.properties.lines, r.properties.items].find(Array.isArray) as
+      unknown[] | undefined;
     (lines ?? []).filter(isRecord).forEach((line, i) => {
-      const c = toComponent(`${r.key}#${i + 1}`, r.project_id, [line, isRecord(line.specs) ? line.specs : {}], { description: '', category: 'component' });
+      const c = toComponent(`${r.key}#${i + 1}`, r.project_id, [line, isRecord(line.specs) ? line.specs : {}], {
+        description: '',
+        category: 'component',
+      });
       if (c.partNumber) listed.add(`${r.project_id ?? ''}\u0000${c.partNumber.toLowerCase()}`);
       components.push(c);
     });
   }
   for (const r of rows.filter((x) => x.item_type === 'component_selection')) {
-    const c = toComponent(r.key, r.project_id, [r.properties, isRecord(r.properties.specs) ? r.properties.specs : {}], { description: r.name, category: 'component' });
+    const c = toComponent(r.key, r.project_id, [r.properties, isRecord(r.properties.specs) ? r.properties.specs : {}], {
+      description: r.name,
+      category: 'component',
+    });
     if (c.partNumber && listed.has(`${r.project_id ?? ''}\u0000${c.partNumber.toLowerCase()}`)) continue;
     components.push(c);
   }

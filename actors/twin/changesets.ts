@@ -20,7 +20,12 @@ export interface Conflict {
 }
 
 export type CommitOutcome =
-  | { status: 'committed'; committed: { key: string; ref: string; node_id: string }[]; baseline_id: string; stale_marked: string[] }
+  | {
+      status: 'committed';
+      committed: { key: string; ref: string; node_id: string }[];
+      baseline_id: string;
+      stale_marked: string[];
+    }
   | { status: 'conflict'; conflicts: Conflict[] };
 
 interface DraftRow {
@@ -41,7 +46,12 @@ export type FaultInjector = (step: 'after_heads' | 'after_baseline') => void;
  * items; otherwise drafts become `approved`, heads move, SUPERSEDES edges are added, the gate's baseline pins every
  * current item of the project, and dependants of replaced heads are marked stale.
  */
-export async function commitChangeSet(q: Queryable, req: CommitRequest, now: Date, fault?: FaultInjector): Promise<CommitOutcome> {
+export async function commitChangeSet(
+  q: Queryable,
+  req: CommitRequest,
+  now: Date,
+  fault?: FaultInjector,
+): Promise<CommitOutcome> {
   const { rows: drafts } = await q.query<DraftRow>(
     `SELECT n.id, n.item_key, n.revision, n.base_revision, i.head_revision, i.head_node_id
      FROM twin_nodes n JOIN twin_items i ON i.key = n.item_key
@@ -82,7 +92,9 @@ export async function commitChangeSet(q: Queryable, req: CommitRequest, now: Dat
        CROSS JOIN (VALUES ('REVISION_OF', $3::jsonb), ('SUPERSEDES', $4::jsonb)) AS r(rel, props)`,
       [src, old, JSON.stringify({ change_reason: change }), JSON.stringify({ gate: req.gate_id })],
     );
-    const reasons = replaced.map((d) => `${refOf(d.item_key, d.head_revision)} was superseded by ${refOf(d.item_key, d.head_revision + 1)}`);
+    const reasons = replaced.map(
+      (d) => `${refOf(d.item_key, d.head_revision)} was superseded by ${refOf(d.item_key, d.head_revision + 1)}`,
+    );
     const { rows } = await q.query<{ id: string }>(
       `UPDATE twin_nodes t SET stale = true, stale_reason = x.reason, updated_at = $3
        FROM (SELECT e.src, min(r.reason) AS reason FROM twin_edges e JOIN unnest($1::uuid[], $2::text[]) AS r(old, reason) ON e.dst = r.old
@@ -129,7 +141,13 @@ async function recordGateBaseline(q: Queryable, req: CommitRequest, now: Date): 
 }
 
 /** Closes a run's open drafts: `rejected` on a reject decision, `abandoned` with a reason on retry, rework, failure or cancel. */
-export async function closeDrafts(q: Queryable, runId: string, status: 'rejected' | 'abandoned', reason: string, now: Date): Promise<number> {
+export async function closeDrafts(
+  q: Queryable,
+  runId: string,
+  status: 'rejected' | 'abandoned',
+  reason: string,
+  now: Date,
+): Promise<number> {
   if (!reason.trim()) throw new ActorError('VALIDATION_FAILED', 'closing drafts needs a reason');
   // One statement (atomic without a transaction of its own): the drafts and the run's change set close together.
   const { rows } = await q.query<{ n: number }>(

@@ -37,21 +37,30 @@ const blank = (v: string | null | undefined) => v === undefined || v === null ||
 async function resolveItem(q: Queryable, w: DefinitionWrite): Promise<{ item?: ItemRow; newKey?: string }> {
   if (!blank(w.item_key)) {
     const ref = parseItemRef(w.item_key!);
-    if (!ref) throw new ActorError('VALIDATION_FAILED', `item_key ${JSON.stringify(w.item_key)} is not KEY or KEY@n`, { item_key: w.item_key });
+    if (!ref)
+      throw new ActorError('VALIDATION_FAILED', `item_key ${JSON.stringify(w.item_key)} is not KEY or KEY@n`, {
+        item_key: w.item_key,
+      });
     const item = await getItem(q, ref.key, true);
     if (!item) {
       if (ref.revision !== undefined) throw ActorError.notFound('item', w.item_key!);
       return { newKey: ref.key };
     }
     if (item.item_type !== w.item_type) {
-      throw new ActorError('VALIDATION_FAILED', `item ${item.key} is a ${item.item_type}, not a ${w.item_type}`, { item_key: item.key });
+      throw new ActorError('VALIDATION_FAILED', `item ${item.key} is a ${item.item_type}, not a ${w.item_type}`, {
+        item_key: item.key,
+      });
     }
     if (ref.revision !== undefined && ref.revision !== item.head_revision) {
-      throw new ActorError('STALE_REVISION', `${refOf(ref.key, ref.revision)} is stale: the head is ${refOf(item.key, item.head_revision)}; nothing was written`, {
-        item_key: item.key,
-        given: ref.revision,
-        head: item.head_revision,
-      });
+      throw new ActorError(
+        'STALE_REVISION',
+        `${refOf(ref.key, ref.revision)} is stale: the head is ${refOf(item.key, item.head_revision)}; nothing was written`,
+        {
+          item_key: item.key,
+          given: ref.revision,
+          head: item.head_revision,
+        },
+      );
     }
     return { item };
   }
@@ -60,9 +69,13 @@ async function resolveItem(q: Queryable, w: DefinitionWrite): Promise<{ item?: I
     if (!node?.item_key) throw ActorError.notFound('revision node', w.supersedes!);
     const item = await getItem(q, node.item_key, true);
     if (!item || item.head_node_id !== node.id) {
-      throw new ActorError('STALE_REVISION', `supersedes ${w.supersedes} is not the head of ${node.item_key} (head ${item ? refOf(item.key, item.head_revision) : 'none'}); nothing was written`, {
-        item_key: node.item_key,
-      });
+      throw new ActorError(
+        'STALE_REVISION',
+        `supersedes ${w.supersedes} is not the head of ${node.item_key} (head ${item ? refOf(item.key, item.head_revision) : 'none'}); nothing was written`,
+        {
+          item_key: node.item_key,
+        },
+      );
     }
     return { item };
   }
@@ -110,10 +123,25 @@ export async function writeDefinition(q: Queryable, w: DefinitionWrite, now: Dat
     } until the run's gate is approved.`;
     const node = await insertNode(
       q,
-      { ...base, revision_status: 'draft', base_revision: item.head_revision, run_id: w.writer.run_id, phase: w.writer.phase ?? null, draft_note: draftNote },
+      {
+        ...base,
+        revision_status: 'draft',
+        base_revision: item.head_revision,
+        run_id: w.writer.run_id,
+        phase: w.writer.phase ?? null,
+        draft_note: draftNote,
+      },
       now,
     );
-    return { node, item_key: item.key, revision, item_ref: refOf(item.key, revision), revision_status: 'draft', draft_note: draftNote, stale_marked: [] };
+    return {
+      node,
+      item_key: item.key,
+      revision,
+      item_ref: refOf(item.key, revision),
+      revision_status: 'draft',
+      draft_note: draftNote,
+      stale_marked: [],
+    };
   }
 
   const node = await insertNode(q, { ...base, revision_status: 'committed', base_revision: item.head_revision }, now);
@@ -121,7 +149,12 @@ export async function writeDefinition(q: Queryable, w: DefinitionWrite, now: Dat
   if (item.head_node_id) {
     await insertEdge(q, node.id, item.head_node_id, 'REVISION_OF', { change_reason: base.change_reason });
     await insertEdge(q, node.id, item.head_node_id, 'SUPERSEDES', {});
-    stale = await markDependantsStale(q, item.head_node_id, `${refOf(item.key, item.head_revision)} was superseded by ${refOf(item.key, revision)}`, now);
+    stale = await markDependantsStale(
+      q,
+      item.head_node_id,
+      `${refOf(item.key, item.head_revision)} was superseded by ${refOf(item.key, revision)}`,
+      now,
+    );
   }
   await moveHead(q, item.key, revision, node.id, now);
   return { node, item_key: item.key, revision, item_ref: refOf(item.key, revision), stale_marked: stale };

@@ -24,7 +24,9 @@ export function toItem(r: ItemRow, draft?: { revision: number; node_id: string }
     head_ref: r.head_revision > 0 ? refOf(r.key, r.head_revision) : null,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
-    ...(draft ? { draft_revision: draft.revision, draft_node_id: draft.node_id, draft_ref: refOf(r.key, draft.revision) } : {}),
+    ...(draft
+      ? { draft_revision: draft.revision, draft_node_id: draft.node_id, draft_ref: refOf(r.key, draft.revision) }
+      : {}),
   };
 }
 
@@ -35,7 +37,13 @@ export async function getItem(q: Queryable, key: string, lock = false): Promise<
 }
 
 /** The item a name names in a project (same name, same type, same project = same item). */
-export async function findItemByName(q: Queryable, projectId: string | null, itemType: string, name: string, lock = false): Promise<ItemRow | undefined> {
+export async function findItemByName(
+  q: Queryable,
+  projectId: string | null,
+  itemType: string,
+  name: string,
+  lock = false,
+): Promise<ItemRow | undefined> {
   const { rows } = await q.query<ItemRow>(
     `SELECT * FROM twin_items WHERE COALESCE(project_id, '') = COALESCE($1, '') AND item_type = $2 AND name = $3${lock ? ' FOR UPDATE' : ''}`,
     [projectId, itemType, name],
@@ -43,7 +51,14 @@ export async function findItemByName(q: Queryable, projectId: string | null, ite
   return rows[0];
 }
 
-export async function createItem(q: Queryable, key: string, projectId: string | null, itemType: string, name: string, now: Date): Promise<ItemRow> {
+export async function createItem(
+  q: Queryable,
+  key: string,
+  projectId: string | null,
+  itemType: string,
+  name: string,
+  now: Date,
+): Promise<ItemRow> {
   const { rows } = await q.query<ItemRow>(
     `INSERT INTO twin_items (key, project_id, item_type, name, head_revision, created_at, updated_at)
      VALUES ($1, $2, $3, $4, 0, $5, $5) RETURNING *`,
@@ -53,11 +68,20 @@ export async function createItem(q: Queryable, key: string, projectId: string | 
 }
 
 export async function moveHead(q: Queryable, key: string, revision: number, nodeId: string, now: Date): Promise<void> {
-  await q.query('UPDATE twin_items SET head_revision = $2, head_node_id = $3, updated_at = $4 WHERE key = $1', [key, revision, nodeId, now]);
+  await q.query('UPDATE twin_items SET head_revision = $2, head_node_id = $3, updated_at = $4 WHERE key = $1', [
+    key,
+    revision,
+    nodeId,
+    now,
+  ]);
 }
 
 /** The open draft of an item in a run, if any. */
-export async function openDraft(q: Queryable, key: string, runId: string): Promise<{ id: string; revision: number; base_revision: number } | undefined> {
+export async function openDraft(
+  q: Queryable,
+  key: string,
+  runId: string,
+): Promise<{ id: string; revision: number; base_revision: number } | undefined> {
   const { rows } = await q.query<{ id: string; revision: number; base_revision: number }>(
     `SELECT id, revision, base_revision FROM twin_nodes WHERE item_key = $1 AND run_id = $2 AND revision_status = 'draft'`,
     [key, runId],

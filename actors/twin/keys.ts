@@ -28,6 +28,11 @@ export function newItemKey(itemType: string, name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 24)
     .replace(/-+$/, '');
-  const rand = crypto.randomBytes(3).toString('base64url').toUpperCase().replace(/[^A-Z0-9]/g, 'X').slice(0, 4);
+  const rand = crypto
+    .randomBytes(3)
+    .toString('base64url')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, 'X')
+    .slice(0, 4);
   return [prefix, slug, rand].filter(Boolean).join('-');
 }

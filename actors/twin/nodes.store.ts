@@ -92,9 +92,23 @@ export async function insertNode(q: Queryable, n: NewNode, now: Date): Promise<N
        run_id, phase, change_reason, draft_note, author, object_key, content_hash, created_at, updated_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$17) RETURNING *`,
     [
-      n.id ?? crypto.randomUUID(), n.project_id, n.node_type, n.name, JSON.stringify(n.properties ?? {}), n.item_key ?? null,
-      n.revision ?? null, n.revision_status ?? null, n.base_revision ?? null, n.run_id ?? null, n.phase ?? null,
-      n.change_reason ?? null, n.draft_note ?? null, n.author ?? null, n.object_key ?? null, n.content_hash ?? null, now,
+      n.id ?? crypto.randomUUID(),
+      n.project_id,
+      n.node_type,
+      n.name,
+      JSON.stringify(n.properties ?? {}),
+      n.item_key ?? null,
+      n.revision ?? null,
+      n.revision_status ?? null,
+      n.base_revision ?? null,
+      n.run_id ?? null,
+      n.phase ?? null,
+      n.change_reason ?? null,
+      n.draft_note ?? null,
+      n.author ?? null,
+      n.object_key ?? null,
+      n.content_hash ?? null,
+      now,
     ],
   );
   return rows[0];
@@ -106,8 +120,19 @@ export async function getNodeRow(q: Queryable, id: string): Promise<NodeRow | un
   return rows[0];
 }
 
-export async function insertEdge(q: Queryable, src: string, dst: string, rel: string, properties: Record<string, unknown> = {}): Promise<void> {
-  await q.query('INSERT INTO twin_edges (src, dst, rel_type, properties) VALUES ($1, $2, $3, $4)', [src, dst, rel, JSON.stringify(properties)]);
+export async function insertEdge(
+  q: Queryable,
+  src: string,
+  dst: string,
+  rel: string,
+  properties: Record<string, unknown> = {},
+): Promise<void> {
+  await q.query('INSERT INTO twin_edges (src, dst, rel_type, properties) VALUES ($1, $2, $3, $4)', [
+    src,
+    dst,
+    rel,
+    JSON.stringify(properties),
+  ]);
 }
 
 interface EdgeRow {

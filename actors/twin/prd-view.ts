@@ -15,7 +15,8 @@ interface HeadRow {
   properties: Record<string, unknown>;
 }
 
-const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : v === undefined || v === null ? fallback : String(v));
+const str = (v: unknown, fallback = ''): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? fallback : String(v);
 
 /** Head revisions of the project's items of the given types, by type then name. */
 async function heads(q: Queryable, projectId: string | null, types: string[]): Promise<HeadRow[]> {
@@ -31,7 +32,9 @@ async function heads(q: Queryable, projectId: string | null, types: string[]): P
 
 /** The requirement rows of one constraint set revision (constraints as `twin.record_constraint_set` stores them). */
 export function requirementRows(set: HeadRow): RequirementRow[] {
-  const list = Array.isArray(set.properties.constraints) ? (set.properties.constraints as Record<string, unknown>[]) : [];
+  const list = Array.isArray(set.properties.constraints)
+    ? (set.properties.constraints as Record<string, unknown>[])
+    : [];
   return list.map((c, i) => ({
     set_key: set.key,
     set_ref: refOf(set.key, set.revision),
@@ -57,13 +60,20 @@ export async function derivedPrd(q: Queryable, ref: string): Promise<DerivedPrd>
     if (err instanceof ActorError && err.type === 'VALIDATION_FAILED') throw ActorError.notFound('item', ref);
     throw err;
   });
-  if (node.node_type !== 'prd') throw ActorError.validation([{ path: 'params.key', message: `${ref} is a ${node.node_type}, not a prd` }]);
+  if (node.node_type !== 'prd')
+    throw ActorError.validation([{ path: 'params.key', message: `${ref} is a ${node.node_type}, not a prd` }]);
   const item = await getItem(q, node.item_key!);
   const all = await heads(q, node.project_id, ['intent', 'stakeholder_need', 'objective', 'constraint_set']);
   const entities = (type: string) =>
     all
       .filter((h) => h.item_type === type)
-      .map((h) => ({ key: h.key, ref: refOf(h.key, h.revision), node_id: h.node_id, name: h.name, statement: str(h.properties.statement) }));
+      .map((h) => ({
+        key: h.key,
+        ref: refOf(h.key, h.revision),
+        node_id: h.node_id,
+        name: h.name,
+        statement: str(h.properties.statement),
+      }));
   return {
     project_id: node.project_id,
     item_key: node.item_key!,
@@ -73,7 +83,9 @@ export async function derivedPrd(q: Queryable, ref: string): Promise<DerivedPrd>
     name: node.name,
     is_head: item?.head_node_id === node.id,
     prose: str(node.properties.prose ?? node.properties.content),
-    requirement_refs: Array.isArray(node.properties.requirement_refs) ? node.properties.requirement_refs.map((r) => str(r)) : [],
+    requirement_refs: Array.isArray(node.properties.requirement_refs)
+      ? node.properties.requirement_refs.map((r) => str(r))
+      : [],
     intent: entities('intent'),
     needs: entities('stakeholder_need'),
     objectives: entities('objective'),
@@ -95,7 +107,12 @@ const cell = (v: unknown) => str(v).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 
 /** Renders a derived prd as markdown: title, prose, intent, needs, objectives and the requirement table. Pure. */
 export function renderPrdMarkdown(d: DerivedPrd): string {
-  const out = [`# ${d.name} (${d.ref})`, '', `Project ${d.project_id ?? '(none)'}, revision ${d.revision}${d.is_head ? ' (current)' : ''}.`, ''];
+  const out = [
+    `# ${d.name} (${d.ref})`,
+    '',
+    `Project ${d.project_id ?? '(none)'}, revision ${d.revision}${d.is_head ? ' (current)' : ''}.`,
+    '',
+  ];
   out.push('## Requirements prose', '', d.prose.trim() || '_No prose recorded._', '');
   const list = (title: string, items: DerivedPrd['intent']) => {
     out.push(`## ${title}`, '');
@@ -109,9 +126,14 @@ export function renderPrdMarkdown(d: DerivedPrd): string {
   out.push('## Requirements', '');
   if (!d.requirements.length) out.push('_No constraint set recorded._', '');
   else {
-    out.push('| Set | ID | Metric | Operator | Limit | Unit | Severity | Verification | Message |', '|---|---|---|---|---|---|---|---|---|');
+    out.push(
+      '| Set | ID | Metric | Operator | Limit | Unit | Severity | Verification | Message |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     for (const r of d.requirements) {
-      out.push(`| ${cell(r.set_ref)} | ${cell(r.id)} | ${cell(r.metric)} | ${cell(r.operator)} | ${cell(r.limit ?? '')} | ${cell(r.unit)} | ${cell(r.severity)} | ${cell(r.verification_method)} | ${cell(r.message)} |`);
+      out.push(
+        `| ${cell(r.set_ref)} | ${cell(r.id)} | ${cell(r.metric)} | ${cell(r.operator)} | ${cell(r.limit ?? '')} | ${cell(r.unit)} | ${cell(r.severity)} | ${cell(r.verification_method)} | ${cell(r.message)} |`,
+      );
     }
     out.push('');
   }

@@ -20,19 +20,26 @@ export interface NodeRef {
 export async function resolveNode(q: Queryable, ref: NodeRef): Promise<NodeRow> {
   if (ref.node_id) {
     const node = await getNodeRow(q, ref.node_id);
-    if (!node || (node.revision_status === 'draft' && node.run_id !== (ref.run_id ?? null))) throw ActorError.notFound('node', ref.node_id);
+    if (!node || (node.revision_status === 'draft' && node.run_id !== (ref.run_id ?? null)))
+      throw ActorError.notFound('node', ref.node_id);
     return node;
   }
-  if (!ref.item_key) throw new ActorError('VALIDATION_FAILED', 'give node_id or item_key', { issues: [{ path: 'node_id', message: 'node_id or item_key is required' }] });
+  if (!ref.item_key)
+    throw new ActorError('VALIDATION_FAILED', 'give node_id or item_key', {
+      issues: [{ path: 'node_id', message: 'node_id or item_key is required' }],
+    });
   const parsed = parseItemRef(ref.item_key);
-  if (!parsed) throw new ActorError('VALIDATION_FAILED', `item_key ${JSON.stringify(ref.item_key)} is not KEY or KEY@n`);
+  if (!parsed)
+    throw new ActorError('VALIDATION_FAILED', `item_key ${JSON.stringify(ref.item_key)} is not KEY or KEY@n`);
   const item = await getItem(q, parsed.key);
   if (!item) throw ActorError.notFound('item', parsed.key);
   const { rows } = await q.query<NodeRow>(
     `SELECT * FROM twin_nodes n WHERE n.item_key = $1 AND ${visibleTo('n', '$2')}
      ${parsed.revision !== undefined ? 'AND n.revision = $3' : ''}
      ORDER BY (n.revision_status = 'draft') DESC, n.revision DESC LIMIT 1`,
-    parsed.revision !== undefined ? [parsed.key, ref.run_id ?? null, parsed.revision] : [parsed.key, ref.run_id ?? null],
+    parsed.revision !== undefined
+      ? [parsed.key, ref.run_id ?? null, parsed.revision]
+      : [parsed.key, ref.run_id ?? null],
   );
   if (!rows[0]) throw ActorError.notFound('revision', ref.item_key);
   return rows[0];
@@ -41,11 +48,17 @@ export async function resolveNode(q: Queryable, ref: NodeRef): Promise<NodeRow> 
 /** `twin.item_history`: every revision the caller may see (its own open drafts, never another run's; closed drafts always). */
 export async function itemHistory(q: Queryable, ref: NodeRef & { project_id?: string }): Promise<ItemHistoryResult> {
   let key = ref.item_key ? parseItemRef(ref.item_key)?.key : undefined;
-  if (ref.item_key && !key) throw new ActorError('VALIDATION_FAILED', `item_key ${JSON.stringify(ref.item_key)} is not KEY or KEY@n`);
+  if (ref.item_key && !key)
+    throw new ActorError('VALIDATION_FAILED', `item_key ${JSON.stringify(ref.item_key)} is not KEY or KEY@n`);
   if (!key && ref.node_id) {
     const node = await getNodeRow(q, ref.node_id);
     if (!node) throw ActorError.notFound('node', ref.node_id);
-    if (!node.item_key) throw new ActorError('NOT_FOUND', `node ${ref.node_id} is a ${node.node_type} record, not a revision of an item`, { node_id: ref.node_id });
+    if (!node.item_key)
+      throw new ActorError(
+        'NOT_FOUND',
+        `node ${ref.node_id} is a ${node.node_type} record, not a revision of an item`,
+        { node_id: ref.node_id },
+      );
     key = node.item_key;
   }
   if (!key) throw new ActorError('VALIDATION_FAILED', 'give item_key or node_id');
@@ -72,7 +85,8 @@ export async function itemHistory(q: Queryable, ref: NodeRef & { project_id?: st
   }));
   const draft = rows.find((n) => n.revision_status === 'draft');
   const current = draft ?? rows.find((n) => n.id === item.head_node_id);
-  if (!current) throw new ActorError('NOT_FOUND', `item ${key} has no revision visible to this caller`, { item_key: key });
+  if (!current)
+    throw new ActorError('NOT_FOUND', `item ${key} has no revision visible to this caller`, { item_key: key });
   return {
     ...toItem(item, draft ? { revision: draft.revision!, node_id: draft.id } : undefined),
     revisions,

@@ -20,7 +20,8 @@ export async function resolvePins(q: Queryable, refs: string[], runId?: string):
   const pins: Pin[] = [];
   for (const ref of refs) {
     const node = await resolveNode(q, { item_key: ref, run_id: runId }).catch((err: unknown) => {
-      if (err instanceof ActorError) throw new ActorError(err.type, `depends_on ${ref}: ${err.message}; nothing was written`, { depends_on: ref });
+      if (err instanceof ActorError)
+        throw new ActorError(err.type, `depends_on ${ref}: ${err.message}; nothing was written`, { depends_on: ref });
       throw err;
     });
     pins.push({ ref: refOf(node.item_key!, node.revision!), node_id: node.id });
@@ -28,7 +29,11 @@ export async function resolvePins(q: Queryable, refs: string[], runId?: string):
   return pins;
 }
 
-async function attachFiles(q: Queryable, node: NodeRow, p: { file?: RecordNodeParams['file']; extra_files?: RecordNodeParams['extra_files'] }): Promise<NodeRow> {
+async function attachFiles(
+  q: Queryable,
+  node: NodeRow,
+  p: { file?: RecordNodeParams['file']; extra_files?: RecordNodeParams['extra_files'] },
+): Promise<NodeRow> {
   const blobs = createBlobStore(q);
   for (const f of p.extra_files ?? []) await blobs.link(objectKeyOf(node.id, f.name), f.sha256, node.id, q);
   if (!p.file) return node;
@@ -42,7 +47,11 @@ async function attachFiles(q: Queryable, node: NodeRow, p: { file?: RecordNodePa
 }
 
 /** An append-only record (decision, document, simulation result, ...) with its pins, edges and files; one transaction. */
-export async function recordNode(q: Queryable, p: RecordNodeParams, now: Date): Promise<{ node: NodeRow; pinned: Pin[] }> {
+export async function recordNode(
+  q: Queryable,
+  p: RecordNodeParams,
+  now: Date,
+): Promise<{ node: NodeRow; pinned: Pin[] }> {
   await fenceRunWrite(q, p.writer);
   const pinned = await resolvePins(q, p.depends_on, p.writer.run_id);
   const node = await insertNode(
@@ -65,10 +74,18 @@ export async function recordNode(q: Queryable, p: RecordNodeParams, now: Date): 
 }
 
 /** A definition write with its pins and file; one transaction. */
-export async function writeDefinitionWithFiles(q: Queryable, p: DefinitionWriteParams, now: Date): Promise<DefinitionWritten & { pinned: Pin[] }> {
+export async function writeDefinitionWithFiles(
+  q: Queryable,
+  p: DefinitionWriteParams,
+  now: Date,
+): Promise<DefinitionWritten & { pinned: Pin[] }> {
   await fenceRunWrite(q, p.writer);
   const pinned = await resolvePins(q, p.depends_on, p.writer.run_id);
-  const written = await writeDefinition(q, { ...p, properties: { ...p.properties, ...(pinned.length ? { depends_on: pinned.map((x) => x.ref) } : {}) } }, now);
+  const written = await writeDefinition(
+    q,
+    { ...p, properties: { ...p.properties, ...(pinned.length ? { depends_on: pinned.map((x) => x.ref) } : {}) } },
+    now,
+  );
   for (const pin of pinned) await insertEdge(q, written.node.id, pin.node_id, 'DEPENDS_ON', { ref: pin.ref });
   const node = await attachFiles(q, written.node, p);
   return { ...written, node, pinned };

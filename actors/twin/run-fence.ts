@@ -17,8 +17,12 @@ export async function fenceRunWrite(q: Queryable, w: Writer): Promise<void> {
   const current = rows[0]?.epoch == null ? undefined : Number(rows[0].epoch);
   if (current === w.run_epoch) return;
   const now = current === undefined ? 'does not exist' : `is held under epoch ${current} now`;
-  throw new ActorError('CONFLICT', `run ${w.run_id} ${now}; this write came from its execution under epoch ${w.run_epoch}, which was taken over: nothing was written`, {
-    run_id: w.run_id,
-    run_epoch: w.run_epoch,
-  });
+  throw new ActorError(
+    'CONFLICT',
+    `run ${w.run_id} ${now}; this write came from its execution under epoch ${w.run_epoch}, which was taken over: nothing was written`,
+    {
+      run_id: w.run_id,
+      run_epoch: w.run_epoch,
+    },
+  );
 }

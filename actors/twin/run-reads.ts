@@ -22,10 +22,14 @@ interface NodeRow {
 /** A node the run may see: committed/approved, or its own draft ($2 is the run id). */
 const VISIBLE = `(revision_status IS NULL OR revision_status IN ('committed', 'approved') OR (revision_status = 'draft' AND run_id = $2))`;
 const ref = (key: string | null, rev: number | null) => (key && rev ? `${key}@${rev}` : null);
-const evidenceOf = (n: NodeRow | undefined): Evidence | null => (n ? { node_id: n.id, ref: ref(n.item_key, n.revision), properties: n.properties } : null);
+const evidenceOf = (n: NodeRow | undefined): Evidence | null =>
+  n ? { node_id: n.id, ref: ref(n.item_key, n.revision), properties: n.properties } : null;
 
 /** Required types with a record visible to the run since `since`; a cad_model counts only when its file is stored. */
-async function deliverablesSince(q: Queryable, p: { project_id: string | null; run_id: string; node_types: string[]; since: string | null }): Promise<string[]> {
+async function deliverablesSince(
+  q: Queryable,
+  p: { project_id: string | null; run_id: string; node_types: string[]; since: string | null },
+): Promise<string[]> {
   if (!p.node_types.length) return [];
   const { rows } = await q.query<{ node_type: string }>(
     `SELECT DISTINCT node_type FROM twin_nodes
@@ -37,7 +41,12 @@ async function deliverablesSince(q: Queryable, p: { project_id: string | null; r
 }
 
 /** The current revision of every item of a type, as a run sees it (its own draft, else the head). */
-async function currentRevisions(q: Queryable, projectId: string | null, runId: string, type: string): Promise<NodeRow[]> {
+async function currentRevisions(
+  q: Queryable,
+  projectId: string | null,
+  runId: string,
+  type: string,
+): Promise<NodeRow[]> {
   const { rows } = await q.query<NodeRow>(
     `SELECT DISTINCT ON (item_key) id, item_key, name, properties, stale, revision FROM twin_nodes
      WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = $3 AND item_key IS NOT NULL AND ${VISIBLE}
@@ -50,7 +59,12 @@ async function currentRevisions(q: Queryable, projectId: string | null, runId: s
 /** The constraints in force for a run, the latest valid result analysing a current geometry revision, and the geometry. */
 async function gateEvidence(q: Queryable, projectId: string | null, runId: string) {
   const sets = await currentRevisions(q, projectId, runId, 'constraint_set');
-  const constraints: ConstraintInForce[] = sets.flatMap((s) => ((s.properties.constraints as ConstraintDef[] | undefined) ?? []).map((c) => ({ set: `${s.item_key}@${s.revision}`, c })));
+  const constraints: ConstraintInForce[] = sets.flatMap((s) =>
+    ((s.properties.constraints as ConstraintDef[] | undefined) ?? []).map((c) => ({
+      set: `${s.item_key}@${s.revision}`,
+      c,
+    })),
+  );
   if (!constraints.length) return { constraints, result: null, geometry: null };
   const geoms = await currentRevisions(q, projectId, runId, 'cad_model');
   if (!geoms.length) return { constraints, result: null, geometry: null };
@@ -72,7 +86,10 @@ async function runRecords(q: Queryable, runId: string) {
      FROM twin_nodes n LEFT JOIN twin_items i ON i.key = n.item_key WHERE n.run_id = $1 ORDER BY n.created_at, n.id`,
     [runId],
   );
-  const { rows: baselines } = await q.query<{ id: string; gate_id: string | null }>('SELECT id, gate_id FROM twin_baselines WHERE run_id = $1', [runId]);
+  const { rows: baselines } = await q.query<{ id: string; gate_id: string | null }>(
+    'SELECT id, gate_id FROM twin_baselines WHERE run_id = $1',
+    [runId],
+  );
   return { records: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), baselines };
 }
 

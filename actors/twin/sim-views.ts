@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { isUuid, type Queryable } from '../../brokers/db/index.ts';
-import type { AnalysedGeometryView, LoadCase, LoadCaseCreate, LoadCaseList, SimResultEntry, SimResultList } from '../../contracts/simulation-views.ts';
+import type {
+  AnalysedGeometryView,
+  LoadCase,
+  LoadCaseCreate,
+  LoadCaseList,
+  SimResultEntry,
+  SimResultList,
+} from '../../contracts/simulation-views.ts';
 import { refOf } from './keys.ts';
 import type { NodeRow } from './nodes.store.ts';
 
@@ -12,7 +19,8 @@ const numOrNull = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) 
 function ranges(v: unknown): Record<string, { min: number; max: number }> {
   if (!isRecord(v)) return {};
   const out: Record<string, { min: number; max: number }> = {};
-  for (const [k, r] of Object.entries(v)) if (isRecord(r) && typeof r.min === 'number' && typeof r.max === 'number') out[k] = { min: r.min, max: r.max };
+  for (const [k, r] of Object.entries(v))
+    if (isRecord(r) && typeof r.min === 'number' && typeof r.max === 'number') out[k] = { min: r.min, max: r.max };
   return out;
 }
 
@@ -25,7 +33,11 @@ interface GeomRow {
 
 /** The pinned geometry of each result with its key, ref and whether it is still its item's head ("Analysed ref"). */
 async function analysedGeometries(q: Queryable, results: NodeRow[]): Promise<Map<string, GeomRow>> {
-  const ids = [...new Set(results.map((r) => (r.properties.analysed_geometry as { node_id?: unknown } | undefined)?.node_id).filter(isUuid))];
+  const ids = [
+    ...new Set(
+      results.map((r) => (r.properties.analysed_geometry as { node_id?: unknown } | undefined)?.node_id).filter(isUuid),
+    ),
+  ];
   if (!ids.length) return new Map();
   const { rows } = await q.query<GeomRow>(
     `SELECT n.id, n.item_key, n.revision, i.head_node_id FROM twin_nodes n LEFT JOIN twin_items i ON i.key = n.item_key WHERE n.id = ANY($1::uuid[])`,
@@ -37,8 +49,23 @@ async function analysedGeometries(q: Queryable, results: NodeRow[]): Promise<Map
 /** A result node as a listing entry (SPEC "Simulation result listing entry"): its numbers, then the camelCase fields. */
 export function toListingEntry(n: NodeRow, geom: GeomRow | undefined): SimResultEntry {
   const {
-    field_stored, field_object_key: _key, field_content_hash, field_size_bytes, field_format: _format, field_analysis_type, field_quantities,
-    field_ranges, field_store_error, analysed_geometry, load_case_spec, fixtures, loads, mesh_convergence, file_name: _f, media_type: _m, ...numbers
+    field_stored,
+    field_object_key: _key,
+    field_content_hash,
+    field_size_bytes,
+    field_format: _format,
+    field_analysis_type,
+    field_quantities,
+    field_ranges,
+    field_store_error,
+    analysed_geometry,
+    load_case_spec,
+    fixtures,
+    loads,
+    mesh_convergence,
+    file_name: _f,
+    media_type: _m,
+    ...numbers
   } = n.properties;
   let analysedGeometry: AnalysedGeometryView | null = null;
   if (isRecord(analysed_geometry) && typeof analysed_geometry.node_id === 'string') {
@@ -64,7 +91,9 @@ export function toListingEntry(n: NodeRow, geom: GeomRow | undefined): SimResult
     staleReason: n.stale_reason,
     hasField: field_stored === true,
     analysisType: typeof field_analysis_type === 'string' ? field_analysis_type : null,
-    fieldQuantities: Array.isArray(field_quantities) ? field_quantities.filter((x): x is string => typeof x === 'string') : [],
+    fieldQuantities: Array.isArray(field_quantities)
+      ? field_quantities.filter((x): x is string => typeof x === 'string')
+      : [],
     fieldRanges: ranges(field_ranges),
     fieldContentHash: field_stored === true && typeof field_content_hash === 'string' ? field_content_hash : null,
     fieldSizeBytes: field_stored === true ? numOrNull(field_size_bytes) : null,
@@ -78,14 +107,26 @@ export function toListingEntry(n: NodeRow, geom: GeomRow | undefined): SimResult
 }
 
 /** Simulation results (nodes of type simulation_result), newest first, as listing entries. */
-export async function simResults(q: Queryable, p: { project_id?: string; limit: number; offset: number }): Promise<SimResultList> {
+export async function simResults(
+  q: Queryable,
+  p: { project_id?: string; limit: number; offset: number },
+): Promise<SimResultList> {
   const where = `n.node_type = 'simulation_result' AND ($1::text IS NULL OR n.project_id = $1)`;
   const [page, total] = await Promise.all([
-    q.query<NodeRow>(`SELECT * FROM twin_nodes n WHERE ${where} ORDER BY n.created_at DESC, n.id LIMIT $2 OFFSET $3`, [p.project_id ?? null, p.limit, p.offset]),
+    q.query<NodeRow>(`SELECT * FROM twin_nodes n WHERE ${where} ORDER BY n.created_at DESC, n.id LIMIT $2 OFFSET $3`, [
+      p.project_id ?? null,
+      p.limit,
+      p.offset,
+    ]),
     q.query<{ n: string }>(`SELECT count(*) AS n FROM twin_nodes n WHERE ${where}`, [p.project_id ?? null]),
   ]);
   const geoms = await analysedGeometries(q, page.rows);
-  const results = page.rows.map((n) => toListingEntry(n, geoms.get(String((n.properties.analysed_geometry as { node_id?: unknown } | undefined)?.node_id))));
+  const results = page.rows.map((n) =>
+    toListingEntry(
+      n,
+      geoms.get(String((n.properties.analysed_geometry as { node_id?: unknown } | undefined)?.node_id)),
+    ),
+  );
   return { results, total: Number(total.rows[0].n) };
 }
 
@@ -99,10 +140,16 @@ interface LoadCaseRow {
 const toLoadCase = (r: LoadCaseRow): LoadCase => ({ ...r, created_at: r.created_at.toISOString() });
 
 /** Reusable load cases, newest first, filtered by project. */
-export async function listLoadCases(q: Queryable, p: { project_id?: string; limit: number; offset: number }): Promise<LoadCaseList> {
+export async function listLoadCases(
+  q: Queryable,
+  p: { project_id?: string; limit: number; offset: number },
+): Promise<LoadCaseList> {
   const where = '($1::text IS NULL OR project_id = $1)';
   const [page, total] = await Promise.all([
-    q.query<LoadCaseRow>(`SELECT * FROM simulation_load_cases WHERE ${where} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [p.project_id ?? null, p.limit, p.offset]),
+    q.query<LoadCaseRow>(
+      `SELECT * FROM simulation_load_cases WHERE ${where} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      [p.project_id ?? null, p.limit, p.offset],
+    ),
     q.query<{ n: string }>(`SELECT count(*) AS n FROM simulation_load_cases WHERE ${where}`, [p.project_id ?? null]),
   ]);
   return { load_cases: page.rows.map(toLoadCase), total: Number(total.rows[0].n) };

@@ -47,7 +47,9 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       }),
       itemHistory: action(T.itemHistory, (p) => itemHistory(db, p)),
       commitChangeSet: action(T.commitChangeSet, (p) => db.tx((q) => commitChangeSet(q, p, infra.now(), opts.faults))),
-      closeDrafts: action(T.closeDrafts, async (p) => ({ closed: await closeDrafts(db, p.run_id, p.status, p.reason, infra.now()) })),
+      closeDrafts: action(T.closeDrafts, async (p) => ({
+        closed: await closeDrafts(db, p.run_id, p.status, p.reason, infra.now()),
+      })),
       listItems: action(T.listItems, async (p) => {
         const { rows } = await db.query<ItemRow>(
           `SELECT * FROM twin_items WHERE ($1::text IS NULL OR project_id = $1) AND ($2::text IS NULL OR item_type = $2) ORDER BY item_type, name`,
@@ -72,7 +74,10 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
           });
           return r as unknown as Record<string, unknown>;
         } catch (err) {
-          if (err instanceof CypherError) throw new ActorError('VALIDATION_FAILED', err.hint ? `${err.message}. ${err.hint}` : err.message, { cypher_error: err.kind });
+          if (err instanceof CypherError)
+            throw new ActorError('VALIDATION_FAILED', err.hint ? `${err.message}. ${err.hint}` : err.message, {
+              cypher_error: err.kind,
+            });
           throw err;
         }
       }),
@@ -86,4 +91,3 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
     },
   };
 }
-

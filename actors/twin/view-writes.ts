@@ -12,7 +12,10 @@ export const DEFAULT_CONSTRAINT_SET = 'Project constraints';
 
 /** Next free `C<n>` id of a constraint set. */
 function nextConstraintId(constraints: Record<string, unknown>[]): string {
-  const used = constraints.map((c) => /^C(\d+)$/.exec(String(c.id ?? ''))?.[1]).filter(Boolean).map(Number);
+  const used = constraints
+    .map((c) => /^C(\d+)$/.exec(String(c.id ?? ''))?.[1])
+    .filter(Boolean)
+    .map(Number);
   return `C${Math.max(constraints.length, ...used) + 1}`;
 }
 
@@ -21,7 +24,11 @@ function nextConstraintId(constraints: Record<string, unknown>[]): string {
  * the project's most recently updated constraint set (its item row locked, so concurrent adds queue), or a new
  * `Project constraints` set when the project has none.
  */
-export async function addConstraint(q: Queryable, p: ConstraintCreateBody & { author: string }, now: Date): Promise<ConstraintCreateResult> {
+export async function addConstraint(
+  q: Queryable,
+  p: ConstraintCreateBody & { author: string },
+  now: Date,
+): Promise<ConstraintCreateResult> {
   const { rows } = await q.query<{ key: string; name: string; head_revision: number; head_node_id: string | null }>(
     `SELECT key, name, head_revision, head_node_id FROM twin_items WHERE project_id = $1 AND item_type = 'constraint_set' AND head_revision > 0
      ORDER BY updated_at DESC, key LIMIT 1 FOR UPDATE`,
@@ -29,7 +36,9 @@ export async function addConstraint(q: Queryable, p: ConstraintCreateBody & { au
   );
   const set = rows[0];
   const head = set?.head_node_id ? await getNodeRow(q, set.head_node_id) : undefined;
-  const existing = Array.isArray(head?.properties.constraints) ? (head.properties.constraints as Record<string, unknown>[]) : [];
+  const existing = Array.isArray(head?.properties.constraints)
+    ? (head.properties.constraints as Record<string, unknown>[])
+    : [];
   const id = nextConstraintId(existing);
   const constraint = {
     id,
@@ -58,10 +67,21 @@ export async function addConstraint(q: Queryable, p: ConstraintCreateBody & { au
     },
     now,
   );
-  return { constraintId: id, setWorkProductId: w.node.id, item_key: w.item_key, revision: w.revision, item_ref: w.item_ref };
+  return {
+    constraintId: id,
+    setWorkProductId: w.node.id,
+    item_key: w.item_key,
+    revision: w.revision,
+    item_ref: w.item_ref,
+  };
 }
 
-const BY_EXTENSION: Record<string, string> = { step: 'cad_model', stp: 'cad_model', iges: 'cad_model', igs: 'cad_model' };
+const BY_EXTENSION: Record<string, string> = {
+  step: 'cad_model',
+  stp: 'cad_model',
+  iges: 'cad_model',
+  igs: 'cad_model',
+};
 
 /** The work-product type of an import: `wp_type` when given, STEP/IGES files as cad_model, anything else a document. */
 export function importType(wpType: string | undefined, fileName: string): string {
@@ -73,22 +93,71 @@ export function importType(wpType: string | undefined, fileName: string): string
  * Records an imported file (already in the blob store) as a work product: a definition type becomes the next revision
  * of the item named by the file name (same name, same project = same item), anything else an append-only record.
  */
-export async function importFile(q: Queryable, p: z.output<typeof ImportFileParamsSchema>, now: Date): Promise<ImportResult> {
+export async function importFile(
+  q: Queryable,
+  p: z.output<typeof ImportFileParamsSchema>,
+  now: Date,
+): Promise<ImportResult> {
   const nodeType = importType(p.wp_type, p.name);
-  const properties = { description: p.description, source: 'import', size_bytes: p.size_bytes, ...(p.domain ? { domain: p.domain } : {}) };
-  const common = { node_type: nodeType, name: p.name, object_key: '', content_hash: p.file.sha256, size_bytes: p.size_bytes, media_type: p.file.media_type };
+  const properties = {
+    description: p.description,
+    source: 'import',
+    size_bytes: p.size_bytes,
+    ...(p.domain ? { domain: p.domain } : {}),
+  };
+  const common = {
+    node_type: nodeType,
+    name: p.name,
+    object_key: '',
+    content_hash: p.file.sha256,
+    size_bytes: p.size_bytes,
+    media_type: p.file.media_type,
+  };
   if (DEFINITION_TYPES.has(nodeType)) {
     const w = await writeDefinitionWithFiles(
       q,
-      { project_id: p.project_id, item_type: nodeType, name: p.name, properties, file: p.file, depends_on: [], change_reason: 'imported', writer: p.writer },
+      {
+        project_id: p.project_id,
+        item_type: nodeType,
+        name: p.name,
+        properties,
+        file: p.file,
+        depends_on: [],
+        change_reason: 'imported',
+        writer: p.writer,
+      },
       now,
     );
-    return { ...common, node_id: w.node.id, object_key: w.node.object_key ?? objectKeyOf(w.node.id, p.file.name), item_key: w.item_key, revision: w.revision, item_ref: w.item_ref };
+    return {
+      ...common,
+      node_id: w.node.id,
+      object_key: w.node.object_key ?? objectKeyOf(w.node.id, p.file.name),
+      item_key: w.item_key,
+      revision: w.revision,
+      item_ref: w.item_ref,
+    };
   }
   const r = await recordNode(
     q,
-    { project_id: p.project_id, node_type: nodeType, name: p.name, properties, file: p.file, extra_files: [], depends_on: [], edges: [], writer: p.writer },
+    {
+      project_id: p.project_id,
+      node_type: nodeType,
+      name: p.name,
+      properties,
+      file: p.file,
+      extra_files: [],
+      depends_on: [],
+      edges: [],
+      writer: p.writer,
+    },
     now,
   );
-  return { ...common, node_id: r.node.id, object_key: r.node.object_key ?? objectKeyOf(r.node.id, p.file.name), item_key: null, revision: null, item_ref: null };
+  return {
+    ...common,
+    node_id: r.node.id,
+    object_key: r.node.object_key ?? objectKeyOf(r.node.id, p.file.name),
+    item_key: null,
+    revision: null,
+    item_ref: null,
+  };
 }

@@ -1,6 +1,12 @@
 import { ActorError } from '../../brokers/errors.ts';
 import type { Queryable } from '../../brokers/db/index.ts';
-import type { CurrentView, CurrentViewEntry, ItemDiff, NodeVersions, RevisionIndex } from '../../contracts/twin-views.ts';
+import type {
+  CurrentView,
+  CurrentViewEntry,
+  ItemDiff,
+  NodeVersions,
+  RevisionIndex,
+} from '../../contracts/twin-views.ts';
 import { parseItemRef, refOf } from './keys.ts';
 import { getItem } from './items.store.ts';
 import type { NodeRow } from './nodes.store.ts';
@@ -55,7 +61,12 @@ export async function currentView(q: Queryable, projectId: string | undefined): 
 }
 
 /** A page of items (by type and name) with every revision that is not an open draft, oldest first. */
-export async function revisionIndex(q: Queryable, projectId: string | undefined, limit: number, offset: number): Promise<RevisionIndex> {
+export async function revisionIndex(
+  q: Queryable,
+  projectId: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<RevisionIndex> {
   const where = `${projectIs('i')} AND i.head_revision > 0`;
   const [page, total] = await Promise.all([
     q.query<{ key: string; item_type: string; name: string; head_revision: number }>(
@@ -65,14 +76,26 @@ export async function revisionIndex(q: Queryable, projectId: string | undefined,
     q.query<{ n: string }>(`SELECT count(*) AS n FROM twin_items i WHERE ${where}`, [projectId ?? null]),
   ]);
   const keys = page.rows.map((r) => r.key);
-  const { rows } = await q.query<{ item_key: string; revision: number; id: string; revision_status: NonNullable<NodeRow['revision_status']>; created_at: Date }>(
+  const { rows } = await q.query<{
+    item_key: string;
+    revision: number;
+    id: string;
+    revision_status: NonNullable<NodeRow['revision_status']>;
+    created_at: Date;
+  }>(
     `SELECT item_key, revision, id, revision_status, created_at FROM twin_nodes
      WHERE item_key = ANY($1::text[]) AND revision_status <> 'draft' ORDER BY item_key, created_at, revision`,
     [keys],
   );
   const byKey = new Map<string, RevisionIndex['items'][number]['revisions']>(keys.map((k) => [k, []]));
   for (const r of rows) {
-    byKey.get(r.item_key)?.push({ revision: r.revision, ref: refOf(r.item_key, r.revision), node_id: r.id, status: r.revision_status, created_at: r.created_at.toISOString() });
+    byKey.get(r.item_key)?.push({
+      revision: r.revision,
+      ref: refOf(r.item_key, r.revision),
+      node_id: r.id,
+      status: r.revision_status,
+      created_at: r.created_at.toISOString(),
+    });
   }
   return {
     project_id: projectId ?? null,
@@ -109,7 +132,9 @@ export async function itemDiff(q: Queryable, p: { key: string; from?: number; to
   const to = p.to ?? ref.revision ?? item.head_revision;
   const from = p.from ?? to - 1;
   if (from < 1) {
-    throw ActorError.validation([{ path: 'querystring.from', message: `${refOf(item.key, to)} is the first revision; give from and to` }]);
+    throw ActorError.validation([
+      { path: 'querystring.from', message: `${refOf(item.key, to)} is the first revision; give from and to` },
+    ]);
   }
   const [a, b] = await Promise.all([revisionNode(q, item.key, from), revisionNode(q, item.key, to)]);
   const changes = diffProperties(a.properties ?? {}, b.properties ?? {});
@@ -131,7 +156,16 @@ export async function itemDiff(q: Queryable, p: { key: string; from?: number; to
 export async function nodeVersions(q: Queryable, nodeId: string): Promise<NodeVersions> {
   const node = await resolveNode(q, { node_id: nodeId });
   if (!node.item_key) {
-    const v = { node_id: node.id, revision: null, ref: null, status: null, is_head: true, name: node.name, content_hash: node.content_hash, created_at: node.created_at.toISOString() };
+    const v = {
+      node_id: node.id,
+      revision: null,
+      ref: null,
+      status: null,
+      is_head: true,
+      name: node.name,
+      content_hash: node.content_hash,
+      created_at: node.created_at.toISOString(),
+    };
     return { node_id: node.id, item_key: null, versions: [v] };
   }
   const item = await getItem(q, node.item_key);

@@ -3,7 +3,9 @@
  * rows instead of one per request, which is what a burst of concurrent decisions otherwise costs). Each caller gets
  * its own value, or undefined when the load did not find its key; a failed load fails every caller of that batch.
  */
-export function batchLoader<V>(load: (keys: string[]) => Promise<Map<string, V>>): (key: string) => Promise<V | undefined> {
+export function batchLoader<V>(
+  load: (keys: string[]) => Promise<Map<string, V>>,
+): (key: string) => Promise<V | undefined> {
   let pending: { key: string; resolve(v: V | undefined): void; reject(err: unknown): void }[] = [];
   const flush = () => {
     const batch = pending;

@@ -56,7 +56,12 @@ export async function txRetryOnUnique<T>(db: Db, fn: (q: Queryable) => Promise<T
  * One page of a table's rows, newest first, optionally of one project, with the count of all matching rows. `table` and
  * `order` are written by the store (never user input); the project, limit and offset are bound.
  */
-export async function pageByProject<R>(db: Queryable, table: string, order: string, q: { project_id?: string; limit: number; offset: number }): Promise<{ rows: R[]; total: number }> {
+export async function pageByProject<R>(
+  db: Queryable,
+  table: string,
+  order: string,
+  q: { project_id?: string; limit: number; offset: number },
+): Promise<{ rows: R[]; total: number }> {
   const where = 'WHERE ($1::text IS NULL OR project_id = $1)';
   const project = q.project_id ?? null;
   const [page, count] = await Promise.all([

@@ -56,7 +56,9 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<number[
       const prior = applied.get(m.version);
       if (prior) {
         if (prior.checksum !== m.checksum) {
-          throw new Error(`migration ${m.version}_${m.name} was changed after it was applied; add a new migration instead`);
+          throw new Error(
+            `migration ${m.version}_${m.name} was changed after it was applied; add a new migration instead`,
+          );
         }
         continue;
       }

@@ -28,7 +28,10 @@ export function refuseNulParams(params: readonly unknown[] | undefined): void {
   if (!params) return;
   for (let i = 0; i < params.length; i++) {
     if (holdsNul(params[i])) {
-      throw ActorError.validation([{ path: `$${i + 1}`, message: 'must not contain a NUL character' }], `invalid input: query parameter $${i + 1} contains a NUL character`);
+      throw ActorError.validation(
+        [{ path: `$${i + 1}`, message: 'must not contain a NUL character' }],
+        `invalid input: query parameter $${i + 1} contains a NUL character`,
+      );
     }
   }
 }

@@ -45,7 +45,10 @@ export interface CliIo {
 export function cliHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
   const agent = env.SERVICE_APPROVAL_AGENT?.trim();
   const obo = env.SERVICE_APPROVAL_ON_BEHALF_OF?.trim();
-  const h: Record<string, string> = agent && obo ? { 'x-service-surface': 'agent', 'x-service-agent': agent, 'x-service-on-behalf-of': obo } : { 'x-service-surface': 'cli' };
+  const h: Record<string, string> =
+    agent && obo
+      ? { 'x-service-surface': 'agent', 'x-service-agent': agent, 'x-service-on-behalf-of': obo }
+      : { 'x-service-surface': 'cli' };
   if (env.SERVICE_AUTH_TOKEN) h.authorization = `Bearer ${env.SERVICE_AUTH_TOKEN}`;
   return h;
 }
@@ -61,7 +64,18 @@ export function exitOf(status: number): number {
   return EXIT.failed;
 }
 
-const KINDS = ['gate', 'flow_proposal', 'flow_version', 'flow_patch', 'tool_call', 'human_authority', 'design_change', 'design_loop', 'sketch', 'drawing'];
+const KINDS = [
+  'gate',
+  'flow_proposal',
+  'flow_version',
+  'flow_patch',
+  'tool_call',
+  'human_authority',
+  'design_change',
+  'design_loop',
+  'sketch',
+  'drawing',
+];
 const DECISIONS = ['approve', 'reject', 'retry', 'rework'];
 
 function usage(io: CliIo, message: string): number {
@@ -98,7 +112,10 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
   } catch (err) {
     return usage(io, (err as Error).message);
   }
-  const { values: o, positionals: [command, id, decision, ...extra] } = parsed;
+  const {
+    values: o,
+    positionals: [command, id, decision, ...extra],
+  } = parsed;
   if (o.help || !command) {
     io.out(APPROVALS_USAGE);
     return o.help ? EXIT.ok : EXIT.usage;
@@ -114,34 +131,64 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
   let path: string;
   let body: unknown;
   if (command === 'list') {
-    if (!['pending', 'decided', 'all'].includes(o.status)) return usage(io, `--status must be pending, decided or all (got ${o.status})`);
-    if (o.kind && !KINDS.includes(o.kind)) return usage(io, `--kind must be one of ${KINDS.join(', ')} (got ${o.kind})`);
-    const q = new URLSearchParams({ status: o.status, ...(o.project ? { project_id: o.project } : {}), ...(o.kind ? { kind: o.kind } : {}) });
+    if (!['pending', 'decided', 'all'].includes(o.status))
+      return usage(io, `--status must be pending, decided or all (got ${o.status})`);
+    if (o.kind && !KINDS.includes(o.kind))
+      return usage(io, `--kind must be one of ${KINDS.join(', ')} (got ${o.kind})`);
+    const q = new URLSearchParams({
+      status: o.status,
+      ...(o.project ? { project_id: o.project } : {}),
+      ...(o.kind ? { kind: o.kind } : {}),
+    });
     path = `/v1/approvals?${q}`;
   } else if (command === 'show') {
     if (!id || decision) return usage(io, 'show takes one approval id');
     path = `/v1/approvals/${encodeURIComponent(id)}`;
   } else if (command === 'decide') {
     if (!id || !decision || extra.length) return usage(io, 'decide takes an approval id and a decision');
-    if (!DECISIONS.includes(decision)) return usage(io, `the decision is one of ${DECISIONS.join(', ')} (got ${decision})`);
+    if (!DECISIONS.includes(decision))
+      return usage(io, `the decision is one of ${DECISIONS.join(', ')} (got ${decision})`);
     method = 'POST';
     path = `/v1/approvals/${encodeURIComponent(id)}/decision`;
     let attempt: number | undefined;
     if (o.attempt !== undefined) {
       attempt = Number(o.attempt);
-      if (!Number.isInteger(attempt) || attempt < 1) return usage(io, `--attempt must be a whole number from 1 (got ${o.attempt})`);
+      if (!Number.isInteger(attempt) || attempt < 1)
+        return usage(io, `--attempt must be a whole number from 1 (got ${o.attempt})`);
     }
-    body = { decision, reason: o.reason, to_phase: o['to-phase'], ...(o.phase ? { phase: o.phase } : {}), ...(attempt !== undefined ? { attempt } : {}) };
+    body = {
+      decision,
+      reason: o.reason,
+      to_phase: o['to-phase'],
+      ...(o.phase ? { phase: o.phase } : {}),
+      ...(attempt !== undefined ? { attempt } : {}),
+    };
   } else return usage(io, `unknown command ${command}; accepted: list, show, decide`);
 
   /** One request to the gateway; answers its status, JSON and ETag, or the exit code of a transport failure. */
-  const send = async (m: string, p: string, payload: unknown, more: Record<string, string> = {}): Promise<number | { status: number; json: unknown; text: string; etag: string | null }> => {
-    const headers: Record<string, string> = { ...cliHeaders(env), ...(payload ? { 'content-type': 'application/json' } : {}), ...more };
+  const send = async (
+    m: string,
+    p: string,
+    payload: unknown,
+    more: Record<string, string> = {},
+  ): Promise<number | { status: number; json: unknown; text: string; etag: string | null }> => {
+    const headers: Record<string, string> = {
+      ...cliHeaders(env),
+      ...(payload ? { 'content-type': 'application/json' } : {}),
+      ...more,
+    };
     let res: Response;
     try {
-      res = await fetch(`${base}${p}`, { method: m, headers, body: payload ? JSON.stringify(payload) : undefined, signal: AbortSignal.timeout(30_000) });
+      res = await fetch(`${base}${p}`, {
+        method: m,
+        headers,
+        body: payload ? JSON.stringify(payload) : undefined,
+        signal: AbortSignal.timeout(30_000),
+      });
     } catch (err) {
-      io.err(`service approvals: the gateway at ${base} is not reachable: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}\n`);
+      io.err(
+        `service approvals: the gateway at ${base} is not reachable: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}\n`,
+      );
       return EXIT.unreachable;
     }
     const text = await res.text();

@@ -18,7 +18,8 @@ const decideCell = (i: ApprovalItem) => (i.decidable ? (i.allowed_decisions ?? [
 
 /** The queue as a readable table, with the count of items left out for having no project. */
 export function formatList(r: ApprovalListResponse, filtered: boolean): string {
-  if (!r.items.length) return `no approvals${filtered && r.unscoped_count ? ` (${r.unscoped_count} left out: no project)` : ''}`;
+  if (!r.items.length)
+    return `no approvals${filtered && r.unscoped_count ? ` (${r.unscoped_count} left out: no project)` : ''}`;
   const rows = r.items.map((i) => [i.id, i.kind, i.status, i.project_id ?? '-', decideCell(i), cell(i.title, 60)]);
   const foot = `${r.items.length} item${r.items.length === 1 ? '' : 's'}${filtered && r.unscoped_count ? `; ${r.unscoped_count} left out because they have no project` : ''}`;
   return `${table(['ID', 'KIND', 'STATUS', 'PROJECT', 'DECIDE', 'TITLE'], rows)}\n${foot}`;
@@ -40,18 +41,27 @@ export function formatItem(i: ApprovalItem): string {
     `route        ${i.route ?? '-'}`,
     `requested by ${i.requested_by ?? '-'}`,
     `decidable    ${i.decidable ? `yes: ${(i.allowed_decisions ?? []).join(', ')}` : `no: ${i.not_decidable_reason ?? ''}`}`,
-    ...(i.kind === 'gate' && i.detail ? [`gate         ${gateOf(i)} (decide it with --phase ${String(i.detail.phase)} --attempt ${String(i.detail.attempt)})`] : []),
+    ...(i.kind === 'gate' && i.detail
+      ? [
+          `gate         ${gateOf(i)} (decide it with --phase ${String(i.detail.phase)} --attempt ${String(i.detail.attempt)})`,
+        ]
+      : []),
     ...(i.etag ? [`etag         ${i.etag} (--if-match)`] : []),
   ];
   if (i.reason_required_for?.length) lines.push(`reason for   ${i.reason_required_for.join(', ')}`);
   if (i.rework_targets?.length) lines.push(`rework to    ${i.rework_targets.join(', ')}`);
   if (i.reason_held) lines.push('', 'reason held:', ...i.reason_held.split('\n').map((l) => `  ${l}`));
-  if (i.findings?.length) lines.push('', 'findings:', ...i.findings.map((f) => `  ${f.kind} (${f.severity}): ${f.message}`));
+  if (i.findings?.length)
+    lines.push('', 'findings:', ...i.findings.map((f) => `  ${f.kind} (${f.severity}): ${f.message}`));
   const d = i.decision;
   if (d) {
     const who = `${d.approver}${d.approver_verified ? ' (verified)' : ' (unverified)'}`;
     const agent = d.agent || d.on_behalf_of ? `, agent ${d.agent ?? '-'} for ${d.on_behalf_of ?? '-'}` : '';
-    lines.push('', `decision     ${d.decision} by ${who} via ${d.surface}${agent} at ${d.decided_at}`, ...(d.reason ? [`reason       ${d.reason}`] : []));
+    lines.push(
+      '',
+      `decision     ${d.decision} by ${who} via ${d.surface}${agent} at ${d.decided_at}`,
+      ...(d.reason ? [`reason       ${d.reason}`] : []),
+    );
   }
   if (i.detail && Object.keys(i.detail).length) lines.push('', `detail       ${JSON.stringify(i.detail)}`);
   return lines.join('\n');

@@ -53,7 +53,8 @@ export function parseLaunchArgs(argv: string[]): LaunchOptions {
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be 0..65535, got ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new ConfigError(`--port must be 0..65535, got ${values.port}`);
   }
   return {
     roles: values.roles,

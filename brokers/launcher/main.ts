@@ -11,7 +11,10 @@ export async function main(argv: string[]): Promise<void> {
   // `service approvals ...` is a client of a running gateway: it never starts a broker (brokers/launcher/approvals.cli.ts).
   if (argv[0] === 'approvals') {
     const { runApprovalsCli } = await import('./approvals.cli.ts');
-    process.exitCode = await runApprovalsCli(argv.slice(1), process.env, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+    process.exitCode = await runApprovalsCli(argv.slice(1), process.env, {
+      out: (t) => process.stdout.write(t),
+      err: (t) => process.stderr.write(t),
+    });
     return;
   }
   let opts;
@@ -41,7 +44,13 @@ export async function main(argv: string[]): Promise<void> {
   try {
     // Loaded here, not at the top: the approvals command and --help need none of the actors.
     const { startNode } = await import('./node.ts');
-    node = await startNode({ roles: opts.roles, config, log, transport: opts.transport, onStdioClosed: () => shutdown('stdin closed') });
+    node = await startNode({
+      roles: opts.roles,
+      config,
+      log,
+      transport: opts.transport,
+      onStdioClosed: () => shutdown('stdin closed'),
+    });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`service: ${err.message}\n`);
@@ -55,7 +64,13 @@ export async function main(argv: string[]): Promise<void> {
     log.info({ roles: opts.roles, auth_enforced: false, transport: 'stdio' }, 'mcp_stdio_ready');
   } else if (node.gateway.address) {
     log.info(
-      { host: node.gateway.address.host, port: node.gateway.address.port, auth_enforced: Boolean(config.SERVICE_MCP_API_KEY), transport: opts.transport, roles: opts.roles },
+      {
+        host: node.gateway.address.host,
+        port: node.gateway.address.port,
+        auth_enforced: Boolean(config.SERVICE_MCP_API_KEY),
+        transport: opts.transport,
+        roles: opts.roles,
+      },
       'mcp_http_ready',
     );
   } else {

@@ -25,7 +25,13 @@ export async function startNode(opts: {
 }): Promise<StartedNode> {
   const gateway: GatewayRuntime = { transport: opts.transport ?? 'http', onStdioClosed: opts.onStdioClosed };
   const roles = resolveRoles(opts.roles, roleTable(gateway, process.env, opts.overrides));
-  const handle = createBroker({ roles, transporter: opts.config.SERVICE_TRANSPORTER, config: opts.config, log: opts.log, now: opts.now });
+  const handle = createBroker({
+    roles,
+    transporter: opts.config.SERVICE_TRANSPORTER,
+    config: opts.config,
+    log: opts.log,
+    now: opts.now,
+  });
   try {
     await handle.broker.start();
     await cacherReady(handle.broker.cacher as { connected?: boolean } | undefined);

@@ -36,32 +36,104 @@ export type RoleOverrides = Partial<Record<string, ServiceFactory[]>>;
  * The gateway's runtime object receives its listening address. `adapter:conformance` (the MCP conformance suite's
  * fixture tools) exists only when `MCP_CONFORMANCE_FIXTURES=1`, so production never lists them.
  */
-export function roleTable(runtime: GatewayRuntime, env: NodeJS.ProcessEnv = process.env, overrides: RoleOverrides = {}): RoleDefinition[] {
+export function roleTable(
+  runtime: GatewayRuntime,
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: RoleOverrides = {},
+): RoleDefinition[] {
   const table: RoleDefinition[] = [
-    { name: 'gateway', doc: 'HTTP /v1, /health, /metrics', services: [(infra) => createGatewayService(infra, runtime)] },
+    {
+      name: 'gateway',
+      doc: 'HTTP /v1, /health, /metrics',
+      services: [(infra) => createGatewayService(infra, runtime)],
+    },
     { name: 'projects', doc: 'the projects actor (table projects)', services: [createProjectsService] },
-    { name: 'tools', doc: 'the tool registry and the tools.search adapter', services: [createToolsService, createToolsAdapter] },
-    { name: 'holds', doc: 'the holds actor: held tool calls and the tool-approval ledger (table tool_approvals)', services: [createHoldsService] },
+    {
+      name: 'tools',
+      doc: 'the tool registry and the tools.search adapter',
+      services: [createToolsService, createToolsAdapter],
+    },
+    {
+      name: 'holds',
+      doc: 'the holds actor: held tool calls and the tool-approval ledger (table tool_approvals)',
+      services: [createHoldsService],
+    },
     { name: 'adapter:project', doc: 'the project tool adapter', services: [createProjectAdapter] },
-    { name: 'sessions', doc: 'the sessions actor (tables agent_sessions, agent_session_events)', services: [createSessionsService] },
-    { name: 'knowledge', doc: 'the knowledge actor (tables knowledge_sources, knowledge_chunks)', services: [createKnowledgeService] },
-    { name: 'memory', doc: 'the memory actor (no tables: reads sessions through query actions of the sessions actor)', services: [createMemoryService] },
+    {
+      name: 'sessions',
+      doc: 'the sessions actor (tables agent_sessions, agent_session_events)',
+      services: [createSessionsService],
+    },
+    {
+      name: 'knowledge',
+      doc: 'the knowledge actor (tables knowledge_sources, knowledge_chunks)',
+      services: [createKnowledgeService],
+    },
+    {
+      name: 'memory',
+      doc: 'the memory actor (no tables: reads sessions through query actions of the sessions actor)',
+      services: [createMemoryService],
+    },
     { name: 'adapter:session', doc: 'the session tool adapter', services: [createSessionAdapter] },
     { name: 'adapter:knowledge', doc: 'the knowledge tool adapter', services: [createKnowledgeAdapter] },
     { name: 'adapter:memory', doc: 'the memory tool adapter', services: [createMemoryAdapter] },
-    { name: 'twin', doc: 'the twin actor (items, revisions, drafts, change sets, baselines, nodes, edges, blobs)', services: [createTwinService] },
-    { name: 'runs', doc: 'the runs actor: one event-sourced actor per design-flow run (tables runs, run_events, flow_versions)', services: [createRunsService, createFlowsService] },
+    {
+      name: 'twin',
+      doc: 'the twin actor (items, revisions, drafts, change sets, baselines, nodes, edges, blobs)',
+      services: [createTwinService],
+    },
+    {
+      name: 'runs',
+      doc: 'the runs actor: one event-sourced actor per design-flow run (tables runs, run_events, flow_versions)',
+      services: [createRunsService, createFlowsService],
+    },
     { name: 'gates', doc: 'the gates actor: gate readiness and findings', services: [createGatesService] },
-    { name: 'approvals', doc: 'the approvals queue: one normalized queue over gates, the ledger, design changes, loops, sketches, drawings (table approval_decisions)', services: [createApprovalsService] },
+    {
+      name: 'approvals',
+      doc: 'the approvals queue: one normalized queue over gates, the ledger, design changes, loops, sketches, drawings (table approval_decisions)',
+      services: [createApprovalsService],
+    },
     { name: 'adapter:twin', doc: 'the twin tool adapter', services: [createTwinAdapter] },
-    { name: 'adapter:flow', doc: 'the flow tool adapter (design flows over the runs actor)', services: [createFlowAdapter] },
+    {
+      name: 'adapter:flow',
+      doc: 'the flow tool adapter (design flows over the runs actor)',
+      services: [createFlowAdapter],
+    },
     { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },
-    { name: 'adapter:solver', doc: 'the solver tool adapter (CalculiX) with its field-extraction worker pool, and the named-faces actor (gmsh)', services: [createSolverAdapter, createMeshFacesService] },
-    { name: 'adapter:web', doc: 'the web tool adapter (search, fetch; no actor of its own)', services: [createWebAdapter] },
-    { name: 'adapter:cadscript', doc: 'the cadscript tool adapter (stateless OpenCascade tools in kernel threads)', services: [createCadscriptAdapter] },
-    { name: 'adapter:cadkernel', doc: 'the cadkernel tool adapter (file tools, generate_mesh, session tools over the cadsessions actor)', services: [createCadkernelAdapter] },
-    { name: 'cadsessions', doc: 'the CAD session actor (tables cad_sessions, cad_session_features, cad_session_files, cad_session_exports)', services: [createCadSessionsService] },
-    ...(env.MCP_CONFORMANCE_FIXTURES === '1' ? [{ name: 'adapter:conformance', doc: 'MCP conformance fixture tools (test only)', services: [createConformanceAdapter] }] : []),
+    {
+      name: 'adapter:solver',
+      doc: 'the solver tool adapter (CalculiX) with its field-extraction worker pool, and the named-faces actor (gmsh)',
+      services: [createSolverAdapter, createMeshFacesService],
+    },
+    {
+      name: 'adapter:web',
+      doc: 'the web tool adapter (search, fetch; no actor of its own)',
+      services: [createWebAdapter],
+    },
+    {
+      name: 'adapter:cadscript',
+      doc: 'the cadscript tool adapter (stateless OpenCascade tools in kernel threads)',
+      services: [createCadscriptAdapter],
+    },
+    {
+      name: 'adapter:cadkernel',
+      doc: 'the cadkernel tool adapter (file tools, generate_mesh, session tools over the cadsessions actor)',
+      services: [createCadkernelAdapter],
+    },
+    {
+      name: 'cadsessions',
+      doc: 'the CAD session actor (tables cad_sessions, cad_session_features, cad_session_files, cad_session_exports)',
+      services: [createCadSessionsService],
+    },
+    ...(env.MCP_CONFORMANCE_FIXTURES === '1'
+      ? [
+          {
+            name: 'adapter:conformance',
+            doc: 'MCP conformance fixture tools (test only)',
+            services: [createConformanceAdapter],
+          },
+        ]
+      : []),
   ];
   return table.map((r) => (overrides[r.name] ? { ...r, services: overrides[r.name]! } : r));
 }

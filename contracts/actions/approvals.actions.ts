@@ -92,10 +92,19 @@ export const HoldsActions = {
   request: defineAction('holds.request', HoldRequestSchema, HoldOutcomeSchema),
   file: defineAction('holds.file', HoldFileSchema, LedgerRecordSchema),
   get: defineAction('holds.get', z.object({ id: z.string() }), LedgerRecordSchema),
-  list: defineAction('holds.list', z.object({ status: z.enum(['pending', 'decided', 'all']).default('pending'), project_id: z.string().optional() }), z.object({ records: z.array(LedgerRecordSchema) })),
+  list: defineAction(
+    'holds.list',
+    z.object({ status: z.enum(['pending', 'decided', 'all']).default('pending'), project_id: z.string().optional() }),
+    z.object({ records: z.array(LedgerRecordSchema) }),
+  ),
   decide: defineAction(
     'holds.decide',
-    z.object({ id: z.string(), decision: z.enum(['approve', 'reject']), reason: z.string().default(''), decider: DeciderSchema }),
+    z.object({
+      id: z.string(),
+      decision: z.enum(['approve', 'reject']),
+      reason: z.string().default(''),
+      decider: DeciderSchema,
+    }),
     LedgerRecordSchema,
   ),
 } as const;
@@ -126,6 +135,10 @@ export type DecisionTarget = NonNullable<z.infer<typeof ApprovalDecideSchema>['t
 
 export const ApprovalsActions = {
   list: defineAction('approvals.list', ApprovalsQuerySchema, ApprovalListResponseSchema),
-  get: defineAction('approvals.get', z.object({ id: z.string(), viewer: DeciderSchema.optional() }), ApprovalItemSchema),
+  get: defineAction(
+    'approvals.get',
+    z.object({ id: z.string(), viewer: DeciderSchema.optional() }),
+    ApprovalItemSchema,
+  ),
   decide: defineAction('approvals.decide', ApprovalDecideSchema, ApprovalItemSchema),
 } as const;

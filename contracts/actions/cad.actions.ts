@@ -9,6 +9,9 @@ export const CadStashActions = {
   get: defineAction(
     'cadsessions.stashGet',
     z.object({ session_id: z.string(), obj_id: z.string() }),
-    z.discriminatedUnion('found', [z.object({ found: z.literal(true), step_base64: z.string() }), z.object({ found: z.literal(false) })]),
+    z.discriminatedUnion('found', [
+      z.object({ found: z.literal(true), step_base64: z.string() }),
+      z.object({ found: z.literal(false) }),
+    ]),
   ),
 } as const;

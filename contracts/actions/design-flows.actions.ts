@@ -40,13 +40,21 @@ export const StartVersionSchema = z.object({
 export const RunFlowActions = {
   flowCatalog: defineAction('runs.flowCatalog', z.object({}), FlowCatalogSchema),
   usage: defineAction('runs.usage', RunId, UsageTotalsSchema),
-  usageSummary: defineAction('runs.usageSummary', z.object({ window_hours: z.number().int().min(1).max(8760).default(24) }), UsageSummarySchema),
+  usageSummary: defineAction(
+    'runs.usageSummary',
+    z.object({ window_hours: z.number().int().min(1).max(8760).default(24) }),
+    UsageSummarySchema,
+  ),
   flowState: defineAction('runs.flowState', RunId, FlowStateSchema),
   lifecycle: defineAction('runs.lifecycle', RunId, LifecycleViewSchema),
   changes: defineAction('runs.changes', RunId, RunChangesSchema),
   capabilities: defineAction('runs.capabilities', CapabilitiesParamsSchema, CapabilityResultSchema),
   proposePatch: defineAction('runs.proposePatch', RunId.extend(PatchProposeBodySchema.shape), PatchViewSchema),
-  applyPatch: defineAction('runs.applyPatch', RunId.extend({ version: z.number().int().min(1) }), AppliedPatchViewSchema),
+  applyPatch: defineAction(
+    'runs.applyPatch',
+    RunId.extend({ version: z.number().int().min(1) }),
+    AppliedPatchViewSchema,
+  ),
   proposeFlow: defineAction('runs.proposeFlow', FlowProposeSchema, FlowProposalViewSchema),
   startVersion: defineAction('runs.startVersion', StartVersionSchema, RunViewSchema),
 } as const;

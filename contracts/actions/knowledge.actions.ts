@@ -18,10 +18,18 @@ export type IngestProgressTarget = z.infer<typeof IngestProgressTargetSchema>;
 
 /** Bus actions of the `knowledge` actor (tables knowledge_sources, knowledge_chunks). */
 export const KnowledgeActions = {
-  ingest: defineAction('knowledge.ingest', KnowledgeIngestSchema.extend({ progress: IngestProgressTargetSchema.optional() }), KnowledgeIngestResultSchema),
+  ingest: defineAction(
+    'knowledge.ingest',
+    KnowledgeIngestSchema.extend({ progress: IngestProgressTargetSchema.optional() }),
+    KnowledgeIngestResultSchema,
+  ),
   search: defineAction('knowledge.search', KnowledgeSearchSchema, KnowledgeSearchResultSchema),
   listSources: defineAction('knowledge.listSources', KnowledgeSourceListQuerySchema, KnowledgeSourceListSchema),
-  getSource: defineAction('knowledge.getSource', z.object({ id: z.string().min(1).max(200) }), KnowledgeSourceWithTextSchema),
+  getSource: defineAction(
+    'knowledge.getSource',
+    z.object({ id: z.string().min(1).max(200) }),
+    KnowledgeSourceWithTextSchema,
+  ),
   health: defineAction('knowledge.health', z.object({}), ComponentHealthSchema),
 } as const;
 
@@ -30,5 +38,9 @@ export const KnowledgeActions = {
  * target) and the adapter passes it on through the running call's `tc.progress`.
  */
 export const KnowledgeAdapterActions = {
-  ingestProgress: defineAction('adapters.knowledge.ingestProgress', ToolProgressEventSchema, z.object({ delivered: z.boolean() })),
+  ingestProgress: defineAction(
+    'adapters.knowledge.ingestProgress',
+    ToolProgressEventSchema,
+    z.object({ delivered: z.boolean() }),
+  ),
 } as const;

@@ -16,6 +16,10 @@ export const ProjectsActions = {
   get: defineAction('projects.get', z.object({ id: ProjectIdSchema }), ProjectSchema),
   create: defineAction('projects.create', ProjectCreateSchema, ProjectSchema),
   update: defineAction('projects.update', z.object({ id: ProjectIdSchema, patch: ProjectUpdateSchema }), ProjectSchema),
-  remove: defineAction('projects.remove', z.object({ id: ProjectIdSchema }), z.object({ id: z.string(), deleted: z.literal(true) })),
+  remove: defineAction(
+    'projects.remove',
+    z.object({ id: ProjectIdSchema }),
+    z.object({ id: z.string(), deleted: z.literal(true) }),
+  ),
   health: defineAction('projects.health', z.object({}), ComponentHealthSchema),
 } as const;

@@ -7,7 +7,7 @@ import { DesignFlowSchema } from '../flows.ts';
 export const RunStartSchema = z.object({
   design_flow: z.string().min(1),
   project_id: z.string().min(1).nullable().optional(),
-  goal: z.string().min(1).max(20_000).describe('what to design, in the requester\'s words'),
+  goal: z.string().min(1).max(20_000).describe("what to design, in the requester's words"),
   context: z.record(z.string(), z.unknown()).default({}),
   facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   start: z.literal(true).default(true),
@@ -90,10 +90,18 @@ export type RunView = z.infer<typeof RunViewSchema>;
 export const RunsActions = {
   start: defineAction('runs.start', RunStartSchema.extend({ design_flow: DesignFlowSchema }), RunViewSchema),
   get: defineAction('runs.get', z.object({ run_id: z.string() }), RunViewSchema),
-  list: defineAction('runs.list', z.object({ project_id: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) }), z.object({ runs: z.array(RunViewSchema), total: z.number().int() })),
+  list: defineAction(
+    'runs.list',
+    z.object({ project_id: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) }),
+    z.object({ runs: z.array(RunViewSchema), total: z.number().int() }),
+  ),
   decide: defineAction('runs.decide', RunDecideSchema, RunViewSchema),
   cancel: defineAction('runs.cancel', z.object({ run_id: z.string(), reason: z.string().default('') }), RunViewSchema),
-  events: defineAction('runs.events', z.object({ run_id: z.string() }), z.object({ events: z.array(z.record(z.string(), z.unknown())) })),
+  events: defineAction(
+    'runs.events',
+    z.object({ run_id: z.string() }),
+    z.object({ events: z.array(z.record(z.string(), z.unknown())) }),
+  ),
 } as const;
 
 /** `gates.evaluate`: the deterministic checks of a phase's gate. */
@@ -108,5 +116,9 @@ export const GateEvaluateSchema = z.object({
   enforce_constraints: z.boolean(),
 });
 export const GatesActions = {
-  evaluate: defineAction('gates.evaluate', GateEvaluateSchema, z.object({ findings: z.array(GateFindingSchema), ready: z.boolean() })),
+  evaluate: defineAction(
+    'gates.evaluate',
+    GateEvaluateSchema,
+    z.object({ findings: z.array(GateFindingSchema), ready: z.boolean() }),
+  ),
 } as const;

@@ -28,7 +28,15 @@ export const SessionsActions = {
   list: defineAction('sessions.list', SessionListQuerySchema, SessionListSchema),
   get: defineAction('sessions.get', z.object({ id: SessionIdSchema }), SessionWithEventsSchema),
   /** Query actions for the memory actor: full-text similar sessions, and insight/lesson events (read-only). */
-  searchSimilar: defineAction('sessions.searchSimilar', ExperienceQuerySchema, z.object({ experiences: z.array(ExperienceSchema) })),
-  insightEvents: defineAction('sessions.insightEvents', InsightQuerySchema, z.object({ events: z.array(InsightEventSchema) })),
+  searchSimilar: defineAction(
+    'sessions.searchSimilar',
+    ExperienceQuerySchema,
+    z.object({ experiences: z.array(ExperienceSchema) }),
+  ),
+  insightEvents: defineAction(
+    'sessions.insightEvents',
+    InsightQuerySchema,
+    z.object({ events: z.array(InsightEventSchema) }),
+  ),
   health: defineAction('sessions.health', z.object({}), ComponentHealthSchema),
 } as const;

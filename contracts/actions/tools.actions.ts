@@ -45,7 +45,11 @@ export const ToolCallOutcomeSchema = z.discriminatedUnion('kind', [
     tool_count: z.number().int(),
     ambiguous: z.array(z.string()).optional(),
   }),
-  z.object({ kind: z.literal('invalid_params'), tool_id: z.string(), validation_errors: z.array(ValidationIssueSchema) }),
+  z.object({
+    kind: z.literal('invalid_params'),
+    tool_id: z.string(),
+    validation_errors: z.array(ValidationIssueSchema),
+  }),
   z.object({
     kind: z.literal('held'),
     tool_id: z.string(),
@@ -61,9 +65,20 @@ export const ToolCallOutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
 
-export const ToolSearchParamsSchema = z.object({ query: z.string().min(1), limit: z.number().int().min(1).max(50).default(10) });
+export const ToolSearchParamsSchema = z.object({
+  query: z.string().min(1),
+  limit: z.number().int().min(1).max(50).default(10),
+});
 export const ToolSearchResultSchema = z.object({
-  tools: z.array(z.object({ tool_id: z.string(), title: z.string(), description: z.string(), score: z.number(), available: z.boolean() })),
+  tools: z.array(
+    z.object({
+      tool_id: z.string(),
+      title: z.string(),
+      description: z.string(),
+      score: z.number(),
+      available: z.boolean(),
+    }),
+  ),
 });
 
 export const AdapterRollupSchema = z.object({

@@ -31,7 +31,10 @@ export const ApprovalNodeSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   /** Design loops: the winning iteration node (null when the loop names none or it does not exist). */
-  winning: z.object({ id: z.string(), name: z.string(), node_type: z.string(), item_ref: z.string().nullable() }).nullable().optional(),
+  winning: z
+    .object({ id: z.string(), name: z.string(), node_type: z.string(), item_ref: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type ApprovalNode = z.infer<typeof ApprovalNodeSchema>;
 
@@ -55,7 +58,11 @@ export const NodeDecideSchema = z.object({
 
 /** Twin actions of the approvals queue: reads of approvable nodes and the conditional decision write. */
 export const TwinApprovalActions = {
-  nodes: defineAction('twin.approvalNodes', ApprovalNodesQuerySchema, z.object({ nodes: z.array(ApprovalNodeSchema), unscoped_count: z.number().int() })),
+  nodes: defineAction(
+    'twin.approvalNodes',
+    ApprovalNodesQuerySchema,
+    z.object({ nodes: z.array(ApprovalNodeSchema), unscoped_count: z.number().int() }),
+  ),
   node: defineAction('twin.approvalNode', z.object({ node_id: z.string().min(1) }), ApprovalNodeSchema),
   decide: defineAction('twin.decideApproval', NodeDecideSchema, ApprovalNodeSchema),
 } as const;

@@ -38,19 +38,42 @@ export const ImportFileParamsSchema = z.object({
 /** Read views and HTTP-driven writes of the `twin` actor, served over `/v1/twin`, `/v1/simulation` and `/v1/bom`. */
 export const TwinViewActions = {
   currentView: defineAction('twin.currentView', ProjectFilterSchema, CurrentViewSchema),
-  itemDiff: defineAction('twin.itemDiff', z.object({ key: z.string().min(1), from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }), ItemDiffSchema),
+  itemDiff: defineAction(
+    'twin.itemDiff',
+    z.object({
+      key: z.string().min(1),
+      from: z.number().int().min(1).optional(),
+      to: z.number().int().min(1).optional(),
+    }),
+    ItemDiffSchema,
+  ),
   derivedPrd: defineAction('twin.derivedPrd', z.object({ ref: z.string().min(1) }), DerivedPrdSchema),
   projectPrd: defineAction('twin.projectPrd', z.object({ project_id: z.string().min(1) }), PrdMarkdownSchema),
   nodes: defineAction('twin.nodes', Paged.extend({ node_type: z.string().min(1).optional() }), NodeListSchema),
   nodeView: defineAction('twin.nodeView', NodeId, NodeViewSchema),
-  relationships: defineAction('twin.relationships', NodeId.extend({ rel_type: z.string().min(1).optional() }), RelationshipListSchema),
-  links: defineAction('twin.links', ProjectFilterSchema.extend({ limit: z.number().int().min(1).max(5000).default(1000), offset: z.number().int().min(0).default(0) }), LinkListSchema),
+  relationships: defineAction(
+    'twin.relationships',
+    NodeId.extend({ rel_type: z.string().min(1).optional() }),
+    RelationshipListSchema,
+  ),
+  links: defineAction(
+    'twin.links',
+    ProjectFilterSchema.extend({
+      limit: z.number().int().min(1).max(5000).default(1000),
+      offset: z.number().int().min(0).default(0),
+    }),
+    LinkListSchema,
+  ),
   revisionIndex: defineAction('twin.revisionIndex', Paged, RevisionIndexSchema),
   nodeVersions: defineAction('twin.nodeVersions', NodeId, NodeVersionsSchema),
   simResults: defineAction('twin.simResults', Paged, SimResultListSchema),
   loadCases: defineAction('twin.loadCases', Paged, LoadCaseListSchema),
   createLoadCase: defineAction('twin.createLoadCase', LoadCaseCreateSchema, LoadCaseSchema),
   bom: defineAction('twin.bom', ProjectFilterSchema, BomListSchema),
-  addConstraint: defineAction('twin.addConstraint', ConstraintCreateBodySchema.extend({ author: z.string().min(1) }), ConstraintCreateResultSchema),
+  addConstraint: defineAction(
+    'twin.addConstraint',
+    ConstraintCreateBodySchema.extend({ author: z.string().min(1) }),
+    ConstraintCreateResultSchema,
+  ),
   importFile: defineAction('twin.importFile', ImportFileParamsSchema, ImportResultSchema),
 } as const;

@@ -3,10 +3,20 @@ import { defineAction } from '../define.ts';
 import { ComponentHealthSchema } from '../health.ts';
 import { ConstraintInForceSchema, EvidenceSchema } from '../requirements.ts';
 import { TwinEdgeSchema, TwinNodeSchema, WriterSchema } from '../twin-nodes.ts';
-import { BaselineDetailSchema, BaselineDiffSchema, BaselineListSchema, ItemHistoryResultSchema, ItemSchema } from '../twin.ts';
+import {
+  BaselineDetailSchema,
+  BaselineDiffSchema,
+  BaselineListSchema,
+  ItemHistoryResultSchema,
+  ItemSchema,
+} from '../twin.ts';
 
 /** A file to store with a node: bytes already in the blob store (by hash) under a name. */
-export const NodeFileSchema = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), name: z.string().min(1), media_type: z.string() });
+export const NodeFileSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  name: z.string().min(1),
+  media_type: z.string(),
+});
 
 export const DefinitionWriteSchema = z.object({
   project_id: z.string().nullable(),
@@ -44,12 +54,20 @@ export const RecordNodeSchema = z.object({
   /** Extra named blobs (e.g. the result field) stored under `work-products/<node_id>/<name>`. */
   extra_files: z.array(NodeFileSchema).default([]),
   depends_on: z.array(z.string()).default([]),
-  edges: z.array(z.object({ rel_type: z.string(), dst: z.string(), properties: z.record(z.string(), z.unknown()).default({}) })).default([]),
+  edges: z
+    .array(
+      z.object({ rel_type: z.string(), dst: z.string(), properties: z.record(z.string(), z.unknown()).default({}) }),
+    )
+    .default([]),
   writer: WriterSchema.default({}),
 });
 export type RecordNodeParams = z.infer<typeof RecordNodeSchema>;
 
-export const RefQuerySchema = z.object({ node_id: z.string().optional(), item_key: z.string().optional(), run_id: z.string().optional() });
+export const RefQuerySchema = z.object({
+  node_id: z.string().optional(),
+  item_key: z.string().optional(),
+  run_id: z.string().optional(),
+});
 export const NodeWithEdgesSchema = TwinNodeSchema.extend({ edges: z.array(TwinEdgeSchema) });
 
 export const CommitParamsSchema = z.object({
@@ -67,7 +85,10 @@ export const CommitResultSchema = z.discriminatedUnion('status', [
     baseline_id: z.string(),
     stale_marked: z.array(z.string()),
   }),
-  z.object({ status: z.literal('conflict'), conflicts: z.array(z.object({ key: z.string(), base_revision: z.number(), head_revision: z.number() })) }),
+  z.object({
+    status: z.literal('conflict'),
+    conflicts: z.array(z.object({ key: z.string(), base_revision: z.number(), head_revision: z.number() })),
+  }),
 ]);
 
 /** A node a run wrote, with its item's head revision now (read by the runs actor's lifecycle view and change list). */
@@ -102,13 +123,20 @@ const TwinRunQueries = {
   gateEvidence: defineAction(
     'twin.gateEvidence',
     RunScopeSchema,
-    z.object({ constraints: z.array(ConstraintInForceSchema), result: EvidenceSchema.nullable(), geometry: EvidenceSchema.nullable() }),
+    z.object({
+      constraints: z.array(ConstraintInForceSchema),
+      result: EvidenceSchema.nullable(),
+      geometry: EvidenceSchema.nullable(),
+    }),
   ),
   /** Every node the run wrote (oldest first) and the baselines its gate approvals recorded. */
   runRecords: defineAction(
     'twin.runRecords',
     z.object({ run_id: z.string() }),
-    z.object({ records: z.array(RunRecordSchema), baselines: z.array(z.object({ id: z.string(), gate_id: z.string().nullable() })) }),
+    z.object({
+      records: z.array(RunRecordSchema),
+      baselines: z.array(z.object({ id: z.string(), gate_id: z.string().nullable() })),
+    }),
   ),
   /** The project's committed evidence: the head geometry and the latest valid result analysing a head geometry. */
   currentEvidence: defineAction(
@@ -121,19 +149,43 @@ const TwinRunQueries = {
 /** Bus actions of the `twin` actor. */
 export const TwinActions = {
   writeDefinition: defineAction('twin.writeDefinition', DefinitionWriteSchema, WriteResultSchema),
-  recordNode: defineAction('twin.recordNode', RecordNodeSchema, z.object({ node: TwinNodeSchema, pinned: z.array(z.object({ ref: z.string(), node_id: z.string() })) })),
+  recordNode: defineAction(
+    'twin.recordNode',
+    RecordNodeSchema,
+    z.object({ node: TwinNodeSchema, pinned: z.array(z.object({ ref: z.string(), node_id: z.string() })) }),
+  ),
   getNode: defineAction('twin.getNode', RefQuerySchema, NodeWithEdgesSchema),
-  itemHistory: defineAction('twin.itemHistory', RefQuerySchema.extend({ project_id: z.string().optional() }), ItemHistoryResultSchema),
+  itemHistory: defineAction(
+    'twin.itemHistory',
+    RefQuerySchema.extend({ project_id: z.string().optional() }),
+    ItemHistoryResultSchema,
+  ),
   commitChangeSet: defineAction('twin.commitChangeSet', CommitParamsSchema, CommitResultSchema),
   closeDrafts: defineAction(
     'twin.closeDrafts',
     z.object({ run_id: z.string(), status: z.enum(['rejected', 'abandoned']), reason: z.string().min(1) }),
     z.object({ closed: z.number().int() }),
   ),
-  listItems: defineAction('twin.listItems', z.object({ project_id: z.string().optional(), item_type: z.string().optional() }), z.object({ items: z.array(ItemSchema) })),
-  baselines: defineAction('twin.baselines', z.object({ project_id: z.string().optional(), limit: z.number().int().default(100), offset: z.number().int().default(0) }), BaselineListSchema),
+  listItems: defineAction(
+    'twin.listItems',
+    z.object({ project_id: z.string().optional(), item_type: z.string().optional() }),
+    z.object({ items: z.array(ItemSchema) }),
+  ),
+  baselines: defineAction(
+    'twin.baselines',
+    z.object({
+      project_id: z.string().optional(),
+      limit: z.number().int().default(100),
+      offset: z.number().int().default(0),
+    }),
+    BaselineListSchema,
+  ),
   baseline: defineAction('twin.baseline', z.object({ id: z.string() }), BaselineDetailSchema),
-  baselineDiff: defineAction('twin.baselineDiff', z.object({ a: z.string(), b: z.string().optional() }), BaselineDiffSchema),
+  baselineDiff: defineAction(
+    'twin.baselineDiff',
+    z.object({ a: z.string(), b: z.string().optional() }),
+    BaselineDiffSchema,
+  ),
   query: defineAction(
     'twin.query',
     z.object({

@@ -9,7 +9,8 @@ export const TokenFileSchema = z
   .refine((m) => Object.keys(m).every((k) => k.length >= 16), { message: 'a token has at least 16 characters' });
 
 /** What the gateway learned from a request's `Authorization` header. */
-export type AuthResult = { on: false } | { on: true; principal: string } | { on: true; error: 'missing_key' | 'mismatch' };
+export type AuthResult =
+  { on: false } | { on: true; principal: string } | { on: true; error: 'missing_key' | 'mismatch' };
 
 /** Gateway authentication of the approvals API (README "Gateway authentication"); off when no token file is set. */
 export interface ApprovalAuth {
@@ -36,7 +37,9 @@ export function loadApprovalAuth(path: string | undefined): ApprovalAuth {
     throw new ConfigError(`SERVICE_AUTH_TOKENS_PATH: cannot read ${path}: ${(err as Error).message}`);
   }
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-    throw new ConfigError(`SERVICE_AUTH_TOKENS_PATH: ${path} is accessible to group or others (mode ${(stat.mode & 0o777).toString(8)}); it holds secrets: chmod 600 it`);
+    throw new ConfigError(
+      `SERVICE_AUTH_TOKENS_PATH: ${path} is accessible to group or others (mode ${(stat.mode & 0o777).toString(8)}); it holds secrets: chmod 600 it`,
+    );
   }
   let parsed;
   try {
@@ -44,7 +47,10 @@ export function loadApprovalAuth(path: string | undefined): ApprovalAuth {
   } catch (err) {
     throw new ConfigError(`SERVICE_AUTH_TOKENS_PATH: ${path} is not JSON: ${(err as Error).message}`);
   }
-  if (!parsed.success) throw new ConfigError(`SERVICE_AUTH_TOKENS_PATH: ${path} must map tokens to principals ({"<token>": "<principal>"}): ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  if (!parsed.success)
+    throw new ConfigError(
+      `SERVICE_AUTH_TOKENS_PATH: ${path} must map tokens to principals ({"<token>": "<principal>"}): ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+    );
   const entries = Object.entries(parsed.data).map(([token, principal]) => ({ hash: digest(token), principal }));
   if (!entries.length) throw new ConfigError(`SERVICE_AUTH_TOKENS_PATH: ${path} names no token`);
   return {

@@ -29,22 +29,35 @@ export interface DecisionRequest {
   attempt?: number;
 }
 
-const KIND_OF_PREFIX: Record<string, string> = { gate: 'gate', change: 'design_change', design_loop: 'design_loop', sketch: 'sketch', drawing: 'drawing' };
+const KIND_OF_PREFIX: Record<string, string> = {
+  gate: 'gate',
+  change: 'design_change',
+  design_loop: 'design_loop',
+  sketch: 'sketch',
+  drawing: 'drawing',
+};
 
 function decisionCounter(deps: GatewayDeps) {
-  return getOrCreate(deps.registry, 'service_approval_decision_total', () =>
-    new client.Counter({
-      name: 'service_approval_decision_total',
-      help: 'Approval decisions by kind, decision, recorded surface and outcome (ok, refused for a 4xx, error)',
-      labelNames: ['kind', 'decision', 'surface', 'outcome'] as const,
-      registers: [deps.registry],
-    }),
+  return getOrCreate(
+    deps.registry,
+    'service_approval_decision_total',
+    () =>
+      new client.Counter({
+        name: 'service_approval_decision_total',
+        help: 'Approval decisions by kind, decision, recorded surface and outcome (ok, refused for a 4xx, error)',
+        labelNames: ['kind', 'decision', 'surface', 'outcome'] as const,
+        registers: [deps.registry],
+      }),
   );
 }
 
 /** The viewer of a list or an item: the same identity rules as a decision (401 and 422 apply to reads too). */
 export function viewerOf(deps: GatewayDeps, req: FastifyRequest): Decider {
-  const who = resolveDecider(approvalHeaders(req.headers), approvalAuthFor(deps.config).resolve(req.headers.authorization), 'unified');
+  const who = resolveDecider(
+    approvalHeaders(req.headers),
+    approvalAuthFor(deps.config).resolve(req.headers.authorization),
+    'unified',
+  );
   if ('refusal' in who) throw new ActorError(who.refusal.code, who.refusal.message, who.refusal.details);
   return who.decider;
 }
@@ -54,21 +67,43 @@ export function viewerOf(deps: GatewayDeps, req: FastifyRequest): Decider {
  * call `approvals.decide`, count `service_approval_decision_total{kind, decision, surface, outcome}`. Refusals keep
  * the gateway's one error body; the catalogue code fixes the status (README "Approvals API statuses").
  */
-export async function decideViaQueue(deps: GatewayDeps, req: FastifyRequest, d: DecisionRequest): Promise<ApprovalItem> {
+export async function decideViaQueue(
+  deps: GatewayDeps,
+  req: FastifyRequest,
+  d: DecisionRequest,
+): Promise<ApprovalItem> {
   const counter = decisionCounter(deps);
   const kindGuess = KIND_OF_PREFIX[d.id.split(':')[0]] ?? 'unknown';
   let etags: string[] | undefined;
   try {
     etags = parseIfMatch(req.headers['if-match']);
   } catch (err) {
-    counter.inc({ kind: kindGuess, decision: d.decision, surface: d.route === 'inline' ? 'chat' : 'unknown', outcome: 'refused' });
+    counter.inc({
+      kind: kindGuess,
+      decision: d.decision,
+      surface: d.route === 'inline' ? 'chat' : 'unknown',
+      outcome: 'refused',
+    });
     throw err;
   }
   const named = etags !== undefined || d.phase !== undefined || d.attempt !== undefined;
-  const who = resolveDecider(approvalHeaders(req.headers), approvalAuthFor(deps.config).resolve(req.headers.authorization), d.route);
+  const who = resolveDecider(
+    approvalHeaders(req.headers),
+    approvalAuthFor(deps.config).resolve(req.headers.authorization),
+    d.route,
+  );
   if ('refusal' in who) {
     const raw = req.headers['x-service-surface'];
-    const label = d.route === 'inline' ? 'chat' : raw === undefined ? 'unknown' : SurfaceHeaderSchema.safeParse(raw).success ? (d.route === 'legacy' ? 'unknown' : String(raw)) : 'invalid';
+    const label =
+      d.route === 'inline'
+        ? 'chat'
+        : raw === undefined
+          ? 'unknown'
+          : SurfaceHeaderSchema.safeParse(raw).success
+            ? d.route === 'legacy'
+              ? 'unknown'
+              : String(raw)
+            : 'invalid';
     counter.inc({ kind: kindGuess, decision: d.decision, surface: label, outcome: 'refused' });
     throw new ActorError(who.refusal.code, who.refusal.message, who.refusal.details);
   }
@@ -88,7 +123,12 @@ export async function decideViaQueue(deps: GatewayDeps, req: FastifyRequest, d: 
   } catch (err) {
     const shape = toActorErrorShape(err);
     const kind = typeof shape.data?.kind === 'string' ? shape.data.kind : kindGuess;
-    counter.inc({ kind, decision: d.decision, surface, outcome: ErrorCatalogue[shape.code].http < 500 ? 'refused' : 'error' });
+    counter.inc({
+      kind,
+      decision: d.decision,
+      surface,
+      outcome: ErrorCatalogue[shape.code].http < 500 ? 'refused' : 'error',
+    });
     throw err;
   }
 }
@@ -99,6 +139,10 @@ export function logIgnoredIdentity(deps: GatewayDeps) {
     const body = req.body;
     if (!body || typeof body !== 'object') return;
     const fields = IDENTITY_FIELDS.filter((k) => k in (body as object));
-    if (fields.length) deps.log.info({ route: req.routeOptions.url, id: (req.params as { id?: string }).id, fields }, 'approval_body_identity_ignored');
+    if (fields.length)
+      deps.log.info(
+        { route: req.routeOptions.url, id: (req.params as { id?: string }).id, fields },
+        'approval_body_identity_ignored',
+      );
   };
 }

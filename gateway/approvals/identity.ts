@@ -13,7 +13,11 @@ export interface ApprovalHeaders {
 }
 
 /** A refused identity: the catalogue code fixes the status (401 no or wrong token, 422 bad headers, 403 not allowed). */
-export type IdentityRefusal = { code: 'AUTH_REQUIRED' | 'VALIDATION_FAILED' | 'FORBIDDEN'; message: string; details: Record<string, unknown> };
+export type IdentityRefusal = {
+  code: 'AUTH_REQUIRED' | 'VALIDATION_FAILED' | 'FORBIDDEN';
+  message: string;
+  details: Record<string, unknown>;
+};
 
 /** The approver of dashboard and CLI decisions with authentication off (SPEC Gateway rule 2), unverified. */
 export const LOCAL_DASHBOARD = 'local:dashboard';
@@ -30,29 +34,87 @@ const given = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v
  * unverified. An older per-kind route records surface `unknown`. An inline decision is `local:elicitation` unless its
  * own request is authenticated, and is recorded with surface chat.
  */
-export function resolveDecider(h: ApprovalHeaders, auth: AuthResult, route: DecisionRoute): { decider: Decider } | { refusal: IdentityRefusal } {
-  const refuse = (code: IdentityRefusal['code'], message: string, details: Record<string, unknown> = {}) => ({ refusal: { code, message, details } });
+export function resolveDecider(
+  h: ApprovalHeaders,
+  auth: AuthResult,
+  route: DecisionRoute,
+): { decider: Decider } | { refusal: IdentityRefusal } {
+  const refuse = (code: IdentityRefusal['code'], message: string, details: Record<string, unknown> = {}) => ({
+    refusal: { code, message, details },
+  });
   if (auth.on && 'error' in auth && (route !== 'inline' || auth.error === 'mismatch')) {
-    return refuse('AUTH_REQUIRED', auth.error === 'missing_key' ? 'this gateway requires Authorization: Bearer <token> on approval requests' : 'the bearer token is not one this gateway knows', { reason: auth.error });
+    return refuse(
+      'AUTH_REQUIRED',
+      auth.error === 'missing_key'
+        ? 'this gateway requires Authorization: Bearer <token> on approval requests'
+        : 'the bearer token is not one this gateway knows',
+      { reason: auth.error },
+    );
   }
   const principal = auth.on && 'principal' in auth ? auth.principal : undefined;
   if (route === 'inline') {
-    return { decider: { approver: principal ?? LOCAL_ELICITATION, approver_verified: principal !== undefined, surface: 'chat', on_behalf_of: null, agent: null } };
+    return {
+      decider: {
+        approver: principal ?? LOCAL_ELICITATION,
+        approver_verified: principal !== undefined,
+        surface: 'chat',
+        on_behalf_of: null,
+        agent: null,
+      },
+    };
   }
   const raw = given(h.surface);
-  const surface = raw === undefined ? 'unknown' : SurfaceHeaderSchema.safeParse(raw).success ? (raw as 'dashboard' | 'cli' | 'agent') : undefined;
-  if (!surface) return refuse('VALIDATION_FAILED', `X-Service-Surface must be dashboard, cli or agent (got ${JSON.stringify(raw)})`, { issues: [{ path: 'headers.x-service-surface', message: 'expected dashboard, cli or agent' }] });
+  const surface =
+    raw === undefined
+      ? 'unknown'
+      : SurfaceHeaderSchema.safeParse(raw).success
+        ? (raw as 'dashboard' | 'cli' | 'agent')
+        : undefined;
+  if (!surface)
+    return refuse(
+      'VALIDATION_FAILED',
+      `X-Service-Surface must be dashboard, cli or agent (got ${JSON.stringify(raw)})`,
+      { issues: [{ path: 'headers.x-service-surface', message: 'expected dashboard, cli or agent' }] },
+    );
   const obo = given(h.on_behalf_of);
   const agent = given(h.agent);
   if (surface !== 'agent' && (obo || agent)) {
     const which = obo ? 'x-service-on-behalf-of' : 'x-service-agent';
-    return refuse('VALIDATION_FAILED', `${which} is valid only with X-Service-Surface: agent`, { issues: [{ path: `headers.${which}`, message: 'only with surface agent' }] });
+    return refuse('VALIDATION_FAILED', `${which} is valid only with X-Service-Surface: agent`, {
+      issues: [{ path: `headers.${which}`, message: 'only with surface agent' }],
+    });
   }
   const recorded = route === 'legacy' ? 'unknown' : surface;
-  if (surface !== 'agent') return { decider: { approver: principal ?? LOCAL_DASHBOARD, approver_verified: principal !== undefined, surface: recorded, on_behalf_of: null, agent: null } };
-  if (!obo) return refuse('VALIDATION_FAILED', 'an agent decision needs X-Service-On-Behalf-Of (the person the agent acts for)', { issues: [{ path: 'headers.x-service-on-behalf-of', message: 'required with surface agent' }] });
-  if (principal !== undefined && obo !== principal) return refuse('FORBIDDEN', `X-Service-On-Behalf-Of (${obo}) is not the authenticated principal (${principal})`, { on_behalf_of: obo, principal });
-  return { decider: { approver: principal ?? obo, approver_verified: principal !== undefined, surface: recorded, on_behalf_of: obo, agent: agent ?? null } };
+  if (surface !== 'agent')
+    return {
+      decider: {
+        approver: principal ?? LOCAL_DASHBOARD,
+        approver_verified: principal !== undefined,
+        surface: recorded,
+        on_behalf_of: null,
+        agent: null,
+      },
+    };
+  if (!obo)
+    return refuse(
+      'VALIDATION_FAILED',
+      'an agent decision needs X-Service-On-Behalf-Of (the person the agent acts for)',
+      { issues: [{ path: 'headers.x-service-on-behalf-of', message: 'required with surface agent' }] },
+    );
+  if (principal !== undefined && obo !== principal)
+    return refuse('FORBIDDEN', `X-Service-On-Behalf-Of (${obo}) is not the authenticated principal (${principal})`, {
+      on_behalf_of: obo,
+      principal,
+    });
+  return {
+    decider: {
+      approver: principal ?? obo,
+      approver_verified: principal !== undefined,
+      surface: recorded,
+      on_behalf_of: obo,
+      agent: agent ?? null,
+    },
+  };
 }
 
 /** The approval headers out of a request's (lower-cased) headers. */
@@ -61,5 +123,9 @@ export function approvalHeaders(headers: Record<string, string | string[] | unde
     const v = headers[k];
     return Array.isArray(v) ? v[0] : v;
   };
-  return { surface: one('x-service-surface'), on_behalf_of: one('x-service-on-behalf-of'), agent: one('x-service-agent') };
+  return {
+    surface: one('x-service-surface'),
+    on_behalf_of: one('x-service-on-behalf-of'),
+    agent: one('x-service-agent'),
+  };
 }

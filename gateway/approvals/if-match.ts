@@ -18,12 +18,19 @@ export function parseIfMatch(raw: string | string[] | undefined): string[] | und
     const at = TAG.lastIndex;
     const m = TAG.exec(text);
     if (!m || TAG.lastIndex === at) {
-      throw new ActorError('VALIDATION_FAILED', `If-Match must be * or a list of entity tags ("..." or W/"..."), got ${JSON.stringify(text.slice(0, 200))}`, {
-        issues: [{ path: 'headers.if-match', message: 'expected * or a list of entity tags' }],
-      });
+      throw new ActorError(
+        'VALIDATION_FAILED',
+        `If-Match must be * or a list of entity tags ("..." or W/"..."), got ${JSON.stringify(text.slice(0, 200))}`,
+        {
+          issues: [{ path: 'headers.if-match', message: 'expected * or a list of entity tags' }],
+        },
+      );
     }
     tags.push(m[1]);
   }
-  if (!tags.length) throw new ActorError('VALIDATION_FAILED', 'If-Match is empty: send * or an entity tag', { issues: [{ path: 'headers.if-match', message: 'expected * or a list of entity tags' }] });
+  if (!tags.length)
+    throw new ActorError('VALIDATION_FAILED', 'If-Match is empty: send * or an entity tag', {
+      issues: [{ path: 'headers.if-match', message: 'expected * or a list of entity tags' }],
+    });
   return tags;
 }

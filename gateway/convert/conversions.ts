@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import type { BlobStore } from '../../brokers/blobs.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { ConversionResult } from '../../contracts/cad.ts';
-import { ConversionMetadataSchema, type CadFormat, type ConversionMetadata } from '../../workers/convert/convert.schemas.ts';
+import {
+  ConversionMetadataSchema,
+  type CadFormat,
+  type ConversionMetadata,
+} from '../../workers/convert/convert.schemas.ts';
 import type { ConvertPool } from '../../workers/convert/pool.ts';
 
 /** Object keys of a conversion in the blob store: the GLB and its metadata, both named by the source's SHA-256. */
@@ -18,7 +22,11 @@ export const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(
 /** Converts and caches models: the gateway's conversion routes share one of these. */
 export interface Conversions {
   /** The conversion result for a source (from the cache when converted before); 422 when the file cannot be read. */
-  convert(source: Uint8Array, format: CadFormat, knownSha?: string): Promise<ConversionResult & { metadata: ConversionMetadata }>;
+  convert(
+    source: Uint8Array,
+    format: CadFormat,
+    knownSha?: string,
+  ): Promise<ConversionResult & { metadata: ConversionMetadata }>;
   /** The cached GLB of a source hash, or undefined. */
   glb(sha: string): Promise<Buffer | undefined>;
   close(): Promise<void>;
@@ -47,14 +55,23 @@ export function createConversions(deps: { blobs: () => Promise<BlobStore>; pool:
       outcome = await pool.run({ source, format });
     } catch (err) {
       const e = err as Error;
-      if (e.name === 'AbortError' || /abort/i.test(e.message)) throw new ActorError('TIMEOUT', 'the conversion took too long and was stopped', { hash: sha });
-      if (/queue is at limit/i.test(e.message)) throw new ActorError('SERVICE_UNAVAILABLE', 'too many conversions are waiting; retry later', { hash: sha });
+      if (e.name === 'AbortError' || /abort/i.test(e.message))
+        throw new ActorError('TIMEOUT', 'the conversion took too long and was stopped', { hash: sha });
+      if (/queue is at limit/i.test(e.message))
+        throw new ActorError('SERVICE_UNAVAILABLE', 'too many conversions are waiting; retry later', { hash: sha });
       throw err;
     }
-    if (!outcome.ok) throw new ActorError('VALIDATION_FAILED', `file: ${outcome.reason}`, { issues: [{ path: 'file', message: outcome.reason }], hash: sha });
+    if (!outcome.ok)
+      throw new ActorError('VALIDATION_FAILED', `file: ${outcome.reason}`, {
+        issues: [{ path: 'file', message: outcome.reason }],
+        hash: sha,
+      });
     const store = await deps.blobs();
     // The GLB first, the metadata last: metadata present means the GLB is there too.
-    const glb = await store.put(Buffer.from(outcome.glb.buffer, outcome.glb.byteOffset, outcome.glb.byteLength), 'model/gltf-binary');
+    const glb = await store.put(
+      Buffer.from(outcome.glb.buffer, outcome.glb.byteOffset, outcome.glb.byteLength),
+      'model/gltf-binary',
+    );
     await store.link(glbKey(sha), glb.sha256, null);
     const meta = await store.put(Buffer.from(JSON.stringify(outcome.metadata)), 'application/json');
     await store.link(metaKey(sha), meta.sha256, null);

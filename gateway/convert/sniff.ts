@@ -24,9 +24,12 @@ const LABEL: Record<CadFormat, string> = { step: 'STEP', iges: 'IGES' };
  */
 export function detectFormat(name: string, bytes: Uint8Array): { format: CadFormat } | { problem: string } {
   const claimed = formatOfName(name);
-  if (!claimed) return { problem: `${JSON.stringify(name)} is not a STEP or IGES file (expected .step, .stp, .iges or .igs)` };
+  if (!claimed)
+    return { problem: `${JSON.stringify(name)} is not a STEP or IGES file (expected .step, .stp, .iges or .igs)` };
   const actual = formatOfContent(bytes);
   if (actual === claimed) return { format: claimed };
   const why = claimed === 'step' ? 'no ISO-10303-21 header' : 'no IGES Start section (column 73 "S")';
-  return { problem: `${JSON.stringify(name)} is not ${claimed === 'step' ? 'a' : 'an'} ${LABEL[claimed]} file (${why}${actual ? `; it looks like ${LABEL[actual]}` : ''})` };
+  return {
+    problem: `${JSON.stringify(name)} is not ${claimed === 'step' ? 'a' : 'an'} ${LABEL[claimed]} file (${why}${actual ? `; it looks like ${LABEL[actual]}` : ''})`,
+  };
 }

@@ -25,6 +25,7 @@ export function authErrorBody(reason: 'missing_key' | 'mismatch') {
   return {
     error: 'auth_error',
     reason,
-    message: reason === 'missing_key' ? 'this endpoint needs Authorization: Bearer <key>' : 'the presented key does not match',
+    message:
+      reason === 'missing_key' ? 'this endpoint needs Authorization: Bearer <key>' : 'the presented key does not match',
   };
 }

@@ -46,22 +46,30 @@ export function mcpHttpRoutes(deps: McpHttpDeps) {
     app.post('/mcp', async (req, reply) => {
       const version = req.headers['mcp-protocol-version'];
       if (typeof version === 'string' && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-        return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, `Unsupported protocol version: ${version}`));
+        return reply
+          .code(400)
+          .send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, `Unsupported protocol version: ${version}`));
       }
       let message: unknown;
       try {
         message = JSON.parse(String(req.body ?? ''));
       } catch (err) {
-        return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.PARSE_ERROR, `Parse error: ${(err as Error).message}`));
+        return reply
+          .code(400)
+          .send(rpcErrorBody(null, JsonRpcCodes.PARSE_ERROR, `Parse error: ${(err as Error).message}`));
       }
       if (Array.isArray(message)) return handleBatch(req, reply, message);
       if (isResponse(message)) {
-        if (!deps.pending.settle(message)) deps.log.info({ id: message.id }, 'client response ignored: no request waits for it (late or withdrawn)');
+        if (!deps.pending.settle(message))
+          deps.log.info({ id: message.id }, 'client response ignored: no request waits for it (late or withdrawn)');
         return reply.code(202).send();
       }
       const method = (message as { method?: unknown })?.method;
       const found = await sessionFor(req, deps, typeof method === 'string' ? method : undefined);
-      if ('status' in found) return reply.code(found.status!).send(rpcErrorBody((message as { id?: unknown })?.id, JsonRpcCodes.INVALID_REQUEST, found.message!));
+      if ('status' in found)
+        return reply
+          .code(found.status!)
+          .send(rpcErrorBody((message as { id?: unknown })?.id, JsonRpcCodes.INVALID_REQUEST, found.message!));
       const session = found.session;
       const headers: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
       const post = new PostReply(reply, {
@@ -80,10 +88,23 @@ export function mcpHttpRoutes(deps: McpHttpDeps) {
 
     app.get('/mcp', async (req, reply) => {
       const found = await sessionFor(req, deps, 'GET');
-      if ('status' in found) return reply.code(found.status!).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, found.message!));
-      if (!found.session) return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header required'));
+      if ('status' in found)
+        return reply.code(found.status!).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, found.message!));
+      if (!found.session)
+        return reply
+          .code(400)
+          .send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header required'));
       if (!acceptsSse(req)) {
-        return reply.code(405).header('allow', 'POST, DELETE').send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Method Not Allowed: GET /mcp needs Accept: text/event-stream'));
+        return reply
+          .code(405)
+          .header('allow', 'POST, DELETE')
+          .send(
+            rpcErrorBody(
+              null,
+              JsonRpcCodes.INVALID_REQUEST,
+              'Method Not Allowed: GET /mcp needs Accept: text/event-stream',
+            ),
+          );
       }
       const session = found.session;
       reply.hijack();
@@ -96,22 +117,34 @@ export function mcpHttpRoutes(deps: McpHttpDeps) {
 
     app.delete('/mcp', async (req, reply) => {
       const id = req.headers['mcp-session-id'];
-      if (typeof id !== 'string' || !id) return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header required'));
-      if (!(await deps.sessions.delete(id))) return reply.code(404).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, `Session not found: ${id}`));
+      if (typeof id !== 'string' || !id)
+        return reply
+          .code(400)
+          .send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Bad Request: Mcp-Session-Id header required'));
+      if (!(await deps.sessions.delete(id)))
+        return reply.code(404).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, `Session not found: ${id}`));
       deps.streams.close(id);
       return reply.code(204).send();
     });
 
     /** A JSON-RPC 2.0 batch: answered with the array of responses (notifications and client responses get none). */
     async function handleBatch(req: FastifyRequest, reply: FastifyReply, batch: unknown[]) {
-      if (batch.length === 0) return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Invalid Request: empty batch'));
+      if (batch.length === 0)
+        return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Invalid Request: empty batch'));
       const methods = batch.map((m) => (m as { method?: unknown })?.method);
       if (methods.includes('initialize')) {
-        return reply.code(400).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Invalid Request: initialize cannot be part of a batch'));
+        return reply
+          .code(400)
+          .send(
+            rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, 'Invalid Request: initialize cannot be part of a batch'),
+          );
       }
-      const needy = methods.find((m) => typeof m === 'string' && !SESSIONLESS_METHODS.has(m) && deps.server.hasMethod(m));
+      const needy = methods.find(
+        (m) => typeof m === 'string' && !SESSIONLESS_METHODS.has(m) && deps.server.hasMethod(m),
+      );
       const found = await sessionFor(req, deps, typeof needy === 'string' ? needy : undefined);
-      if ('status' in found) return reply.code(found.status!).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, found.message!));
+      if ('status' in found)
+        return reply.code(found.status!).send(rpcErrorBody(null, JsonRpcCodes.INVALID_REQUEST, found.message!));
       const out = deps.streams.outbound(found.session?.id, deps.pending);
       const responses = await Promise.all(
         batch.map((m) => {
@@ -129,7 +162,11 @@ export function mcpHttpRoutes(deps: McpHttpDeps) {
     }
   };
 
-  function context(req: FastifyRequest, session: McpSession | undefined, out: McpRequestContext['out']): McpRequestContext {
+  function context(
+    req: FastifyRequest,
+    session: McpSession | undefined,
+    out: McpRequestContext['out'],
+  ): McpRequestContext {
     const profile = (req.query as { profile?: string }).profile;
     return { session, sessionKey: session?.id ?? `anon:${crypto.randomUUID()}`, transport: 'http', profile, out };
   }

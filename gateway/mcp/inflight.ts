@@ -69,7 +69,12 @@ export class InflightCalls {
       const value = Math.max(c.lastProgress, raw);
       c.lastProgress = value;
       if (total !== undefined) c.progressBase = value;
-      return c.out.notify('notifications/progress', { progressToken: c.progressToken, progress: value, total: total ?? base + 1, message });
+      return c.out.notify('notifications/progress', {
+        progressToken: c.progressToken,
+        progress: value,
+        total: total ?? base + 1,
+        message,
+      });
     }
     const value = Math.max(c.lastProgress, Math.min(1, fraction));
     c.lastProgress = value;

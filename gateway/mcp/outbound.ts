@@ -11,7 +11,11 @@ export interface Outbound {
   readonly canStream: boolean;
   notify(method: string, params: Record<string, unknown>): boolean;
   /** Sends a server-to-client request and resolves with the client's answer (`result`), or rejects with its error. */
-  request(method: string, params: Record<string, unknown>, opts?: { signal?: AbortSignal; id?: string }): Promise<unknown>;
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    opts?: { signal?: AbortSignal; id?: string },
+  ): Promise<unknown>;
   /** Where a held call's messages go (SPEC "Events", held `tools/call` streaming rules); unset = this same way back. */
   forHold?(hasProgress: boolean): Outbound;
   /** Runs `cb` when the client's stream closes before the answer was sent. */

@@ -7,7 +7,15 @@ import { addResourceMethods } from './methods/resources.ts';
 import { addToolMethods } from './methods/tools.ts';
 
 /** Methods a client may call without a session: the legacy dialect, health, ping, `initialize` itself and harmless notifications. */
-export const SESSIONLESS_METHODS = new Set(['initialize', 'ping', 'tool/list', 'tool/call', 'health/check', 'notifications/initialized', 'notifications/cancelled']);
+export const SESSIONLESS_METHODS = new Set([
+  'initialize',
+  'ping',
+  'tool/list',
+  'tool/call',
+  'health/check',
+  'notifications/initialized',
+  'notifications/cancelled',
+]);
 
 export interface McpServer {
   /** Handles one request or notification; resolves to the response, or null for a notification. */
@@ -17,12 +25,24 @@ export interface McpServer {
 
 function invalidRequest(id: unknown, why: string): JSONRPCResponse {
   const okId = typeof id === 'string' || typeof id === 'number' ? id : null;
-  return { jsonrpc: '2.0', id: okId, error: { code: JsonRpcCodes.INVALID_REQUEST, message: `Invalid Request: ${why}` } };
+  return {
+    jsonrpc: '2.0',
+    id: okId,
+    error: { code: JsonRpcCodes.INVALID_REQUEST, message: `Invalid Request: ${why}` },
+  };
 }
 
 /** -32602 for params holding a NUL character (PostgreSQL cannot store one) or nested past the limit, naming the field. */
 function invalidParams(id: JSONRPCRequest['id'], p: InputProblem): JSONRPCResponse {
-  return { jsonrpc: '2.0', id: id ?? null, error: { code: JsonRpcCodes.INVALID_PARAMS, message: `Invalid params: ${p.path} ${p.message}`, data: { validation_errors: [p] } } };
+  return {
+    jsonrpc: '2.0',
+    id: id ?? null,
+    error: {
+      code: JsonRpcCodes.INVALID_PARAMS,
+      message: `Invalid params: ${p.path} ${p.message}`,
+      data: { validation_errors: [p] },
+    },
+  };
 }
 
 /** Checks the JSON-RPC 2.0 envelope strictly (json-rpc-2.0 does not check the method's type or the params' shape). */
@@ -31,8 +51,10 @@ export function envelopeProblem(msg: unknown): string | undefined {
   const m = msg as Record<string, unknown>;
   if (m.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
   if (typeof m.method !== 'string' || !m.method) return 'method must be a non-empty string';
-  if ('id' in m && m.id !== null && typeof m.id !== 'string' && typeof m.id !== 'number') return 'id must be a string or a number';
-  if ('params' in m && m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) return 'params must be an object or an array';
+  if ('id' in m && m.id !== null && typeof m.id !== 'string' && typeof m.id !== 'number')
+    return 'id must be a string or a number';
+  if ('params' in m && m.params !== undefined && (typeof m.params !== 'object' || m.params === null))
+    return 'params must be an object or an array';
   return undefined;
 }
 
@@ -47,7 +69,11 @@ export function createMcpServer(deps: McpDeps): McpServer {
   });
   server.mapErrorToJSONRPCErrorResponse = (id, error) => {
     if (error instanceof JSONRPCErrorException) {
-      return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) },
+      };
     }
     deps.log.error({ err: error }, 'mcp method failed');
     return { jsonrpc: '2.0', id, error: { code: JsonRpcCodes.INTERNAL_ERROR, message: 'Internal error' } };

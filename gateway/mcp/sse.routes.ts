@@ -33,18 +33,40 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
       try {
         message = JSON.parse(raw);
       } catch (err) {
-        writer.send({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCodes.PARSE_ERROR, message: `Parse error: ${(err as Error).message}` } }, 'response');
+        writer.send(
+          {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: JsonRpcCodes.PARSE_ERROR, message: `Parse error: ${(err as Error).message}` },
+          },
+          'response',
+        );
         writer.send({}, 'done');
         return writer.end();
       }
-      const out = outboundOver((msg: WireMessage) => writer.send(msg, 'method' in msg ? 'notification' : 'response'), deps.pending);
+      const out = outboundOver(
+        (msg: WireMessage) => writer.send(msg, 'method' in msg ? 'notification' : 'response'),
+        deps.pending,
+      );
       const batch = Array.isArray(message) ? message : [message];
       if (batch.length === 0) {
-        writer.send({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCodes.INVALID_REQUEST, message: 'Invalid Request: empty batch' } }, 'response');
+        writer.send(
+          {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: JsonRpcCodes.INVALID_REQUEST, message: 'Invalid Request: empty batch' },
+          },
+          'response',
+        );
       }
       const sessionKey = `sse:${crypto.randomUUID()}`;
       for (const m of batch) {
-        const res = await deps.server.handle(m, { sessionKey, transport: 'sse', out, profile: (req.query as { profile?: string }).profile });
+        const res = await deps.server.handle(m, {
+          sessionKey,
+          transport: 'sse',
+          out,
+          profile: (req.query as { profile?: string }).profile,
+        });
         if (res) writer.send(res, 'response');
       }
       writer.send({}, 'done');
@@ -55,13 +77,24 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
       const key = (req.query as { session_id?: string }).session_id ?? '';
       const legacy = legacyStreams.get(key);
       if (!legacy || legacy.writer.closed) {
-        return reply.code(404).send({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCodes.INVALID_REQUEST, message: 'unknown or closed SSE session' } });
+        return reply.code(404).send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: JsonRpcCodes.INVALID_REQUEST, message: 'unknown or closed SSE session' },
+        });
       }
       let message: unknown;
       try {
         message = JSON.parse(String(req.body ?? ''));
       } catch (err) {
-        legacy.writer.send({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCodes.PARSE_ERROR, message: `Parse error: ${(err as Error).message}` } }, 'message');
+        legacy.writer.send(
+          {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: JsonRpcCodes.PARSE_ERROR, message: `Parse error: ${(err as Error).message}` },
+          },
+          'message',
+        );
         return reply.code(202).send();
       }
       if (typeof message === 'object' && message !== null && !('method' in message)) {
@@ -71,7 +104,13 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
       reply.code(202).send();
       const session = legacy.sessionId ? await deps.sessions.get(legacy.sessionId) : undefined;
       const out = outboundOver((msg) => legacy.writer.send(msg, 'message'), deps.pending);
-      const ctx: McpRequestContext = { session, sessionKey: session?.id ?? key, transport: 'sse', out, profile: (req.query as { profile?: string }).profile };
+      const ctx: McpRequestContext = {
+        session,
+        sessionKey: session?.id ?? key,
+        transport: 'sse',
+        out,
+        profile: (req.query as { profile?: string }).profile,
+      };
       const res = await deps.server.handle(message, ctx);
       if (ctx.newSession) legacy.sessionId = ctx.newSession.id;
       if (res) legacy.writer.send(res, 'message');

@@ -41,7 +41,10 @@ export class SseWriter {
     if (this.closed) return false;
     this.start();
     const text = typeof data === 'string' ? data : JSON.stringify(data);
-    const lines = text.split('\n').map((l) => `data: ${l}`).join('\n');
+    const lines = text
+      .split('\n')
+      .map((l) => `data: ${l}`)
+      .join('\n');
     this.res.write(`id: ${++this.seq}\n${event ? `event: ${event}\n` : ''}${lines}\n\n`);
     return true;
   }

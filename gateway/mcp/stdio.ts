@@ -11,7 +11,13 @@ import type { McpSession } from './session-store.ts';
  * Messages are handled concurrently, so a `notifications/cancelled` can reach a running call; client responses
  * (answers to server requests) are routed by id. Resolves when stdin ends.
  */
-export function runStdio(opts: { server: McpServer; deps: McpDeps; input: Readable; output: Writable; profile?: string }): Promise<void> {
+export function runStdio(opts: {
+  server: McpServer;
+  deps: McpDeps;
+  input: Readable;
+  output: Writable;
+  profile?: string;
+}): Promise<void> {
   const { server, deps, output } = opts;
   const write = (msg: WireMessage | object): boolean => output.write(`${JSON.stringify(msg)}\n`);
   const out = outboundOver(write, deps.pending);
@@ -24,11 +30,16 @@ export function runStdio(opts: { server: McpServer; deps: McpDeps; input: Readab
     try {
       message = JSON.parse(line);
     } catch (err) {
-      write({ jsonrpc: '2.0', id: null, error: { code: JsonRpcCodes.PARSE_ERROR, message: `Parse error: ${(err as Error).message}` } });
+      write({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: JsonRpcCodes.PARSE_ERROR, message: `Parse error: ${(err as Error).message}` },
+      });
       return;
     }
     if (typeof message === 'object' && message !== null && !Array.isArray(message) && !('method' in message)) {
-      if (!deps.pending.settle(message as { id?: unknown })) deps.log.info({ id: (message as { id?: unknown }).id }, 'client response ignored');
+      if (!deps.pending.settle(message as { id?: unknown }))
+        deps.log.info({ id: (message as { id?: unknown }).id }, 'client response ignored');
       return;
     }
     const batch = Array.isArray(message);

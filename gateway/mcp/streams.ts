@@ -50,7 +50,10 @@ export class PostReply implements Outbound {
   private readonly via: Outbound;
   private readonly reply: FastifyReply;
 
-  constructor(reply: FastifyReply, opts: { acceptsSse: boolean; headers: Record<string, string>; pending: PendingRequests; fallback: Outbound }) {
+  constructor(
+    reply: FastifyReply,
+    opts: { acceptsSse: boolean; headers: Record<string, string>; pending: PendingRequests; fallback: Outbound },
+  ) {
     this.reply = reply;
     this.writer = new SseWriter(reply.raw, opts.headers);
     this.streamable = opts.acceptsSse;
@@ -70,7 +73,11 @@ export class PostReply implements Outbound {
     return this.streamable ? this.via.notify(method, params) : this.fallback.notify(method, params);
   }
 
-  request(method: string, params: Record<string, unknown>, opts?: { signal?: AbortSignal; id?: string }): Promise<unknown> {
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    opts?: { signal?: AbortSignal; id?: string },
+  ): Promise<unknown> {
     return this.streamable ? this.via.request(method, params, opts) : this.fallback.request(method, params, opts);
   }
 

@@ -15,7 +15,12 @@ export function etagMatches(ifNoneMatch: string | string[] | undefined, hash: st
   if (!value) return false;
   return value
     .split(',')
-    .map((t) => t.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1'))
+    .map((t) =>
+      t
+        .trim()
+        .replace(/^W\//, '')
+        .replace(/^"(.*)"$/, '$1'),
+    )
     .some((t) => t === '*' || t === hash);
 }
 
@@ -42,11 +47,23 @@ export function servedMediaType(fileName: string, recorded: string | undefined):
 }
 
 /** `inline; filename="..."` with the name reduced to safe characters. */
-export const inlineDisposition = (fileName: string) => `inline; filename="${fileName.replace(/[^A-Za-z0-9_.-]+/g, '_')}"`;
+export const inlineDisposition = (fileName: string) =>
+  `inline; filename="${fileName.replace(/[^A-Za-z0-9_.-]+/g, '_')}"`;
 
 /** Sends stored bytes exactly as stored (no re-encoding): type, length, strong ETag, and any extra headers. */
-export function sendStored(reply: FastifyReply, bytes: Buffer, sha256: string, contentType: string, extra: Record<string, string> = {}) {
-  void reply.code(200).header('content-type', contentType).header('content-length', String(bytes.length)).header('etag', etagOf(sha256)).header('cache-control', 'no-cache');
+export function sendStored(
+  reply: FastifyReply,
+  bytes: Buffer,
+  sha256: string,
+  contentType: string,
+  extra: Record<string, string> = {},
+) {
+  void reply
+    .code(200)
+    .header('content-type', contentType)
+    .header('content-length', String(bytes.length))
+    .header('etag', etagOf(sha256))
+    .header('cache-control', 'no-cache');
   for (const [k, v] of Object.entries(extra)) void reply.header(k, v);
   return reply.send(bytes);
 }

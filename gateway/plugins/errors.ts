@@ -16,7 +16,9 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
  */
 export function answerFrameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return sendError(reply, 'VALIDATION_FAILED', 'invalid params: a path parameter is too long', { issues: [{ path: 'params', message: 'is too long' }] });
+    return sendError(reply, 'VALIDATION_FAILED', 'invalid params: a path parameter is too long', {
+      issues: [{ path: 'params', message: 'is too long' }],
+    });
   }
   const bad = err.code === 'FST_ERR_BAD_URL';
   return sendError(reply, 'BAD_REQUEST', bad ? `the URL does not decode: ${err.message}` : err.message);
@@ -35,7 +37,9 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
  * limit 413, actor errors by the catalogue, an unreachable actor 503; anything unexpected is a logged 500.
  */
 export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
-  app.setNotFoundHandler((req, reply) => sendError(reply, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`),
+  );
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {

@@ -3,14 +3,25 @@ import type { Socket } from 'node:net';
 import type { ServiceConfig } from '../../brokers/config.ts';
 import { ErrorCatalogue, type ErrorBody, type ErrorCode } from '../../contracts/index.ts';
 
-type Limits = Pick<ServiceConfig, 'SERVICE_HTTP_HEADERS_TIMEOUT_MS' | 'SERVICE_HTTP_REQUEST_TIMEOUT_MS' | 'SERVICE_HTTP_KEEPALIVE_TIMEOUT_MS' | 'SERVICE_HTTP_IDLE_TIMEOUT_MS'>;
+type Limits = Pick<
+  ServiceConfig,
+  | 'SERVICE_HTTP_HEADERS_TIMEOUT_MS'
+  | 'SERVICE_HTTP_REQUEST_TIMEOUT_MS'
+  | 'SERVICE_HTTP_KEEPALIVE_TIMEOUT_MS'
+  | 'SERVICE_HTTP_IDLE_TIMEOUT_MS'
+>;
 
 /**
  * The HTTP server's timeouts (issue finding 6: slow clients were never dropped). Node checks the header and request
  * deadlines every `connectionsCheckingInterval`, so it is derived from them (a quarter of the shorter, at most 30 s);
  * Node refuses a header deadline longer than the request deadline, so the header one is capped by it.
  */
-export function httpServerOptions(c: Limits): { http: http.ServerOptions; requestTimeout: number; keepAliveTimeout: number; connectionTimeout: number } {
+export function httpServerOptions(c: Limits): {
+  http: http.ServerOptions;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionTimeout: number;
+} {
   const requestTimeout = c.SERVICE_HTTP_REQUEST_TIMEOUT_MS;
   const headersTimeout = Math.min(c.SERVICE_HTTP_HEADERS_TIMEOUT_MS, requestTimeout);
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headersTimeout / 4)));
@@ -51,7 +62,10 @@ const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
  */
 export function answerClientError(err: Error & { code?: string; reason?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? ['BAD_REQUEST', `the request cannot be parsed: ${err.reason ?? err.message}`];
+  const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [
+    'BAD_REQUEST',
+    `the request cannot be parsed: ${err.reason ?? err.message}`,
+  ];
   const status = ErrorCatalogue[code].http;
   const body = JSON.stringify({ error: { code, message } } satisfies ErrorBody);
   if (!socket.writable) return void socket.destroy();

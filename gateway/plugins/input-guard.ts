@@ -10,7 +10,8 @@ const isMcp = (url: string | undefined) => url === '/mcp' || url?.startsWith('/m
 
 function problemOf(req: FastifyRequest): InputProblem | undefined {
   for (const [name, value] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
-    if (typeof value === 'string' && CONTROL.test(value)) return { path: `params.${name}`, message: 'must not contain control characters' };
+    if (typeof value === 'string' && CONTROL.test(value))
+      return { path: `params.${name}`, message: 'must not contain control characters' };
   }
   return findNulOrDepth(req.query, 'querystring') ?? findNulOrDepth(req.body, 'body');
 }

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ActorError } from '../../brokers/errors.ts';
-import { ApprovalItemSchema, DesignLoopApprovalBodySchema, ProposalDecisionBodySchema } from '../../contracts/approvals.ts';
+import {
+  ApprovalItemSchema,
+  DesignLoopApprovalBodySchema,
+  ProposalDecisionBodySchema,
+} from '../../contracts/approvals.ts';
 import { decideViaQueue, logIgnoredIdentity } from '../approvals/decide.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -23,21 +27,50 @@ export function approvalsLegacyRoutes(deps: GatewayDeps) {
 
     r.post(
       '/v1/design-loop/:id/approve',
-      { schema: { params: IdParams, headers: IdemHeaders, body: DesignLoopApprovalBodySchema, response: { 200: ApprovalItemSchema } }, preValidation: logIgnoredIdentity(deps) },
-      (req) => decideViaQueue(deps, req, { id: `design_loop:${native(req.params.id, 'design_loop')}`, decision: 'approve', route: 'legacy', idem: req.headers['idempotency-key'] }),
+      {
+        schema: {
+          params: IdParams,
+          headers: IdemHeaders,
+          body: DesignLoopApprovalBodySchema,
+          response: { 200: ApprovalItemSchema },
+        },
+        preValidation: logIgnoredIdentity(deps),
+      },
+      (req) =>
+        decideViaQueue(deps, req, {
+          id: `design_loop:${native(req.params.id, 'design_loop')}`,
+          decision: 'approve',
+          route: 'legacy',
+          idem: req.headers['idempotency-key'],
+        }),
     );
 
     const proposal = {
-      schema: { params: z.object({ change_id: z.string().min(1).max(300) }), headers: IdemHeaders, body: ProposalDecisionBodySchema, response: { 200: ApprovalItemSchema } },
+      schema: {
+        params: z.object({ change_id: z.string().min(1).max(300) }),
+        headers: IdemHeaders,
+        body: ProposalDecisionBodySchema,
+        response: { 200: ApprovalItemSchema },
+      },
       preValidation: logIgnoredIdentity(deps),
     };
     for (const prefix of ['/api/v1', '/v1']) {
       r.post(`${prefix}/assistant/proposals/:change_id/decide`, proposal, (req) => {
         const id = native(req.params.change_id, 'change');
         if (req.body.change_id !== id) {
-          throw new ActorError('VALIDATION_FAILED', `body change_id ${req.body.change_id} is not the proposal in the path (${id})`, { issues: [{ path: 'body.change_id', message: 'must equal the path id' }] });
+          throw new ActorError(
+            'VALIDATION_FAILED',
+            `body change_id ${req.body.change_id} is not the proposal in the path (${id})`,
+            { issues: [{ path: 'body.change_id', message: 'must equal the path id' }] },
+          );
         }
-        return decideViaQueue(deps, req, { id: `change:${id}`, decision: req.body.decision, reason: req.body.reason, route: 'legacy', idem: req.headers['idempotency-key'] });
+        return decideViaQueue(deps, req, {
+          id: `change:${id}`,
+          decision: req.body.decision,
+          reason: req.body.reason,
+          route: 'legacy',
+          idem: req.headers['idempotency-key'],
+        });
       });
     }
   };

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { ApprovalsActions as A } from '../../contracts/actions/approvals.actions.ts';
-import { ApprovalDecisionSchema, ApprovalItemSchema, ApprovalKindSchema, ApprovalListResponseSchema, DecisionBodySchema, GateTargetFields, type ApprovalItem } from '../../contracts/approvals.ts';
+import {
+  ApprovalDecisionSchema,
+  ApprovalItemSchema,
+  ApprovalKindSchema,
+  ApprovalListResponseSchema,
+  DecisionBodySchema,
+  GateTargetFields,
+  type ApprovalItem,
+} from '../../contracts/approvals.ts';
 import { decideViaQueue, logIgnoredIdentity, viewerOf } from '../approvals/decide.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -55,19 +63,54 @@ export function approvalsRoutes(deps: GatewayDeps) {
 
     r.post(
       '/:id/decision',
-      { schema: { params: IdParams, headers: IdemHeaders, body: DecisionBodySchema, response: { 200: ApprovalItemSchema } }, preValidation: logIgnoredIdentity(deps) },
-      (req, reply) => decideViaQueue(deps, req, { id: req.params.id, ...req.body, route: 'unified', idem: req.headers['idempotency-key'] }).then(withEtag(reply)),
+      {
+        schema: {
+          params: IdParams,
+          headers: IdemHeaders,
+          body: DecisionBodySchema,
+          response: { 200: ApprovalItemSchema },
+        },
+        preValidation: logIgnoredIdentity(deps),
+      },
+      (req, reply) =>
+        decideViaQueue(deps, req, {
+          id: req.params.id,
+          ...req.body,
+          route: 'unified',
+          idem: req.headers['idempotency-key'],
+        }).then(withEtag(reply)),
     );
 
     r.post(
       '/:id/inline-decision',
-      { schema: { params: IdParams, headers: IdemHeaders, body: InlineDecisionBodySchema, response: { 200: ApprovalItemSchema } }, preValidation: logIgnoredIdentity(deps) },
+      {
+        schema: {
+          params: IdParams,
+          headers: IdemHeaders,
+          body: InlineDecisionBodySchema,
+          response: { 200: ApprovalItemSchema },
+        },
+        preValidation: logIgnoredIdentity(deps),
+      },
       (req, reply) => {
         if (!req.params.id.startsWith('gate:')) {
-          throw new ActorError('VALIDATION_FAILED', `inline decisions are for gates only (gate:<run_id>), not ${req.params.id}`, { issues: [{ path: 'params.id', message: 'expected gate:<run_id>' }] });
+          throw new ActorError(
+            'VALIDATION_FAILED',
+            `inline decisions are for gates only (gate:<run_id>), not ${req.params.id}`,
+            { issues: [{ path: 'params.id', message: 'expected gate:<run_id>' }] },
+          );
         }
         const { decision, reason, to_phase, phase, attempt } = req.body;
-        return decideViaQueue(deps, req, { id: req.params.id, decision, reason, to_phase, phase, attempt, route: 'inline', idem: req.headers['idempotency-key'] }).then(withEtag(reply));
+        return decideViaQueue(deps, req, {
+          id: req.params.id,
+          decision,
+          reason,
+          to_phase,
+          phase,
+          attempt,
+          route: 'inline',
+          idem: req.headers['idempotency-key'],
+        }).then(withEtag(reply));
       },
     );
   };

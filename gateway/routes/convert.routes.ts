@@ -22,34 +22,58 @@ const GlbParams = z.object({ file: z.string().max(80) });
  */
 function uploadRoutes(deps: GatewayDeps, conversions: Conversions) {
   return async function routes(app: FastifyInstance) {
-    await app.register(multipart, { limits: { fileSize: deps.config.SERVICE_UPLOAD_LIMIT_BYTES, files: 1, fields: 10, parts: 12 } });
+    await app.register(multipart, {
+      limits: { fileSize: deps.config.SERVICE_UPLOAD_LIMIT_BYTES, files: 1, fields: 10, parts: 12 },
+    });
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.post('/', { schema: { response: { 200: ConversionResultSchema } }, config: { multipart: true } }, async (req, reply) => {
-      if (!req.isMultipart()) return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data in field "file"');
-      let upload: { name: string; bytes: Buffer } | undefined;
-      try {
-        for await (const part of req.parts()) {
-          if (part.type === 'file' && part.fieldname === 'file' && !upload) upload = { name: part.filename, bytes: await part.toBuffer() };
-          else if (part.type === 'file') part.file.resume();
+    r.post(
+      '/',
+      { schema: { response: { 200: ConversionResultSchema } }, config: { multipart: true } },
+      async (req, reply) => {
+        if (!req.isMultipart())
+          return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data in field "file"');
+        let upload: { name: string; bytes: Buffer } | undefined;
+        try {
+          for await (const part of req.parts()) {
+            if (part.type === 'file' && part.fieldname === 'file' && !upload)
+              upload = { name: part.filename, bytes: await part.toBuffer() };
+            else if (part.type === 'file') part.file.resume();
+          }
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          if (code === 'FST_REQ_FILE_TOO_LARGE') {
+            return sendError(
+              reply,
+              'PAYLOAD_TOO_LARGE',
+              `the file is larger than the upload limit of ${deps.config.SERVICE_UPLOAD_LIMIT_BYTES} bytes`,
+              { limit_bytes: deps.config.SERVICE_UPLOAD_LIMIT_BYTES },
+            );
+          }
+          if (code?.startsWith('FST_'))
+            return sendError(
+              reply,
+              'VALIDATION_FAILED',
+              `the multipart form cannot be read: ${(err as Error).message}`,
+            );
+          return sendError(reply, 'BAD_REQUEST', `the multipart form is malformed: ${(err as Error).message}`);
         }
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') {
-          return sendError(reply, 'PAYLOAD_TOO_LARGE', `the file is larger than the upload limit of ${deps.config.SERVICE_UPLOAD_LIMIT_BYTES} bytes`, { limit_bytes: deps.config.SERVICE_UPLOAD_LIMIT_BYTES });
+        if (!upload)
+          return sendError(
+            reply,
+            'VALIDATION_FAILED',
+            'the form has no file: send a STEP or IGES file in field "file"',
+            { issues: [{ path: 'file', message: 'required' }] },
+          );
+        const form = ConvertUploadFormSchema.safeParse({ file: new File([], upload.name) });
+        const detected = detectFormat(upload.name, upload.bytes);
+        if (!form.success || 'problem' in detected) {
+          const message = 'problem' in detected ? detected.problem : form.error!.issues[0].message;
+          return sendError(reply, 'VALIDATION_FAILED', message, { issues: [{ path: 'file', message }] });
         }
-        if (code?.startsWith('FST_')) return sendError(reply, 'VALIDATION_FAILED', `the multipart form cannot be read: ${(err as Error).message}`);
-        return sendError(reply, 'BAD_REQUEST', `the multipart form is malformed: ${(err as Error).message}`);
-      }
-      if (!upload) return sendError(reply, 'VALIDATION_FAILED', 'the form has no file: send a STEP or IGES file in field "file"', { issues: [{ path: 'file', message: 'required' }] });
-      const form = ConvertUploadFormSchema.safeParse({ file: new File([], upload.name) });
-      const detected = detectFormat(upload.name, upload.bytes);
-      if (!form.success || 'problem' in detected) {
-        const message = 'problem' in detected ? detected.problem : form.error!.issues[0].message;
-        return sendError(reply, 'VALIDATION_FAILED', message, { issues: [{ path: 'file', message }] });
-      }
-      return conversions.convert(new Uint8Array(upload.bytes), detected.format);
-    });
+        return conversions.convert(new Uint8Array(upload.bytes), detected.format);
+      },
+    );
 
     r.get('/:file', { schema: { params: GlbParams } }, async (req, reply) => {
       const sha = /^([0-9a-f]{64})\.glb$/.exec(req.params.file)?.[1];

@@ -18,14 +18,34 @@ export function designFlowsRoutes(deps: GatewayDeps) {
   return async function routes(app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.post('/intent', { schema: { body: CompileIntentRequestSchema, response: { 200: CompiledIntentSchema } } }, (req) => call(deps.caller, FlowsActions.compileIntent, req.body));
-
-    r.get('/versions/:id/capabilities', { schema: { params: z.object({ id: z.string().min(1).max(300) }), querystring: ProfileQuery, response: { 200: CapabilityResultSchema } } }, (req) =>
-      call(deps.caller, F.capabilities, { version_id: req.params.id, profile: req.query.profile }),
+    r.post(
+      '/intent',
+      { schema: { body: CompileIntentRequestSchema, response: { 200: CompiledIntentSchema } } },
+      (req) => call(deps.caller, FlowsActions.compileIntent, req.body),
     );
 
-    r.get('/:flow/capabilities', { schema: { params: z.object({ flow: z.string().min(1).max(100) }), querystring: ProfileQuery, response: { 200: CapabilityResultSchema } } }, (req) =>
-      call(deps.caller, F.capabilities, { flow: req.params.flow, profile: req.query.profile }),
+    r.get(
+      '/versions/:id/capabilities',
+      {
+        schema: {
+          params: z.object({ id: z.string().min(1).max(300) }),
+          querystring: ProfileQuery,
+          response: { 200: CapabilityResultSchema },
+        },
+      },
+      (req) => call(deps.caller, F.capabilities, { version_id: req.params.id, profile: req.query.profile }),
+    );
+
+    r.get(
+      '/:flow/capabilities',
+      {
+        schema: {
+          params: z.object({ flow: z.string().min(1).max(100) }),
+          querystring: ProfileQuery,
+          response: { 200: CapabilityResultSchema },
+        },
+      },
+      (req) => call(deps.caller, F.capabilities, { flow: req.params.flow, profile: req.query.profile }),
     );
   };
 }

@@ -3,7 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { call } from '../../brokers/actions.ts';
 import { KnowledgeActions as A } from '../../contracts/actions/knowledge.actions.ts';
-import { KnowledgeSourceListQuerySchema, KnowledgeSourceListSchema, KnowledgeSourceWithTextSchema } from '../../contracts/index.ts';
+import {
+  KnowledgeSourceListQuerySchema,
+  KnowledgeSourceListSchema,
+  KnowledgeSourceWithTextSchema,
+} from '../../contracts/index.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(200) });
@@ -16,8 +20,10 @@ export function knowledgeRoutes(deps: GatewayDeps) {
   return async function routes(app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get('/sources', { schema: { querystring: KnowledgeSourceListQuerySchema, response: { 200: KnowledgeSourceListSchema } } }, (req) =>
-      call(deps.caller, A.listSources, req.query),
+    r.get(
+      '/sources',
+      { schema: { querystring: KnowledgeSourceListQuerySchema, response: { 200: KnowledgeSourceListSchema } } },
+      (req) => call(deps.caller, A.listSources, req.query),
     );
 
     r.get('/sources/:id', { schema: { params: IdParams, response: { 200: KnowledgeSourceWithTextSchema } } }, (req) =>

@@ -24,7 +24,10 @@ export function nodeModelRoutes(deps: GatewayDeps, conversions: Conversions) {
 
     r.get('/nodes/:id/model', { schema: { params: NodeParams } }, async (req, reply) => {
       const node = await call(deps.caller, TwinActions.getNode, { node_id: req.params.id });
-      const noModel = (why: string) => sendError(reply, 'NOT_FOUND', `node ${node.id} (${node.node_type} ${node.name}) has no model file: ${why}`, { node_id: node.id });
+      const noModel = (why: string) =>
+        sendError(reply, 'NOT_FOUND', `node ${node.id} (${node.node_type} ${node.name}) has no model file: ${why}`, {
+          node_id: node.id,
+        });
       if (!node.object_key) return noModel('nothing is stored on it');
       const blob = await (await gatewayBlobs(deps)).getByKey(node.object_key);
       if (!blob) return noModel(`${node.object_key} is missing from the blob store`);
@@ -33,7 +36,9 @@ export function nodeModelRoutes(deps: GatewayDeps, conversions: Conversions) {
       const result = await conversions.convert(new Uint8Array(blob.content), format, blob.sha256);
       const glb = await conversions.glb(result.hash);
       if (!glb) return sendError(reply, 'INTERNAL', `the converted model of node ${node.id} is missing from the cache`);
-      return sendGlb(reply, result.hash, glb, req.headers['if-none-match'], { 'x-conversion-cached': String(result.cached) });
+      return sendGlb(reply, result.hash, glb, req.headers['if-none-match'], {
+        'x-conversion-cached': String(result.cached),
+      });
     });
   };
 }

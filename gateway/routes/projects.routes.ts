@@ -36,8 +36,10 @@ export function projectsRoutes(deps: GatewayDeps) {
       call(deps.caller, A.get, { id: req.params.id }),
     );
 
-    r.patch('/:id', { schema: { params: IdParams, body: ProjectUpdateSchema, response: { 200: ProjectSchema } } }, (req) =>
-      call(deps.caller, A.update, { id: req.params.id, patch: req.body }),
+    r.patch(
+      '/:id',
+      { schema: { params: IdParams, body: ProjectUpdateSchema, response: { 200: ProjectSchema } } },
+      (req) => call(deps.caller, A.update, { id: req.params.id, patch: req.body }),
     );
 
     r.delete('/:id', { schema: { params: IdParams } }, async (req, reply) => {

@@ -6,13 +6,23 @@ import { ActorError } from '../../brokers/errors.ts';
 import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
 import { RunsActions as R, RunStartSchema, RunViewSchema } from '../../contracts/actions/runs.actions.ts';
 import { RunGateDecisionBodySchema } from '../../contracts/approvals.ts';
-import { FlowStateSchema, LifecycleViewSchema, PatchProposeBodySchema, PatchViewSchema, RunChangesSchema, UsageSummarySchema } from '../../contracts/design-flows.ts';
+import {
+  FlowStateSchema,
+  LifecycleViewSchema,
+  PatchProposeBodySchema,
+  PatchViewSchema,
+  RunChangesSchema,
+  UsageSummarySchema,
+} from '../../contracts/design-flows.ts';
 import { AppliedPatchViewSchema, DesignFlowSchema, UsageTotalsSchema } from '../../contracts/flows.ts';
 import { decideViaQueue, logIgnoredIdentity } from '../approvals/decide.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(200) });
-const ListQuery = z.object({ project_id: z.string().min(1).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) });
+const ListQuery = z.object({
+  project_id: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
 const RunWithUsageSchema = RunViewSchema.extend({ usage: UsageTotalsSchema });
 const FLOW_IDS: readonly string[] = DesignFlowSchema.options;
 
@@ -29,53 +39,98 @@ export function runsRoutes(deps: GatewayDeps) {
       const flow = DesignFlowSchema.safeParse(req.body.design_flow);
       if (!flow.success) {
         const message = `design_flow ${JSON.stringify(req.body.design_flow)} is not a design flow; valid: ${FLOW_IDS.join(', ')}`;
-        throw new ActorError('VALIDATION_FAILED', message, { issues: [{ path: 'body.design_flow', message }], valid: FLOW_IDS });
+        throw new ActorError('VALIDATION_FAILED', message, {
+          issues: [{ path: 'body.design_flow', message }],
+          valid: FLOW_IDS,
+        });
       }
       const run = await call(deps.caller, R.start, { ...req.body, design_flow: flow.data });
       return reply.code(201).header('location', `/v1/runs/${run.id}`).send(run);
     });
 
-    r.get('/runs', { schema: { querystring: ListQuery, response: { 200: z.object({ runs: z.array(RunViewSchema), total: z.number().int() }) } } }, (req) =>
-      call(deps.caller, R.list, req.query),
+    r.get(
+      '/runs',
+      {
+        schema: {
+          querystring: ListQuery,
+          response: { 200: z.object({ runs: z.array(RunViewSchema), total: z.number().int() }) },
+        },
+      },
+      (req) => call(deps.caller, R.list, req.query),
     );
 
-    r.get('/runs/usage/summary', { schema: { querystring: z.object({ window_hours: z.coerce.number().int().min(1).max(8760).default(24) }), response: { 200: UsageSummarySchema } } }, (req) =>
-      call(deps.caller, F.usageSummary, req.query),
+    r.get(
+      '/runs/usage/summary',
+      {
+        schema: {
+          querystring: z.object({ window_hours: z.coerce.number().int().min(1).max(8760).default(24) }),
+          response: { 200: UsageSummarySchema },
+        },
+      },
+      (req) => call(deps.caller, F.usageSummary, req.query),
     );
 
     r.get('/runs/:id', { schema: { params: IdParams, response: { 200: RunWithUsageSchema } } }, async (req) => {
-      const [run, usage] = await Promise.all([call(deps.caller, R.get, { run_id: req.params.id }), call(deps.caller, F.usage, { run_id: req.params.id })]);
+      const [run, usage] = await Promise.all([
+        call(deps.caller, R.get, { run_id: req.params.id }),
+        call(deps.caller, F.usage, { run_id: req.params.id }),
+      ]);
       return { ...run, usage };
     });
 
-    r.get('/runs/:id/flow-state', { schema: { params: IdParams, response: { 200: FlowStateSchema } } }, (req) => call(deps.caller, F.flowState, { run_id: req.params.id }));
+    r.get('/runs/:id/flow-state', { schema: { params: IdParams, response: { 200: FlowStateSchema } } }, (req) =>
+      call(deps.caller, F.flowState, { run_id: req.params.id }),
+    );
 
-    r.get('/runs/:id/lifecycle', { schema: { params: IdParams, response: { 200: LifecycleViewSchema } } }, (req) => call(deps.caller, F.lifecycle, { run_id: req.params.id }));
+    r.get('/runs/:id/lifecycle', { schema: { params: IdParams, response: { 200: LifecycleViewSchema } } }, (req) =>
+      call(deps.caller, F.lifecycle, { run_id: req.params.id }),
+    );
 
     r.post(
       '/runs/:id/approval',
       {
-        schema: { params: IdParams, headers: z.looseObject({ 'idempotency-key': z.string().min(1).max(200).optional() }), body: RunGateDecisionBodySchema, response: { 200: RunViewSchema } },
+        schema: {
+          params: IdParams,
+          headers: z.looseObject({ 'idempotency-key': z.string().min(1).max(200).optional() }),
+          body: RunGateDecisionBodySchema,
+          response: { 200: RunViewSchema },
+        },
         preValidation: logIgnoredIdentity(deps),
       },
       // The approvals queue's decision code (gate:<run id>), surface unknown as on every older per-kind route.
       async (req) => {
-        await decideViaQueue(deps, req, { id: `gate:${req.params.id}`, ...req.body, route: 'legacy', idem: req.headers['idempotency-key'] });
+        await decideViaQueue(deps, req, {
+          id: `gate:${req.params.id}`,
+          ...req.body,
+          route: 'legacy',
+          idem: req.headers['idempotency-key'],
+        });
         return call(deps.caller, R.get, { run_id: req.params.id });
       },
     );
 
-    r.post('/runs/:id/patches', { schema: { params: IdParams, body: PatchProposeBodySchema, response: { 201: PatchViewSchema } } }, async (req, reply) => {
-      const patch = await call(deps.caller, F.proposePatch, { run_id: req.params.id, ...req.body });
-      return reply.code(201).header('location', `/v1/runs/${patch.run_id}/patches/${patch.version}`).send(patch);
-    });
+    r.post(
+      '/runs/:id/patches',
+      { schema: { params: IdParams, body: PatchProposeBodySchema, response: { 201: PatchViewSchema } } },
+      async (req, reply) => {
+        const patch = await call(deps.caller, F.proposePatch, { run_id: req.params.id, ...req.body });
+        return reply.code(201).header('location', `/v1/runs/${patch.run_id}/patches/${patch.version}`).send(patch);
+      },
+    );
 
     r.post(
       '/runs/:id/patches/:version/apply',
-      { schema: { params: IdParams.extend({ version: z.coerce.number().int().min(1) }), response: { 200: AppliedPatchViewSchema } } },
+      {
+        schema: {
+          params: IdParams.extend({ version: z.coerce.number().int().min(1) }),
+          response: { 200: AppliedPatchViewSchema },
+        },
+      },
       (req) => call(deps.caller, F.applyPatch, { run_id: req.params.id, version: req.params.version }),
     );
 
-    r.get('/twin/runs/:id/changes', { schema: { params: IdParams, response: { 200: RunChangesSchema } } }, (req) => call(deps.caller, F.changes, { run_id: req.params.id }));
+    r.get('/twin/runs/:id/changes', { schema: { params: IdParams, response: { 200: RunChangesSchema } } }, (req) =>
+      call(deps.caller, F.changes, { run_id: req.params.id }),
+    );
   };
 }

@@ -3,7 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { call } from '../../brokers/actions.ts';
 import { SessionsActions as A } from '../../contracts/actions/sessions.actions.ts';
-import { SessionIdSchema, SessionListQuerySchema, SessionListSchema, SessionWithEventsSchema } from '../../contracts/index.ts';
+import {
+  SessionIdSchema,
+  SessionListQuerySchema,
+  SessionListSchema,
+  SessionWithEventsSchema,
+} from '../../contracts/index.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const IdParams = z.object({ id: SessionIdSchema });

@@ -16,8 +16,10 @@ const NAMING_TIMEOUT_MS = 130_000;
 export function simulationMeshRoutes(deps: GatewayDeps) {
   return async function routes(app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
-    r.post('/named-faces', { schema: { body: NamedFacesRequestSchema, response: { 200: NamedFacesResponseSchema } } }, (req) =>
-      call(deps.caller, MeshActions.namedFaces, req.body, { timeout: NAMING_TIMEOUT_MS }),
+    r.post(
+      '/named-faces',
+      { schema: { body: NamedFacesRequestSchema, response: { 200: NamedFacesResponseSchema } } },
+      (req) => call(deps.caller, MeshActions.namedFaces, req.body, { timeout: NAMING_TIMEOUT_MS }),
     );
   };
 }

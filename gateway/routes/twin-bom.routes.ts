@@ -23,7 +23,9 @@ export function bomRoutes(deps: GatewayDeps) {
     r.get('/', { schema: { querystring: BomQuerySchema, response: { 200: BomListSchema } } }, async (req) => {
       const { limit, offset = 0, ...filter } = req.query;
       const bom = await call(deps.caller, V.bom, filter);
-      return limit === undefined && offset === 0 ? bom : { ...bom, components: bom.components.slice(offset, offset + (limit ?? bom.components.length)) };
+      return limit === undefined && offset === 0
+        ? bom
+        : { ...bom, components: bom.components.slice(offset, offset + (limit ?? bom.components.length)) };
     });
   };
 }

@@ -41,20 +41,31 @@ function stats(ms: number[]): Stats {
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
   return { p50: at(0.5), p99: at(0.99), max: s[s.length - 1], n: s.length };
 }
-const fmt = (s: Stats) => `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (n=${s.n})`;
+const fmt = (s: Stats) =>
+  `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (n=${s.n})`;
 
 /** Sequential GETs from a separate client process (support/http-timer.ts), so the client never shares the server's loop. */
 async function timeGet(url: string, n: number): Promise<Stats & { bytes: number }> {
-  const { stdout } = await promisify(execFile)(process.execPath, [TIMER, url, String(n), '5', '200'], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, [TIMER, url, String(n), '5', '200'], {
+    maxBuffer: 1 << 20,
+  });
   const r = JSON.parse(stdout) as { ms: number[]; bytes: number };
   return { ...stats(r.ms), bytes: r.bytes };
 }
 
 /** Sends `work` from a separate client process (support/burst.ts): all at once (`all`) or with `mode` requests in flight. */
-async function burst(url: string, work: { path: string; body: unknown }[], mode: string): Promise<{ ms: number[]; status: number[]; span: number }> {
+async function burst(
+  url: string,
+  work: { path: string; body: unknown }[],
+  mode: string,
+): Promise<{ ms: number[]; status: number[]; span: number }> {
   const file = path.join(os.tmpdir(), `bench-approvals-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(work));
-  const { stdout } = await promisify(execFile)(process.execPath, [BURST, url, file, mode, '/warm-up', JSON.stringify({ 'x-service-surface': 'cli' })], { maxBuffer: 1 << 24 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [BURST, url, file, mode, '/warm-up', JSON.stringify({ 'x-service-surface': 'cli' })],
+    { maxBuffer: 1 << 24 },
+  );
   fs.rmSync(file, { force: true });
   return JSON.parse(stdout) as { ms: number[]; status: number[]; span: number };
 }
@@ -70,10 +81,23 @@ if (!servers.pg) {
   process.exit(1);
 }
 const db = await createTestDatabase('bench_approvals');
-const node = spawnService(['--roles', APPROVAL_ROLES, '--port', '0'], { SERVICE_DATABASE_URL: db.url, SERVICE_LOG_LEVEL: 'warn', SERVICE_DB_POOL_MAX: '20', ...(PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF}` } : {}) }, NODE);
+const node = spawnService(
+  ['--roles', APPROVAL_ROLES, '--port', '0'],
+  {
+    SERVICE_DATABASE_URL: db.url,
+    SERVICE_LOG_LEVEL: 'warn',
+    SERVICE_DB_POOL_MAX: '20',
+    ...(PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF}` } : {}),
+  },
+  NODE,
+);
 try {
   const base = `http://127.0.0.1:${(await node.waitFor('mcp_http_ready', 60_000)).port}`;
-  const template = await json(`${base}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ design_flow: 'mech_v1', project_id: 'bench-template', goal: 'a bracket' }) });
+  const template = await json(`${base}/v1/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ design_flow: 'mech_v1', project_id: 'bench-template', goal: 'a bracket' }),
+  });
   for (let i = 0; (await json(`${base}/v1/approvals/gate:${template.id}`)).status !== 'pending'; i++) {
     if (i > 200) throw new Error('the template run never reached its first gate');
     await new Promise((r) => setTimeout(r, 50));
@@ -84,26 +108,41 @@ try {
   const ids = await seedApprovals(c, template.id);
   await c.end();
   const total = PLAN.gates + PLAN.ledger + PLAN.changes + PLAN.loops + PLAN.sketches + PLAN.drawings;
-  process.stdout.write(`seeded ${total} pending items (${JSON.stringify(PLAN)}) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `seeded ${total} pending items (${JSON.stringify(PLAN)}) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+  );
 
   const all = await json(`${base}/v1/approvals`);
-  if (all.items.length < total) throw new Error(`the queue lists ${all.items.length} pending items, expected at least ${total}`);
+  if (all.items.length < total)
+    throw new Error(`the queue lists ${all.items.length} pending items, expected at least ${total}`);
   const scoped = await timeGet(`${base}/v1/approvals?project_id=bench-p07`, LIST_RUNS);
-  process.stdout.write(`GET /v1/approvals?project_id=bench-p07 (${(scoped.bytes / 1024).toFixed(0)} KB per answer): ${fmt(scoped)}  [target p50 < 30 ms]\n`);
+  process.stdout.write(
+    `GET /v1/approvals?project_id=bench-p07 (${(scoped.bytes / 1024).toFixed(0)} KB per answer): ${fmt(scoped)}  [target p50 < 30 ms]\n`,
+  );
   const kind = await timeGet(`${base}/v1/approvals?project_id=bench-p07&kind=gate`, LIST_RUNS);
   process.stdout.write(`GET /v1/approvals?project_id=bench-p07&kind=gate: ${fmt(kind)}\n`);
   const unfiltered = await timeGet(`${base}/v1/approvals`, 10);
-  process.stdout.write(`GET /v1/approvals (all ${all.items.length} pending, ${(unfiltered.bytes / 1024 / 1024).toFixed(1)} MB): ${fmt(unfiltered)}\n`);
+  process.stdout.write(
+    `GET /v1/approvals (all ${all.items.length} pending, ${(unfiltered.bytes / 1024 / 1024).toFixed(1)} MB): ${fmt(unfiltered)}\n`,
+  );
 
   // Decisions on distinct items across kinds, sent by a client process (support/burst.ts) on warmed keep-alive sockets:
   // first the same client against a bare node:http server (the machine's floor for that many requests), then the service.
   const per = Math.ceil(DECISIONS / 4);
   const batch = (from: number, n = per) =>
     [
-      ...ids.gate.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'reject', reason: 'bench' } })),
-      ...ids.tool.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
-      ...ids.change.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
-      ...ids.sketch.slice(from, from + n).map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.gate
+        .slice(from, from + n)
+        .map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'reject', reason: 'bench' } })),
+      ...ids.tool
+        .slice(from, from + n)
+        .map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.change
+        .slice(from, from + n)
+        .map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
+      ...ids.sketch
+        .slice(from, from + n)
+        .map((id) => ({ path: `/v1/approvals/${id}/decision`, body: { decision: 'approve' } })),
     ].slice(0, DECISIONS);
   const sample = await json(`${base}/v1/approvals/${ids.tool[ids.tool.length - 1]}`);
   const bare = await startChildServer('bare-server.ts', [JSON.stringify(sample)]);
@@ -118,8 +157,13 @@ try {
     await burst(bare.url, warm, '16');
     await burst(writer.url, onRows(warm), '16');
     const warmed = await burst(base, warm, '16');
-    if (warmed.status.some((st) => st !== 200)) throw new Error(`warm-up decisions failed: ${[...new Set(warmed.status)].join(', ')}`);
-    const rounds: [string, string, number][] = [['all', `all ${DECISIONS} at once`, 0], [String(IN_FLIGHT), `${IN_FLIGHT} in flight`, per], ['64', '64 in flight', 2 * per]];
+    if (warmed.status.some((st) => st !== 200))
+      throw new Error(`warm-up decisions failed: ${[...new Set(warmed.status)].join(', ')}`);
+    const rounds: [string, string, number][] = [
+      ['all', `all ${DECISIONS} at once`, 0],
+      [String(IN_FLIGHT), `${IN_FLIGHT} in flight`, per],
+      ['64', '64 in flight', 2 * per],
+    ];
     for (const [mode, label, from] of rounds) {
       const work = batch(from);
       const floor = await burst(bare.url, work, mode);
@@ -130,25 +174,49 @@ try {
       const d = stats(ran.ms);
       const wrote = write.status.filter((st) => st === 200).length;
       const failed = ran.status.map((st, i) => [st, work[i].path] as const).filter(([st]) => st !== 200);
-      process.stdout.write(`${DECISIONS} decisions, ${label} (${per} each of gates, ledger requests, design changes, sketches):\n`);
+      process.stdout.write(
+        `${DECISIONS} decisions, ${label} (${per} each of gates, ledger requests, design changes, sketches):\n`,
+      );
       process.stdout.write(`  bare node:http, same client and requests  ${fmt(f)}, span ${floor.span.toFixed(0)} ms\n`);
-      process.stdout.write(`  bare node:http + one PostgreSQL UPDATE     ${fmt(w)}, span ${write.span.toFixed(0)} ms, ${((work.length / write.span) * 1000).toFixed(0)} writes/s; ${wrote}/${work.length} wrote\n`);
-      process.stdout.write(`  service                                   ${fmt(d)}, span ${ran.span.toFixed(0)} ms, ${((work.length / ran.span) * 1000).toFixed(0)} decisions/s; ${work.length - failed.length}/${work.length} succeeded\n`);
-      process.stdout.write(`  ratio service/bare: p50 ${(d.p50 / f.p50).toFixed(1)}x, p99 ${(d.p99 / f.p99).toFixed(1)}x; service/bare+UPDATE: p50 ${(d.p50 / w.p50).toFixed(1)}x, p99 ${(d.p99 / w.p99).toFixed(1)}x${mode === 'all' ? '  [target: all succeed, p99 < 100 ms]' : ''}\n`);
+      process.stdout.write(
+        `  bare node:http + one PostgreSQL UPDATE     ${fmt(w)}, span ${write.span.toFixed(0)} ms, ${((work.length / write.span) * 1000).toFixed(0)} writes/s; ${wrote}/${work.length} wrote\n`,
+      );
+      process.stdout.write(
+        `  service                                   ${fmt(d)}, span ${ran.span.toFixed(0)} ms, ${((work.length / ran.span) * 1000).toFixed(0)} decisions/s; ${work.length - failed.length}/${work.length} succeeded\n`,
+      );
+      process.stdout.write(
+        `  ratio service/bare: p50 ${(d.p50 / f.p50).toFixed(1)}x, p99 ${(d.p99 / f.p99).toFixed(1)}x; service/bare+UPDATE: p50 ${(d.p50 / w.p50).toFixed(1)}x, p99 ${(d.p99 / w.p99).toFixed(1)}x${mode === 'all' ? '  [target: all succeed, p99 < 100 ms]' : ''}\n`,
+      );
       const kindOf = (p: string) => /\/v1\/approvals\/(\w+):/.exec(p)?.[1] ?? '?';
       const byKind = new Map<string, number[]>();
       work.forEach((w, i) => {
         const k = kindOf(w.path);
-        byKind.set(k, byKind.get(k) ?? []).get(k)!.push(ran.ms[i]);
+        byKind
+          .set(k, byKind.get(k) ?? [])
+          .get(k)!
+          .push(ran.ms[i]);
       });
-      process.stdout.write(`  service by kind: ${[...byKind].map(([k, v]) => `${k} p50 ${stats(v).p50.toFixed(1)} ms`).join(', ')}\n`);
-      if (failed.length) process.stdout.write(`  failed: ${failed.slice(0, 5).map(([st, p]) => `${p} ${st}`).join(', ')}\n`);
+      process.stdout.write(
+        `  service by kind: ${[...byKind].map(([k, v]) => `${k} p50 ${stats(v).p50.toFixed(1)} ms`).join(', ')}\n`,
+      );
+      if (failed.length)
+        process.stdout.write(
+          `  failed: ${failed
+            .slice(0, 5)
+            .map(([st, p]) => `${p} ${st}`)
+            .join(', ')}\n`,
+        );
     }
   } finally {
     bare.stop();
     writer.stop();
   }
-  process.stdout.write(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)\n`);
+  process.stdout.write(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (${os.cpus().length} cores)\n`,
+  );
 } finally {
   await node.kill();
   await db.drop();

@@ -54,17 +54,29 @@ rows.push(
   }),
 );
 
-const pool = new KernelPool({ threads: 1, recycleHeapBytes: 2 ** 31, recycleAfterTasks: 1e9, maxOldGenerationSizeMb: 1024 });
+const pool = new KernelPool({
+  threads: 1,
+  recycleHeapBytes: 2 ** 31,
+  recycleAfterTasks: 1e9,
+  maxOldGenerationSizeMb: 1024,
+});
 const [warmMs] = await pool.warm();
 rows.push(
   await measure('pool: create_parametric task (STEP written)', async () => {
-    await pool.run('createParametric', { shape_type: 'plate', parameters: PLATE, output: path.join(ws, 'pool-plate.step') });
+    await pool.run('createParametric', {
+      shape_type: 'plate',
+      parameters: PLATE,
+      output: path.join(ws, 'pool-plate.step'),
+    });
   }),
 );
 mem.push(`pool thread wasm heap after ${N + 1} plates: ${(pool.stats()[0].heap_bytes / 2 ** 20).toFixed(0)} MB`);
 await pool.close();
 
-const node = await startTestNode({ roles: 'tools,adapter:cadscript', env: { SERVICE_WORKSPACE: ws, SERVICE_CAD_THREADS: '1', SERVICE_LOG_LEVEL: 'error' } });
+const node = await startTestNode({
+  roles: 'tools,adapter:cadscript',
+  env: { SERVICE_WORKSPACE: ws, SERVICE_CAD_THREADS: '1', SERVICE_LOG_LEVEL: 'error' },
+});
 const toolCall = async () => {
   const out = await call(node.node.broker, ToolsActions.call, {
     name: 'cadscript.create_parametric',
@@ -78,10 +90,22 @@ rows.push(await measure('tool call: cadscript.create_parametric', toolCall));
 await node.stop();
 fs.rmSync(ws, { recursive: true, force: true });
 
-console.log(`\nCAD benchmark: plate 100x40x10, fillet 2, 2 holes Ø6 (V 38930.183 mm³); ${N} warm runs after one cold; ${os.availableParallelism()} cores, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log(`kernel init in this thread ${initMs.toFixed(0)} ms (no warm-up); pool thread init + warm-up ${warmMs.toFixed(0)} ms`);
-console.log(`${'stage'.padEnd(52)}${'cold'.padStart(8)}${'p50'.padStart(8)}${'min'.padStart(8)}${'p90'.padStart(8)}${'max'.padStart(8)}  (ms)`);
-for (const r of rows) console.log(`${r.stage.padEnd(52)}${f(r.cold)}${f(q(r.times, 0.5))}${f(r.times[0])}${f(q(r.times, 0.9))}${f(r.times[r.times.length - 1])}`);
+console.log(
+  `\nCAD benchmark: plate 100x40x10, fillet 2, 2 holes Ø6 (V 38930.183 mm³); ${N} warm runs after one cold; ${os.availableParallelism()} cores, node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+console.log(
+  `kernel init in this thread ${initMs.toFixed(0)} ms (no warm-up); pool thread init + warm-up ${warmMs.toFixed(0)} ms`,
+);
+console.log(
+  `${'stage'.padEnd(52)}${'cold'.padStart(8)}${'p50'.padStart(8)}${'min'.padStart(8)}${'p90'.padStart(8)}${'max'.padStart(8)}  (ms)`,
+);
+for (const r of rows)
+  console.log(
+    `${r.stage.padEnd(52)}${f(r.cold)}${f(q(r.times, 0.5))}${f(r.times[0])}${f(q(r.times, 0.9))}${f(r.times[r.times.length - 1])}`,
+  );
 for (const m of mem) console.log(m);
 const warm = q(rows[2].times, 0.5);
 console.log(`target: plate under 150 ms warm (tool call p50 ${warm.toFixed(1)} ms): ${warm < 150 ? 'met' : 'NOT met'}`);

@@ -37,13 +37,33 @@ function fineFrd(): string {
   if (fs.existsSync(`${job}.frd`)) return `${job}.frd`;
   log(`meshing beam.geo with lc ${LC} (gmsh) ...`);
   let t = performance.now();
-  execFileSync('gmsh', [`${FIXTURES}/beam.geo`, '-3', '-setnumber', 'lc', String(LC), '-format', 'inp', '-o', `${job}.mesh.inp`], { stdio: 'ignore' });
+  execFileSync(
+    'gmsh',
+    [`${FIXTURES}/beam.geo`, '-3', '-setnumber', 'lc', String(LC), '-format', 'inp', '-o', `${job}.mesh.inp`],
+    { stdio: 'ignore' },
+  );
   log(`  gmsh ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const deck = prepareDeck({ meshPath: `${job}.mesh.inp`, deckPath: `${job}.inp`, analysis: 'static_stress', material: deckMaterial(MATERIALS.steel), fixedSet: 'FIXED', loadSet: 'LOAD', forceN: [0, 0, -1000], numModes: 1, sinkTempC: 20, powerW: 0, maxNodes: 10_000_000 });
+  const deck = prepareDeck({
+    meshPath: `${job}.mesh.inp`,
+    deckPath: `${job}.inp`,
+    analysis: 'static_stress',
+    material: deckMaterial(MATERIALS.steel),
+    fixedSet: 'FIXED',
+    loadSet: 'LOAD',
+    forceN: [0, 0, -1000],
+    numModes: 1,
+    sinkTempC: 20,
+    powerW: 0,
+    maxNodes: 10_000_000,
+  });
   if (!deck.ok) throw new Error(deck.message);
   log(`solving ${deck.nodes} nodes / ${deck.elements} elements with ccx (1 thread; minutes, several GB) ...`);
   t = performance.now();
-  const r = spawnSync('ccx', ['-i', path.basename(job)], { cwd: DIR, env: { ...process.env, OMP_NUM_THREADS: '1' }, stdio: 'ignore' });
+  const r = spawnSync('ccx', ['-i', path.basename(job)], {
+    cwd: DIR,
+    env: { ...process.env, OMP_NUM_THREADS: '1' },
+    stdio: 'ignore',
+  });
   if (r.status !== 0 || !fs.existsSync(`${job}.frd`)) throw new Error(`ccx failed (exit ${r.status})`);
   log(`  ccx ${((performance.now() - t) / 1000).toFixed(1)} s`);
   return `${job}.frd`;
@@ -57,18 +77,34 @@ function stagesOf(frd: string, cap: number) {
 }
 
 function report(name: string, r: ReturnType<typeof measureStages>) {
-  log(`\n${name}: ${r.file_mb} MB .frd, ${r.nodes} nodes, ${r.elements} elements (baseline RSS ${r.baseline_rss_mb} MB)`);
-  for (const s of r.stages) log(`  ${s.stage.padEnd(30)} ${String(s.ms).padStart(7)} ms wall ${String(s.cpu_ms).padStart(7)} ms CPU   RSS ${String(s.rss_mb).padStart(6)} MB   peak ${String(s.peak_rss_mb).padStart(6)} MB`);
+  log(
+    `\n${name}: ${r.file_mb} MB .frd, ${r.nodes} nodes, ${r.elements} elements (baseline RSS ${r.baseline_rss_mb} MB)`,
+  );
+  for (const s of r.stages)
+    log(
+      `  ${s.stage.padEnd(30)} ${String(s.ms).padStart(7)} ms wall ${String(s.cpu_ms).padStart(7)} ms CPU   RSS ${String(s.rss_mb).padStart(6)} MB   peak ${String(s.peak_rss_mb).padStart(6)} MB`,
+    );
   const peak = Math.max(...r.stages.map((s) => s.peak_rss_mb));
-  log(`  total ${r.total_ms} ms wall, ${r.total_cpu_ms} ms CPU; peak RSS ${peak} MB = ${(peak / r.file_mb).toFixed(2)}x the file (${((peak - r.baseline_rss_mb) / r.file_mb).toFixed(2)}x above the baseline)`);
-  log(`  payload ${r.payload.bytes} B, ${r.payload.vertices} v / ${r.payload.triangles} t of ${r.payload.source_triangles}${r.payload.decimated ? `, decimated (cell ${r.payload.cell_mm} mm, ${r.payload.passes} pass)` : ''}; max von Mises ${r.max_von_mises} MPa`);
+  log(
+    `  total ${r.total_ms} ms wall, ${r.total_cpu_ms} ms CPU; peak RSS ${peak} MB = ${(peak / r.file_mb).toFixed(2)}x the file (${((peak - r.baseline_rss_mb) / r.file_mb).toFixed(2)}x above the baseline)`,
+  );
+  log(
+    `  payload ${r.payload.bytes} B, ${r.payload.vertices} v / ${r.payload.triangles} t of ${r.payload.source_triangles}${r.payload.decimated ? `, decimated (cell ${r.payload.cell_mm} mm, ${r.payload.passes} pass)` : ''}; max von Mises ${r.max_von_mises} MPa`,
+  );
 }
 
 /** Compiles the worker to JS (tsc, rewriting .ts imports) for the .ts-vs-.js comparison. */
 function compiledWorker(): string {
   const out = path.join(DIR, 'js');
   const cfg = path.join(DIR, 'tsconfig.worker.json');
-  fs.writeFileSync(cfg, JSON.stringify({ extends: path.join(ROOT, 'tsconfig.json'), compilerOptions: { noEmit: false, outDir: out, rootDir: ROOT }, include: [path.join(ROOT, 'workers/simfield/sim-field.worker.ts')] }));
+  fs.writeFileSync(
+    cfg,
+    JSON.stringify({
+      extends: path.join(ROOT, 'tsconfig.json'),
+      compilerOptions: { noEmit: false, outDir: out, rootDir: ROOT },
+      include: [path.join(ROOT, 'workers/simfield/sim-field.worker.ts')],
+    }),
+  );
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', cfg], { stdio: 'inherit' });
   return path.join(out, 'workers/simfield/sim-field.worker.js');
 }
@@ -84,7 +120,12 @@ async function firstTask(filename: string, frd: string): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-log(`field bench on ${os.availableParallelism()} cores, Node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+log(
+  `field bench on ${os.availableParallelism()} cores, Node ${process.version}; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 const medium = mediumFrd();
 const fine = fineFrd();
 report('medium fixture', stagesOf(medium, CAP));
@@ -96,14 +137,23 @@ const coarse = `${FIXTURES}/beam_coarse.frd`;
 let t = performance.now();
 await pool.run('buildField', { frdPath: coarse, outPath: null, capBytes: CAP });
 log(`\nadapter pool (${pool.threads} threads): first task incl. thread start ${(performance.now() - t).toFixed(0)} ms`);
-for (const [name, frd] of [['medium', medium], ['fine', fine], ['fine again', fine]] as const) {
+for (const [name, frd] of [
+  ['medium', medium],
+  ['fine', fine],
+  ['fine again', fine],
+] as const) {
   t = performance.now();
   const r = await pool.run('buildField', { frdPath: frd.toString(), outPath: null, capBytes: CAP });
-  const timings = Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+  const timings = Object.entries(r.timings)
+    .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+    .join(', ');
   log(`  ${name.padEnd(11)} file to payload ${(performance.now() - t).toFixed(0)} ms (${timings})`);
 }
 t = performance.now();
-await Promise.all([pool.run('buildField', { frdPath: fine, outPath: null, capBytes: CAP }), pool.run('buildField', { frdPath: fine, outPath: null, capBytes: CAP })]);
+await Promise.all([
+  pool.run('buildField', { frdPath: fine, outPath: null, capBytes: CAP }),
+  pool.run('buildField', { frdPath: fine, outPath: null, capBytes: CAP }),
+]);
 log(`  two fine files at once on the pool: ${(performance.now() - t).toFixed(0)} ms`);
 await pool.destroy();
 
@@ -115,4 +165,6 @@ for (let i = 0; i < 5; i++) {
   ts.push(await firstTask(tsWorker, coarse));
   js.push(await firstTask(jsWorker, coarse));
 }
-log(`\nworker format, first task (thread start + load + coarse field), median of 5: .ts ${median(ts).toFixed(0)} ms, compiled .js ${median(js).toFixed(0)} ms`);
+log(
+  `\nworker format, first task (thread start + load + coarse field), median of 5: .ts ${median(ts).toFixed(0)} ms, compiled .js ${median(js).toFixed(0)} ms`,
+);

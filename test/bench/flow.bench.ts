@@ -23,7 +23,11 @@ const rows: FlowFigures[] = [];
 /** One process, no transporter, in-memory PGlite: the actors and the gate watch share a broker. */
 async function embedded(): Promise<FlowFigures> {
   const config = loadConfig({ SERVICE_DATA_DIR: 'memory://', SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'error' });
-  const node = await startRecordingNode({ roles: ROLES, config, log: createRootLogger({ level: 'error', toStderr: true }) });
+  const node = await startRecordingNode({
+    roles: ROLES,
+    config,
+    log: createRootLogger({ level: 'error', toStderr: true }),
+  });
   const watch = new GateWatch();
   await node.broker.createService(watch.service()() as never);
   await node.broker.waitForServices(['gate-watch']);
@@ -38,9 +42,16 @@ async function embedded(): Promise<FlowFigures> {
 async function cluster(): Promise<FlowFigures> {
   const db = await createTestDatabase('bench');
   const ns = `bench-${crypto.randomBytes(3).toString('hex')}`;
-  const env = { SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl, SERVICE_DATABASE_URL: db.url, SERVICE_NAMESPACE: ns, SERVICE_LOG_LEVEL: 'error' };
+  const env = {
+    SERVICE_TRANSPORTER: TEST_SERVERS.natsUrl,
+    SERVICE_DATABASE_URL: db.url,
+    SERVICE_NAMESPACE: ns,
+    SERVICE_LOG_LEVEL: 'error',
+  };
   const ids = [0, 1, 2].map((i) => `${ns}-n${i}`);
-  const procs: SpawnedService[] = ids.map((id) => spawnService(['--roles', ROLES, '--port', '0'], { ...env, SERVICE_NODE_ID: id }, NODE_BIN));
+  const procs: SpawnedService[] = ids.map((id) =>
+    spawnService(['--roles', ROLES, '--port', '0'], { ...env, SERVICE_NODE_ID: id }, NODE_BIN),
+  );
   const watch = new GateWatch();
   const client = await startBusClient({ ...env, SERVICE_NODE_ID: `${ns}-bench` }, watch);
   try {
@@ -58,5 +69,7 @@ rows.push(await embedded());
 const servers = await probeServers();
 if (servers.nats && servers.pg) rows.push(await cluster());
 else process.stdout.write(`(no NATS or PostgreSQL on this machine: the three-node figures are skipped)\n`);
-process.stdout.write(`\nbench:flow  ${os.availableParallelism()} cores, Node ${process.versions.node}, ${RUNS} mech_v1 runs at once, 6 approvals each\n`);
+process.stdout.write(
+  `\nbench:flow  ${os.availableParallelism()} cores, Node ${process.versions.node}, ${RUNS} mech_v1 runs at once, 6 approvals each\n`,
+);
 printFlowTable(rows);

@@ -14,7 +14,16 @@ import os from 'node:os';
 import { createTestDatabase } from '../support/pg.ts';
 import { probeServers, TEST_SERVERS } from '../support/servers.ts';
 import { spawnService, type SpawnedService } from '../support/spawn.ts';
-import { callOnce, MCP_HEADERS, mcpLoad, openSession, printMcpTable, startBare, untilCallable, type McpLoadResult } from './support/mcp-load.ts';
+import {
+  callOnce,
+  MCP_HEADERS,
+  mcpLoad,
+  openSession,
+  printMcpTable,
+  startBare,
+  untilCallable,
+  type McpLoadResult,
+} from './support/mcp-load.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
@@ -30,11 +39,20 @@ interface Target {
 /** Creates a project through the gateway, opens a session and checks that one call of project.get succeeds. */
 async function prepare(port: number | string, waitForAdapter = false): Promise<Target & { result: unknown }> {
   const base = `http://127.0.0.1:${port}`;
-  const created = await fetch(`${base}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
+  const created = await fetch(`${base}/v1/projects`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench' }),
+  });
   if (created.status !== 201) throw new Error(`creating the project failed: ${created.status} ${await created.text()}`);
   const project = (await created.json()) as { id: string };
   const session = await openSession(base);
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'project.get', arguments: { project_id: project.id } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'project.get', arguments: { project_id: project.id } },
+  });
   const headers = { ...MCP_HEADERS, 'mcp-session-id': session };
   const url = `${base}/mcp`;
   const text = waitForAdapter ? await untilCallable(url, body, headers) : await callOnce(url, body, headers);
@@ -52,7 +70,10 @@ const rows: [McpLoadResult, McpLoadResult][] = [];
 const profDir = process.env.BENCH_CPU_PROF;
 
 // (a) embedded
-const embedded = spawnService(['--port', '0'], { SERVICE_DATA_DIR: 'memory://', ...(profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {}) });
+const embedded = spawnService(['--port', '0'], {
+  SERVICE_DATA_DIR: 'memory://',
+  ...(profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {}),
+});
 const ready = await embedded.waitFor('mcp_http_ready', 30_000);
 const a = await prepare(ready.port as number);
 
@@ -90,15 +111,25 @@ if (servers.nats && servers.pg) {
     await db.drop();
   }
 } else {
-  process.stdout.write(`(b) skipped: NATS ${servers.nats ? 'up' : 'not reachable'}, PostgreSQL ${servers.pg ? 'up' : 'not reachable'}\n`);
+  process.stdout.write(
+    `(b) skipped: NATS ${servers.nats ? 'up' : 'not reachable'}, PostgreSQL ${servers.pg ? 'up' : 'not reachable'}\n`,
+  );
 }
 
 const [embFlat, embOne] = rows[1];
-process.stdout.write(`\nbench:mcp  tools/call project.get, ${os.availableParallelism()} cores, ${connections} connections, ${seconds} s each, Node ${process.version}\n`);
+process.stdout.write(
+  `\nbench:mcp  tools/call project.get, ${os.availableParallelism()} cores, ${connections} connections, ${seconds} s each, Node ${process.version}\n`,
+);
 process.stdout.write(`throughput: ${connections} connections flat out\n`);
-printMcpTable(rows.map((r) => r[0]), c[0]);
+printMcpTable(
+  rows.map((r) => r[0]),
+  c[0],
+);
 process.stdout.write('latency: one connection, one call at a time\n');
-printMcpTable(rows.map((r) => r[1]), c[1]);
+printMcpTable(
+  rows.map((r) => r[1]),
+  c[1],
+);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 process.stdout.write(
   `targets (2 cores): embedded p50 < ${TARGET.p50ms} ms (one connection) -> ${embOne.p50ms.toFixed(2)} ms ${verdict(embOne.p50ms < TARGET.p50ms)}; ` +
@@ -106,7 +137,9 @@ process.stdout.write(
 );
 if (nats) {
   const added = nats[1].p50ms - embOne.p50ms;
-  process.stdout.write(`; NATS adds < ${TARGET.natsAddedP50ms} ms at p50 (one connection) -> ${added.toFixed(2)} ms ${verdict(added < TARGET.natsAddedP50ms)}`);
+  process.stdout.write(
+    `; NATS adds < ${TARGET.natsAddedP50ms} ms at p50 (one connection) -> ${added.toFixed(2)} ms ${verdict(added < TARGET.natsAddedP50ms)}`,
+  );
 }
 process.stdout.write('\n');
 const bad = rows.flat().reduce((n, r) => n + r.non2xx + r.errors + r.rpcErrors, 0);

@@ -39,7 +39,12 @@ interface Row {
 }
 
 /** `prep` (untimed) then `run` (timed), alternating the modes; one untimed run of each mode first. */
-async function alternate<T>(stage: string, pairs: number, prep: () => T, run: (x: T, mode: EngineSandbox) => Promise<void>): Promise<Row> {
+async function alternate<T>(
+  stage: string,
+  pairs: number,
+  prep: () => T,
+  run: (x: T, mode: EngineSandbox) => Promise<void>,
+): Promise<Row> {
   const times: Record<EngineSandbox, number[]> = { bwrap: [], off: [] };
   for (const mode of MODES) {
     setEngineSandbox(mode);
@@ -61,75 +66,123 @@ async function alternate<T>(stage: string, pairs: number, prep: () => T, run: (x
 
 const rows: Row[] = [];
 rows.push(
-  await alternate('ccx: medium beam static solve (runCcx)', PAIRS, () => {
-    const dir = scratch('solver.run_fea');
-    fs.writeFileSync(path.join(dir, 'beam_medium.inp'), deck);
-    return dir;
-  }, async (dir) => {
-    const r = await runCcx({ dir, job: 'beam_medium', signal: AbortSignal.timeout(600_000) });
-    if (fs.statSync(r.frd).size < 5e6) throw new Error(`the medium .frd is ${fs.statSync(r.frd).size} bytes, not the ~5.8 MB of the fixture`);
-  }),
+  await alternate(
+    'ccx: medium beam static solve (runCcx)',
+    PAIRS,
+    () => {
+      const dir = scratch('solver.run_fea');
+      fs.writeFileSync(path.join(dir, 'beam_medium.inp'), deck);
+      return dir;
+    },
+    async (dir) => {
+      const r = await runCcx({ dir, job: 'beam_medium', signal: AbortSignal.timeout(600_000) });
+      if (fs.statSync(r.frd).size < 5e6)
+        throw new Error(`the medium .frd is ${fs.statSync(r.frd).size} bytes, not the ~5.8 MB of the fixture`);
+    },
+  ),
 );
 console.log('medium solve measured');
 
 rows.push(
-  await alternate('gmsh: beam.geo lc 2.6 (engineCommand)', PAIRS, () => scratch('cadkernel.generate_mesh'), async (dir) => {
-    const cmd = await engineCommand('gmsh', [`${FIXTURES}/beam.geo`, '-3', '-setnumber', 'lc', '2.6', '-format', 'inp', '-o', 'mesh.inp'], { scratch: dir, missing: 'gmsh' });
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(cmd.command, cmd.args, { cwd: dir, env: { ...process.env, DISPLAY: '' }, stdio: 'ignore' });
-      child.once('error', reject);
-      child.once('close', resolve);
-    });
-    if (code !== 0 || fs.statSync(path.join(dir, 'mesh.inp')).size < 1e6) throw new Error(`gmsh failed (exit ${code})`);
-  }),
+  await alternate(
+    'gmsh: beam.geo lc 2.6 (engineCommand)',
+    PAIRS,
+    () => scratch('cadkernel.generate_mesh'),
+    async (dir) => {
+      const cmd = await engineCommand(
+        'gmsh',
+        [`${FIXTURES}/beam.geo`, '-3', '-setnumber', 'lc', '2.6', '-format', 'inp', '-o', 'mesh.inp'],
+        { scratch: dir, missing: 'gmsh' },
+      );
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(cmd.command, cmd.args, { cwd: dir, env: { ...process.env, DISPLAY: '' }, stdio: 'ignore' });
+        child.once('error', reject);
+        child.once('close', resolve);
+      });
+      if (code !== 0 || fs.statSync(path.join(dir, 'mesh.inp')).size < 1e6)
+        throw new Error(`gmsh failed (exit ${code})`);
+    },
+  ),
 );
 console.log('medium mesh measured');
 
 const netlist = fs.readFileSync(`${FIXTURES}/spice/rc_lowpass.cir`, 'utf8').replace(/^\.(tran|ac|dc)\b.*$/gim, '');
 rows.push(
-  await alternate('ngspice: rc_lowpass op (runNgspice)', SMALL_PAIRS, () => {
-    const dir = scratch('circuit.run_simulation');
-    fs.writeFileSync(path.join(dir, 'netlist.cir'), netlist);
-    return dir;
-  }, async (dir) => {
-    const r = await runNgspice('/usr/bin/ngspice', { cwd: dir, netlist: 'netlist.cir', raw: 'out.raw', signal: AbortSignal.timeout(60_000) });
-    if (r.exitCode !== 0 || !fs.existsSync(path.join(dir, 'out.raw'))) throw new Error(`ngspice failed: ${r.stderr}`);
-  }),
+  await alternate(
+    'ngspice: rc_lowpass op (runNgspice)',
+    SMALL_PAIRS,
+    () => {
+      const dir = scratch('circuit.run_simulation');
+      fs.writeFileSync(path.join(dir, 'netlist.cir'), netlist);
+      return dir;
+    },
+    async (dir) => {
+      const r = await runNgspice('/usr/bin/ngspice', {
+        cwd: dir,
+        netlist: 'netlist.cir',
+        raw: 'out.raw',
+        signal: AbortSignal.timeout(60_000),
+      });
+      if (r.exitCode !== 0 || !fs.existsSync(path.join(dir, 'out.raw'))) throw new Error(`ngspice failed: ${r.stderr}`);
+    },
+  ),
 );
 
 const nodes = Object.fromEntries(
   await Promise.all(
     MODES.map(async (mode) => {
-      const env = { SERVICE_WORKSPACE: ws, SERVICE_CAD_THREADS: '1', SERVICE_LOG_LEVEL: 'error', SERVICE_ENGINE_SANDBOX: mode };
+      const env = {
+        SERVICE_WORKSPACE: ws,
+        SERVICE_CAD_THREADS: '1',
+        SERVICE_LOG_LEVEL: 'error',
+        SERVICE_ENGINE_SANDBOX: mode,
+      };
       return [mode, await startTestNode({ roles: 'tools,adapter:cadscript', env })] as const;
     }),
   ),
 );
 rows.push(
-  await alternate('cadscript.create_parametric plate (bench:cad path)', SMALL_PAIRS, () => undefined, async (_, mode) => {
-    const out = await call(nodes[mode].node.broker, ToolsActions.call, {
-      name: 'cadscript.create_parametric',
-      arguments: { shape_type: 'plate', parameters: PLATE, output_path: `bench/plate-${mode}.step` },
-      call_id: `b-${crypto.randomUUID()}`,
-      caller: { kind: 'stdio', transport: 'stdio' },
-    });
-    const volume = out.kind === 'ok' ? JSON.stringify(out.data).match(/"volume_mm3":([\d.]+)/)?.[1] : undefined;
-    if (Math.abs(Number(volume) - 38930.183) > 0.01) throw new Error(`wrong plate: ${JSON.stringify(out)}`);
-  }),
+  await alternate(
+    'cadscript.create_parametric plate (bench:cad path)',
+    SMALL_PAIRS,
+    () => undefined,
+    async (_, mode) => {
+      const out = await call(nodes[mode].node.broker, ToolsActions.call, {
+        name: 'cadscript.create_parametric',
+        arguments: { shape_type: 'plate', parameters: PLATE, output_path: `bench/plate-${mode}.step` },
+        call_id: `b-${crypto.randomUUID()}`,
+        caller: { kind: 'stdio', transport: 'stdio' },
+      });
+      const volume = out.kind === 'ok' ? JSON.stringify(out.data).match(/"volume_mm3":([\d.]+)/)?.[1] : undefined;
+      if (Math.abs(Number(volume) - 38930.183) > 0.01) throw new Error(`wrong plate: ${JSON.stringify(out)}`);
+    },
+  ),
 );
 for (const n of Object.values(nodes)) await n.stop();
 fs.rmSync(ws, { recursive: true, force: true });
 
-const med = (xs: number[]) => (xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2);
+const med = (xs: number[]) =>
+  xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
 const f = (v: number) => v.toFixed(1).padStart(9);
-console.log(`\nEngine sandbox benchmark: bwrap on vs off, alternating; ${os.availableParallelism()} cores, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log(`${'stage'.padEnd(52)}${'runs'.padStart(6)}${'on p50'.padStart(9)}${'off p50'.padStart(9)}${'on min'.padStart(9)}${'off min'.padStart(9)}${'ratio'.padStart(8)}  (ms)`);
+console.log(
+  `\nEngine sandbox benchmark: bwrap on vs off, alternating; ${os.availableParallelism()} cores, node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+console.log(
+  `${'stage'.padEnd(52)}${'runs'.padStart(6)}${'on p50'.padStart(9)}${'off p50'.padStart(9)}${'on min'.padStart(9)}${'off min'.padStart(9)}${'ratio'.padStart(8)}  (ms)`,
+);
 for (const r of rows) {
   const ratio = med(r.times.bwrap) / med(r.times.off);
-  console.log(`${r.stage.padEnd(52)}${String(r.times.bwrap.length).padStart(6)}${f(med(r.times.bwrap))}${f(med(r.times.off))}${f(r.times.bwrap[0])}${f(r.times.off[0])}${ratio.toFixed(3).padStart(8)}`);
+  console.log(
+    `${r.stage.padEnd(52)}${String(r.times.bwrap.length).padStart(6)}${f(med(r.times.bwrap))}${f(med(r.times.off))}${f(r.times.bwrap[0])}${f(r.times.off[0])}${ratio.toFixed(3).padStart(8)}`,
+  );
 }
 for (const r of [rows[0], rows[3]]) {
   const ratio = med(r.times.bwrap) / med(r.times.off);
-  console.log(`target: ${r.stage} costs at most 10 % with the sandbox (ratio ${ratio.toFixed(3)}): ${ratio <= 1.1 ? 'met' : 'NOT met'}`);
+  console.log(
+    `target: ${r.stage} costs at most 10 % with the sandbox (ratio ${ratio.toFixed(3)}): ${ratio <= 1.1 ? 'met' : 'NOT met'}`,
+  );
 }
 process.exit(0);

@@ -45,17 +45,27 @@ async function time(n: number, fn: () => Promise<void>, warmUp = 3): Promise<Sta
   return stats(ms);
 }
 /** Times sequential GETs from a separate client process (support/http-timer.ts), checking status and body hash. */
-async function timeHttp(url: string, n: number, opts: { status?: number; sha256?: string; ifNoneMatch?: string } = {}): Promise<Stats & { bytes: number }> {
+async function timeHttp(
+  url: string,
+  n: number,
+  opts: { status?: number; sha256?: string; ifNoneMatch?: string } = {},
+): Promise<Stats & { bytes: number }> {
   const args = [TIMER, url, String(n), '3', String(opts.status ?? 200), opts.sha256 ?? '', opts.ifNoneMatch ?? ''];
   const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1 << 20 });
   const r = JSON.parse(stdout) as { ms: number[]; bytes: number };
   return { ...stats(r.ms), bytes: r.bytes };
 }
-const fmt = (s: Stats) => `p50 ${s.p50.toFixed(1)} ms, p90 ${s.p90.toFixed(1)}, min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)} (n=${s.n})`;
+const fmt = (s: Stats) =>
+  `p50 ${s.p50.toFixed(1)} ms, p90 ${s.p90.toFixed(1)}, min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)} (n=${s.n})`;
 
 /** Runs a tool through the registry's dispatch path as a local (stdio) caller, as an MCP call would. */
 async function tool(broker: ServiceBroker, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
-  const o = await call(broker, ToolsActions.call, { name, arguments: args, call_id: `b-${crypto.randomUUID()}`, caller: { kind: 'stdio', transport: 'stdio' } });
+  const o = await call(broker, ToolsActions.call, {
+    name,
+    arguments: args,
+    call_id: `b-${crypto.randomUUID()}`,
+    caller: { kind: 'stdio', transport: 'stdio' },
+  });
   if (o.kind !== 'ok') throw new Error(`${name} failed: ${JSON.stringify(o)}`);
   return o.data as Record<string, any>;
 }
@@ -66,12 +76,26 @@ async function commitRounds(broker: ServiceBroker, project: string, seeded: Seed
   for (let round = 0; round < COMMITS; round++) {
     const run = `bench-run-${round}-${crypto.randomUUID().slice(0, 8)}`;
     for (const it of seeded.keys.slice(round * 200, round * 200 + 200)) {
-      await call(broker, T.writeDefinition, { project_id: project, item_type: it.item_type, name: it.name, item_key: it.key, properties: { round }, writer: { run_id: run } });
+      await call(broker, T.writeDefinition, {
+        project_id: project,
+        item_type: it.item_type,
+        name: it.name,
+        item_key: it.key,
+        properties: { round },
+        writer: { run_id: run },
+      });
     }
     const t0 = performance.now();
-    const r = await call(broker, T.commitChangeSet, { run_id: run, project_id: project, gate_id: `${run}:g`, gate_name: 'Bench', approver: 'bench' });
+    const r = await call(broker, T.commitChangeSet, {
+      run_id: run,
+      project_id: project,
+      gate_id: `${run}:g`,
+      gate_name: 'Bench',
+      approver: 'bench',
+    });
     ms.push(performance.now() - t0);
-    if (r.status !== 'committed' || r.committed.length !== 200) throw new Error(`commit round ${round}: ${JSON.stringify(r).slice(0, 300)}`);
+    if (r.status !== 'committed' || r.committed.length !== 200)
+      throw new Error(`commit round ${round}: ${JSON.stringify(r).slice(0, 300)}`);
   }
   return stats(ms);
 }
@@ -80,15 +104,29 @@ async function benchBackend(label: string, env: Record<string, string>, field: B
   const t = await startTestNode({ env: { ...env, SERVICE_LOG_LEVEL: 'error' } });
   try {
     const { broker } = t.node;
-    const project = ((await (await fetch(`${t.url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench twin' }) })).json()) as { id: string }).id;
+    const project = (
+      (await (
+        await fetch(`${t.url}/v1/projects`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'bench twin' }),
+        })
+      ).json()) as { id: string }
+    ).id;
     const seeded = await seedTwin(await t.node.infra.db(), project);
-    process.stdout.write(`\n== ${label}: seeded ${seeded.items} items, ${seeded.revisions} revisions, ${seeded.edges} edges in ${(seeded.ms / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `\n== ${label}: seeded ${seeded.items} items, ${seeded.revisions} revisions, ${seeded.edges} edges in ${(seeded.ms / 1000).toFixed(1)} s\n`,
+    );
 
     const view = await timeHttp(`${t.url}/v1/twin/current-view?project_id=${project}`, RUNS);
-    process.stdout.write(`GET /v1/twin/current-view (10,000 heads, ${(view.bytes / 1e6).toFixed(2)} MB JSON): ${fmt(view)}  target p50 < 50 ms\n`);
+    process.stdout.write(
+      `GET /v1/twin/current-view (10,000 heads, ${(view.bytes / 1e6).toFixed(2)} MB JSON): ${fmt(view)}  target p50 < 50 ms\n`,
+    );
 
     const commit = await commitRounds(broker, project, seeded);
-    process.stdout.write(`commitChangeSet, 200 drafts + gate baseline of 10,000 items: ${fmt(commit)}  target < 200 ms\n`);
+    process.stdout.write(
+      `commitChangeSet, 200 drafts + gate baseline of 10,000 items: ${fmt(commit)}  target < 200 ms\n`,
+    );
 
     const hist = await time(Math.min(RUNS, 30), async () => {
       const h = await tool(broker, 'twin.item_history', { item_key: seeded.deepKey });
@@ -98,14 +136,22 @@ async function benchBackend(label: string, env: Record<string, string>, field: B
     const histHttp = await timeHttp(`${t.url}/v1/twin/items/${seeded.deepKey}/revisions`, Math.min(RUNS, 30));
     process.stdout.write(`GET /v1/twin/items/{key}/revisions, 1,000 revisions: ${fmt(histHttp)}\n`);
 
-    const r = await tool(broker, 'twin.record_document', { project_id: project, document_type: 'simulation_result', name: 'bench field', field_base64: field.toString('base64') });
+    const r = await tool(broker, 'twin.record_document', {
+      project_id: project,
+      document_type: 'simulation_result',
+      name: 'bench field',
+      field_base64: field.toString('base64'),
+    });
     const want = crypto.createHash('sha256').update(field).digest('hex');
     if (r.field_content_hash !== want) throw new Error('stored field hash differs from the payload');
     const url = `${t.url}/v1/simulation/results/${r.node_id}/field`;
     const first = await rawGet(url);
-    if (first.headers['content-encoding'] !== 'gzip' || first.headers.etag !== `"${want}"`) throw new Error(`field headers: ${JSON.stringify(first.headers)}`);
+    if (first.headers['content-encoding'] !== 'gzip' || first.headers.etag !== `"${want}"`)
+      throw new Error(`field headers: ${JSON.stringify(first.headers)}`);
     const served = await timeHttp(url, Math.min(RUNS, 30), { sha256: want });
-    process.stdout.write(`GET /v1/simulation/results/{id}/field, ${(field.length / 1e6).toFixed(2)} MB gzip, bytes out == bytes stored: ${fmt(served)}\n`);
+    process.stdout.write(
+      `GET /v1/simulation/results/{id}/field, ${(field.length / 1e6).toFixed(2)} MB gzip, bytes out == bytes stored: ${fmt(served)}\n`,
+    );
     const revalidate = await timeHttp(url, Math.min(RUNS, 30), { status: 304, ifNoneMatch: `"${want}"` });
     process.stdout.write(`same, If-None-Match -> 304: ${fmt(revalidate)}\n`);
   } finally {
@@ -114,8 +160,14 @@ async function benchBackend(label: string, env: Record<string, string>, field: B
 }
 
 const field = simFieldPayloadOf(1_500_000);
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
-process.stdout.write(`bench:twin  ${os.availableParallelism()} cores, Node ${process.version}, load ${load()}; ${RUNS} timed requests per read after 3 warm-up (from a client process), ${COMMITS} commits\n`);
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+process.stdout.write(
+  `bench:twin  ${os.availableParallelism()} cores, Node ${process.version}, load ${load()}; ${RUNS} timed requests per read after 3 warm-up (from a client process), ${COMMITS} commits\n`,
+);
 await benchBackend('embedded PGlite (in memory)', {}, field);
 if ((await probeServers()).pg) {
   const db = await createTestDatabase('bench');

@@ -34,7 +34,7 @@ export function describeDb(backend: string, make: () => Promise<{ db: Db; dispos
 
     it('returns rows with pg types: integers as numbers, bigint as string, timestamptz as Date', async () => {
       const { rows } = await db.query<{ i: number; b: string; t: Date; j: { a: number } }>(
-        "SELECT 1::int AS i, 9007199254740993::bigint AS b, now() AS t, '{\"a\":1}'::jsonb AS j",
+        'SELECT 1::int AS i, 9007199254740993::bigint AS b, now() AS t, \'{"a":1}\'::jsonb AS j',
       );
       expect(rows[0].i).toBe(1);
       expect(rows[0].b).toBe('9007199254740993');

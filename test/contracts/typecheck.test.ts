@@ -10,7 +10,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 it('type-checks with tsc --noEmit', async () => {
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-  const out = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json'], { cwd: ROOT, maxBuffer: 1 << 24 }).then(
+  const out = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json'], {
+    cwd: ROOT,
+    maxBuffer: 1 << 24,
+  }).then(
     () => '',
     (err: { stdout?: string; message: string }) => err.stdout || err.message,
   );

@@ -27,7 +27,11 @@ afterAll(async () => {
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
 const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${t.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(json);
+  fetch(`${t.url}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  }).then(json);
 const get = (p: string) => fetch(`${t.url}${p}`).then(json);
 
 async function startRun(goal: string) {
@@ -39,18 +43,24 @@ async function startRun(goal: string) {
 
 async function gateOf(runId: string, phase: string) {
   await expect
-    .poll(async () => {
-      const v = (await get(`/v1/runs/${runId}`)).body;
-      if (['failed', 'rejected', 'cancelled'].includes(v.status)) throw new Error(`run ended: ${JSON.stringify(v.ended)} ${JSON.stringify(v.phases)}`);
-      return v.gate?.phase ?? null;
-    }, { timeout: 240_000, interval: 250 })
+    .poll(
+      async () => {
+        const v = (await get(`/v1/runs/${runId}`)).body;
+        if (['failed', 'rejected', 'cancelled'].includes(v.status))
+          throw new Error(`run ended: ${JSON.stringify(v.ended)} ${JSON.stringify(v.phases)}`);
+        return v.gate?.phase ?? null;
+      },
+      { timeout: 240_000, interval: 250 },
+    )
     .toBe(phase);
   return (await get(`/v1/runs/${runId}`)).body.gate;
 }
 
 describe('mech_v1 on the real engines', () => {
   it('takes the 100 N bracket to COMPLETED_VERIFIED through six approved gates', async () => {
-    const runId = await startRun('a steel cantilever bracket 200 x 20 x 10 mm carrying 100 N at the tip, safety factor 2');
+    const runId = await startRun(
+      'a steel cantilever bracket 200 x 20 x 10 mm carrying 100 N at the tip, safety factor 2',
+    );
     for (const phase of ['intent', 'needs', 'requirements', 'feasibility', 'design', 'simulation']) {
       const gate = await gateOf(runId, phase);
       expect(gate, phase).toMatchObject({ ready: true });
@@ -68,15 +78,21 @@ describe('mech_v1 on the real engines', () => {
   }, 600_000);
 
   it('stops the 1000 N bracket at the simulation gate with an analysis finding and refuses approve', async () => {
-    const runId = await startRun('a steel cantilever bracket 200 x 20 x 10 mm carrying 1000 N at the tip, safety factor 2');
+    const runId = await startRun(
+      'a steel cantilever bracket 200 x 20 x 10 mm carrying 1000 N at the tip, safety factor 2',
+    );
     for (const phase of ['intent', 'needs', 'requirements', 'feasibility', 'design']) {
       await gateOf(runId, phase);
       expect((await post(`/v1/runs/${runId}/approval`, { decision: 'approve', reason: 'ok' })).status).toBe(200);
     }
     const gate = await gateOf(runId, 'simulation');
     expect(gate.ready).toBe(false);
-    expect(gate.findings).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'analysis', severity: 'error' })]));
-    expect(gate.findings.find((f: { kind: string }) => f.kind === 'analysis').message).toMatch(/gives (5|6|7)\d\d(\.\d+)? MPa/);
+    expect(gate.findings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'analysis', severity: 'error' })]),
+    );
+    expect(gate.findings.find((f: { kind: string }) => f.kind === 'analysis').message).toMatch(
+      /gives (5|6|7)\d\d(\.\d+)? MPa/,
+    );
     const refused = await post(`/v1/runs/${runId}/approval`, { decision: 'approve', reason: 'ship it' });
     expect(refused.status).toBe(409);
   }, 600_000);

@@ -14,7 +14,8 @@ describe('the service launcher', () => {
     const s = spawnService(['--roles', 'gateway,wizard'], {});
     expect(await s.exited).toBe(2);
     expect(s.stderr()).toMatch(/unknown role wizard; accepted: all, gateway, projects, /);
-    for (const role of ['tools', 'twin', 'runs', 'holds', 'approvals', 'adapter:solver']) expect(s.stderr()).toContain(role);
+    for (const role of ['tools', 'twin', 'runs', 'holds', 'approvals', 'adapter:solver'])
+      expect(s.stderr()).toContain(role);
   });
 
   it('exits non-zero on an unknown flag and prints the usage', async () => {
@@ -36,7 +37,9 @@ describe('the service launcher', () => {
   it('stops at launch on an unknown profile, listing the valid ones', async () => {
     const s = spawnService(['--profile', 'wizardry'], {});
     expect(await s.exited).toBe(2);
-    expect(s.stderr()).toContain('SERVICE_PROFILE: unknown profile; valid profiles: core, mechanical, mechanical_product, simulation, electronics, robotics');
+    expect(s.stderr()).toContain(
+      'SERVICE_PROFILE: unknown profile; valid profiles: core, mechanical, mechanical_product, simulation, electronics, robotics',
+    );
   });
 
   it('starts embedded on PGlite, logs mcp_http_ready, keeps a project across a restart and drains on SIGTERM', async () => {

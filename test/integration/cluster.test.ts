@@ -54,7 +54,10 @@ describe.runIf(servers.nats && servers.pg)('two-process cluster on NATS', () => 
     const body = ErrorBodySchema.parse(await down.json());
     expect(body.error.code).toBe('SERVICE_UNAVAILABLE');
     expect(body.error.message).toContain('projects');
-    const health = (await (await fetch(`${url}/health`)).json()) as { status: string; components: { name: string; status: string }[] };
+    const health = (await (await fetch(`${url}/health`)).json()) as {
+      status: string;
+      components: { name: string; status: string }[];
+    };
     expect(health.status).toBe('degraded');
 
     projects = start('projects');

@@ -17,7 +17,10 @@ describeEachDb((backend, make) => {
     });
 
     const refused = async (p: Promise<unknown>, where: string) => {
-      const err = await p.then(() => undefined, (e: unknown) => e);
+      const err = await p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ActorError);
       expect((err as ActorError).type).toBe('VALIDATION_FAILED');
       expect((err as ActorError).message).toContain(where);
@@ -28,7 +31,10 @@ describeEachDb((backend, make) => {
       await refused(db.query('SELECT $1::text AS v', ['a\u0000b']), '$1');
       await refused(db.query('SELECT $2::text[] AS v', [1, ['ok', 'x\u0000']]), '$2');
       await refused(db.query('SELECT $1::jsonb AS v', [{ name: { deep: '\u0000' } }]), '$1');
-      await refused(db.tx((q) => q.query('SELECT $1::text AS v', ['\u0000'])), '$1');
+      await refused(
+        db.tx((q) => q.query('SELECT $1::text AS v', ['\u0000'])),
+        '$1',
+      );
     });
 
     it('lets every other string through unchanged', async () => {

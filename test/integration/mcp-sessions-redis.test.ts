@@ -25,13 +25,26 @@ describe.runIf(servers.redis && servers.nats)('MCP sessions shared through Redis
   });
 
   it('initializes on one replica and serves the same session on the other; DELETE ends it on both', async () => {
-    const { sessionId } = await rawMcp(a.url).initialize('2025-06-18', { elicitation: {} }, { name: 'replicated', version: '1' });
+    const { sessionId } = await rawMcp(a.url).initialize(
+      '2025-06-18',
+      { elicitation: {} },
+      { name: 'replicated', version: '1' },
+    );
     const h = { 'mcp-session-id': sessionId };
     await expect
-      .poll(async () => (await rawMcp(b.url).post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, h)).json?.result?.tools?.length ?? 0, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await rawMcp(b.url).post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, h)).json?.result?.tools?.length ??
+          0,
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(0);
     const health = (await rawMcp(b.url).post({ jsonrpc: '2.0', id: 2, method: 'health/check' }, h)).json.result;
-    expect(health.client).toMatchObject({ name: 'replicated', can_elicit: true, protocol_skew: { requested: '2025-06-18' } });
+    expect(health.client).toMatchObject({
+      name: 'replicated',
+      can_elicit: true,
+      protocol_skew: { requested: '2025-06-18' },
+    });
 
     const del = await fetch(`${b.url}/mcp`, { method: 'DELETE', headers: h });
     expect(del.status).toBe(204);

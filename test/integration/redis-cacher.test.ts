@@ -31,7 +31,11 @@ describe.runIf(inject('servers').redis)('Redis cacher', () => {
     const keys = await redis.keys(`*projects.get:${id}`);
     expect(keys).toHaveLength(1);
 
-    await fetch(`${t.url}/v1/projects/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'renamed' }) });
+    await fetch(`${t.url}/v1/projects/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'renamed' }),
+    });
     expect(await redis.keys(`*projects.get:${id}`)).toHaveLength(0);
     expect(await (await fetch(`${t.url}/v1/projects/${id}`)).json()).toMatchObject({ name: 'renamed' });
   });

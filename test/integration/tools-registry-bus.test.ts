@@ -35,21 +35,36 @@ describe.runIf(inject('servers').nats)('adapters joining and leaving the bus', (
 
     await adapter!.stop();
     adapter = undefined;
-    await expect.poll(async () => (await names()).meta, { timeout: 10_000 }).toEqual({ unavailableAdapters: ['project'] });
+    await expect
+      .poll(async () => (await names()).meta, { timeout: 10_000 })
+      .toEqual({ unavailableAdapters: ['project'] });
     expect((await names()).names).not.toContain('project.get');
 
-    const call = await mcp.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'project.list', arguments: {} } }, h);
-    expect(call.json.error).toMatchObject({ code: -32003, data: { error_type: 'TOOL_UNAVAILABLE', tool_id: 'project.list' } });
+    const call = await mcp.post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'project.list', arguments: {} } },
+      h,
+    );
+    expect(call.json.error).toMatchObject({
+      code: -32003,
+      data: { error_type: 'TOOL_UNAVAILABLE', tool_id: 'project.list' },
+    });
 
     const health = (await (await fetch(`${main.url}/health`)).json()) as Record<string, any>;
     expect(health.status).toBe('degraded');
     expect(health.unreachable_adapters).toEqual(['project']);
-    expect(health.adapters).toEqual(expect.arrayContaining([expect.objectContaining({ adapter_id: 'project', tools_registered: 5, reachable: false })]));
+    expect(health.adapters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ adapter_id: 'project', tools_registered: 5, reachable: false }),
+      ]),
+    );
     expect(health.detail).toContain('project');
 
     adapter = await startAdapter();
     await expect.poll(async () => (await names()).names, { timeout: 10_000 }).toContain('project.get');
-    const ok = await mcp.post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'project.list', arguments: {} } }, h);
+    const ok = await mcp.post(
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'project.list', arguments: {} } },
+      h,
+    );
     expect(ok.json.result.structuredContent).toMatchObject({ total: expect.any(Number) });
   }, 60_000);
 });

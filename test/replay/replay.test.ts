@@ -15,11 +15,25 @@ const recordings: Recording[] = fs
 const byName = (n: string) => recordings.find((r) => r.name === n)!;
 
 /** Every event type the machine knows; a recorded type outside it means an event was renamed or dropped. */
-const EVENT_TYPES: RunEvent['type'][] = ['RunCreated', 'PhaseStarted', 'PhaseSkipped', 'PhaseSucceeded', 'PhaseFailed', 'GateOpened', 'GateDecided', 'CommitConflicted', 'PhasesReset', 'FlowPatched', 'RunEnded'];
+const EVENT_TYPES: RunEvent['type'][] = [
+  'RunCreated',
+  'PhaseStarted',
+  'PhaseSkipped',
+  'PhaseSucceeded',
+  'PhaseFailed',
+  'GateOpened',
+  'GateDecided',
+  'CommitConflicted',
+  'PhasesReset',
+  'FlowPatched',
+  'RunEnded',
+];
 
 /** The same recording with the patch markers of its RunCreated replaced: what replay would see had the marker (not) been recorded. */
 function withPatches(rec: Recording, patches: string[]): Recording {
-  const events = rec.events.map((e) => (e.payload.type === 'RunCreated' ? { ...e, payload: { ...e.payload, patches } } : e));
+  const events = rec.events.map((e) =>
+    e.payload.type === 'RunCreated' ? { ...e, payload: { ...e.payload, patches } } : e,
+  );
   return { ...rec, events };
 }
 
@@ -30,7 +44,16 @@ function withPatches(rec: Recording, patches: string[]): Recording {
 describe('replaying recorded runs', () => {
   it('has the recordings the issue asks for', () => {
     expect(recordings.map((r) => r.name)).toEqual(
-      expect.arrayContaining(['completed-mech-v1', 'retry', 'rework', 'stall', 'rejected', 'patch-conflict', 'stall-order-old', 'stall-order-v1']),
+      expect.arrayContaining([
+        'completed-mech-v1',
+        'retry',
+        'rework',
+        'stall',
+        'rejected',
+        'patch-conflict',
+        'stall-order-old',
+        'stall-order-v1',
+      ]),
     );
   });
 

@@ -38,7 +38,10 @@ export async function namedColouredStep(): Promise<Buffer> {
   replicad.setOC(await ocFactory({ print: () => undefined, printErr: () => undefined }));
   const plate = replicad.makeBaseBox(60, 30, 5);
   const pin = replicad.makeCylinder(4, 20, [10, 0, 5]);
-  const blob = replicad.exportSTEP([{ shape: plate, name: 'plate', color: '#ff0000' }, { shape: pin, name: 'pin', color: '#00ff00' }]);
+  const blob = replicad.exportSTEP([
+    { shape: plate, name: 'plate', color: '#ff0000' },
+    { shape: pin, name: 'pin', color: '#00ff00' },
+  ]);
   return Buffer.from(await blob.arrayBuffer());
 }
 
@@ -66,15 +69,48 @@ function wrap(record: string, width: number): string[] {
  */
 export function igesBox(a: number, b: number, c: number): string {
   const faces: number[][][] = [
-    [[0, 0, 0], [0, b, 0], [a, 0, 0], [a, b, 0]],
-    [[0, 0, c], [a, 0, c], [0, b, c], [a, b, c]],
-    [[0, 0, 0], [a, 0, 0], [0, 0, c], [a, 0, c]],
-    [[0, b, 0], [0, b, c], [a, b, 0], [a, b, c]],
-    [[0, 0, 0], [0, 0, c], [0, b, 0], [0, b, c]],
-    [[a, 0, 0], [a, b, 0], [a, 0, c], [a, b, c]],
+    [
+      [0, 0, 0],
+      [0, b, 0],
+      [a, 0, 0],
+      [a, b, 0],
+    ],
+    [
+      [0, 0, c],
+      [a, 0, c],
+      [0, b, c],
+      [a, b, c],
+    ],
+    [
+      [0, 0, 0],
+      [a, 0, 0],
+      [0, 0, c],
+      [a, 0, c],
+    ],
+    [
+      [0, b, 0],
+      [0, b, c],
+      [a, b, 0],
+      [a, b, c],
+    ],
+    [
+      [0, 0, 0],
+      [0, 0, c],
+      [0, b, 0],
+      [0, b, c],
+    ],
+    [
+      [a, 0, 0],
+      [a, b, 0],
+      [a, 0, c],
+      [a, b, c],
+    ],
   ];
   const start = ['box made of six NURBS patches'];
-  const global = wrap('1H,,1H;,7Hservice,7Hbox.igs,7Hservice,7Hservice,32,38,6,308,15,7Hservice,1.,2,2HMM,1,1.,15H20261122.000000,1.E-6,1000.,4Htest,7Hservice,11,0,15H20261122.000000;', 72);
+  const global = wrap(
+    '1H,,1H;,7Hservice,7Hbox.igs,7Hservice,7Hservice,32,38,6,308,15,7Hservice,1.,2,2HMM,1,1.,15H20261122.000000,1.E-6,1000.,4Htest,7Hservice,11,0,15H20261122.000000;',
+    72,
+  );
   const dir: string[] = [];
   const par: string[] = [];
   faces.forEach((f, k) => {
@@ -83,10 +119,22 @@ export function igesBox(a: number, b: number, c: number): string {
     const lines = wrap(record, 64);
     const first = par.length + 1;
     for (const l of lines) par.push(`${l.padEnd(64)} ${pad(dSeq, 7)}`);
-    dir.push(`${pad(128, 8)}${pad(first, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}00000000`);
-    dir.push(`${pad(128, 8)}${pad(0, 8)}${pad(0, 8)}${pad(lines.length, 8)}${pad(0, 8)}${' '.repeat(16)}${pad('FACE', 8)}${pad(k + 1, 8)}`);
+    dir.push(
+      `${pad(128, 8)}${pad(first, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}${pad(0, 8)}00000000`,
+    );
+    dir.push(
+      `${pad(128, 8)}${pad(0, 8)}${pad(0, 8)}${pad(lines.length, 8)}${pad(0, 8)}${' '.repeat(16)}${pad('FACE', 8)}${pad(k + 1, 8)}`,
+    );
   });
   const section = (lines: string[], letter: string) => lines.map((l, i) => `${l.padEnd(72)}${letter}${pad(i + 1, 7)}`);
   const terminate = `S${pad(start.length, 7)}G${pad(global.length, 7)}D${pad(dir.length, 7)}P${pad(par.length, 7)}`;
-  return [...section(start, 'S'), ...section(global, 'G'), ...section(dir, 'D'), ...section(par, 'P'), ...section([terminate], 'T')].join('\n') + '\n';
+  return (
+    [
+      ...section(start, 'S'),
+      ...section(global, 'G'),
+      ...section(dir, 'D'),
+      ...section(par, 'P'),
+      ...section([terminate], 'T'),
+    ].join('\n') + '\n'
+  );
 }

@@ -28,7 +28,11 @@ export interface FlowNode {
  * registry, the twin and flow adapters, the flows actor (intent compiler) and the approvals queue (every gate decision
  * route goes through it).
  */
-export async function startFlowNode(opts: { executor: PhaseExecutor; env?: Record<string, string>; extra?: ServiceFactory[] }): Promise<FlowNode> {
+export async function startFlowNode(opts: {
+  executor: PhaseExecutor;
+  env?: Record<string, string>;
+  extra?: ServiceFactory[];
+}): Promise<FlowNode> {
   const runtime: GatewayRuntime = { transport: 'http' };
   const handle = await startActors(
     [
@@ -54,7 +58,12 @@ export interface FlowNodeFixture {
   readonly handle: BrokerHandle;
   readonly url: string;
   /** Sends a request to the gateway (`path` starts at `/v1`); answers the status and the parsed JSON body. */
-  http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: Json }>;
+  http(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; json: Json }>;
 }
 
 /**
@@ -84,7 +93,9 @@ export interface RecordedDesign {
 }
 
 /** A minimal STEP file (header and end only): enough for the twin to store a cad_model. */
-export const STEP_BASE64 = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n').toString('base64');
+export const STEP_BASE64 = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n').toString(
+  'base64',
+);
 
 /**
  * A phase executor that records each required deliverable through the real twin tools, as the real handlers would,
@@ -96,7 +107,10 @@ export function recordingExecutor(base: RecordedDesign = {}): PhaseExecutor {
   const geometry = new Map<string, string>();
   return async (input) => {
     // A run may override the node's design through its request context: `context.design`.
-    const design: RecordedDesign = { ...base, ...((input.request.context as { design?: RecordedDesign } | undefined)?.design ?? {}) };
+    const design: RecordedDesign = {
+      ...base,
+      ...((input.request.context as { design?: RecordedDesign } | undefined)?.design ?? {}),
+    };
     if (design.silent?.includes(input.phase.id)) return { ok: true, summary: 'recorded nothing', deliverables: [] };
     const run = async (name: string, args: Record<string, unknown>) => {
       const out = await input.callTool(name, args);
@@ -106,13 +120,19 @@ export function recordingExecutor(base: RecordedDesign = {}): PhaseExecutor {
     try {
       for (const type of input.phase.required_deliverables) {
         if (type === 'constraint_set') {
-          await run('twin.record_constraint_set', { name: 'Bracket limits', constraints: design.constraints ?? [{ metric: 'max_von_mises_mpa', limit: 125, unit: 'MPa' }] });
+          await run('twin.record_constraint_set', {
+            name: 'Bracket limits',
+            constraints: design.constraints ?? [{ metric: 'max_von_mises_mpa', limit: 125, unit: 'MPa' }],
+          });
         } else if (type === 'cad_model') {
           const w = await run('twin.commit_geometry', {
             name: 'Bracket',
             step_base64: STEP_BASE64,
             material: 'steel',
-            properties: { bounding_box: { min: [0, 0, 0], max: [200, 20, 10] }, ...(design.massKg !== undefined ? { mass_kg: design.massKg } : {}) },
+            properties: {
+              bounding_box: { min: [0, 0, 0], max: [200, 20, 10] },
+              ...(design.massKg !== undefined ? { mass_kg: design.massKg } : {}),
+            },
           });
           geometry.set(input.run_id, w.item_key);
         } else if (type === 'simulation_result') {
@@ -128,7 +148,11 @@ export function recordingExecutor(base: RecordedDesign = {}): PhaseExecutor {
         } else if (type === 'design_decision') {
           await run('twin.record_decision', { title: `${input.phase.id} decision`, decision: 'go' });
         } else {
-          await run('twin.record_document', { document_type: type, name: type, content: `${type} of ${input.phase.id}` });
+          await run('twin.record_document', {
+            document_type: type,
+            name: type,
+            content: `${type} of ${input.phase.id}`,
+          });
         }
       }
     } catch (err) {

@@ -34,9 +34,16 @@ export interface HoldsNode {
 const listAll = async (node: StartedNode) => (await call(node.broker, HoldsActions.list, { status: 'all' })).records;
 
 /** Starts a node in this process on a free port with an injected clock (and the given database env). */
-export async function startHoldsNode(opts: { roles?: string; env?: Record<string, string>; clock?: TestClock } = {}): Promise<HoldsNode> {
+export async function startHoldsNode(
+  opts: { roles?: string; env?: Record<string, string>; clock?: TestClock } = {},
+): Promise<HoldsNode> {
   const clock = opts.clock ?? testClock();
-  const config = loadConfig({ SERVICE_PORT: '0', SERVICE_DATA_DIR: 'memory://', SERVICE_LOG_LEVEL: 'warn', ...opts.env });
+  const config = loadConfig({
+    SERVICE_PORT: '0',
+    SERVICE_DATA_DIR: 'memory://',
+    SERVICE_LOG_LEVEL: 'warn',
+    ...opts.env,
+  });
   const log = createRootLogger({ level: config.SERVICE_LOG_LEVEL, toStderr: true });
   const node = await startNode({ roles: opts.roles ?? HOLD_ROLES, config, log, now: clock.now });
   const addr = node.gateway.address;
@@ -55,7 +62,11 @@ export async function startHoldsNode(opts: { roles?: string; env?: Record<string
 
 /** Creates a project over HTTP and returns its id. */
 export async function createProject(url: string, name: string): Promise<string> {
-  const res = await fetch(`${url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  const res = await fetch(`${url}/v1/projects`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
   return ((await res.json()) as { id: string }).id;
 }
 
@@ -67,4 +78,10 @@ export async function decisionsOf(url: string, projectId: string): Promise<strin
 }
 
 /** A dashboard decider with gateway auth off (SPEC "Authentication / Gateway" 2). */
-export const DASHBOARD = { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard' as const, on_behalf_of: null, agent: null };
+export const DASHBOARD = {
+  approver: 'local:dashboard',
+  approver_verified: false,
+  surface: 'dashboard' as const,
+  on_behalf_of: null,
+  agent: null,
+};

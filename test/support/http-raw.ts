@@ -22,8 +22,16 @@ export function rawGet(url: string, headers: Record<string, string> = {}): Promi
 }
 
 /** POSTs a JSON body and returns status and parsed JSON (or text when the body is not JSON). */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -44,8 +52,17 @@ export async function getJson(url: string): Promise<{ status: number; body: any 
 export type Json = Record<string, any>;
 
 /** Sends `method` to a URL with an optional JSON body; answers the status and the parsed body (`{}` when empty). */
-export async function httpJson(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json }> {
-  const res = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+export async function httpJson(
+  url: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Json }> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Json) : {} };
 }
@@ -64,7 +81,11 @@ export interface RawExchange {
  * server closes, when given) and resolves once the server closes the connection: for requests Node's HTTP parser
  * refuses, and for clients the server's timeouts must drop. No timing is asserted: the test's timeout bounds the wait.
  */
-export function rawExchange(url: string, bytes: string, drip?: { byte: string; everyMs: number }): Promise<RawExchange> {
+export function rawExchange(
+  url: string,
+  bytes: string,
+  drip?: { byte: string; everyMs: number },
+): Promise<RawExchange> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port) });

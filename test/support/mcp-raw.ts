@@ -3,7 +3,12 @@ export function rawMcp(baseUrl: string, defaults: Record<string, string> = {}) {
   const post = async (body: unknown, headers: Record<string, string> = {}, path = '/mcp') => {
     const res = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...defaults, ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...defaults,
+        ...headers,
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
@@ -15,8 +20,17 @@ export function rawMcp(baseUrl: string, defaults: Record<string, string> = {}) {
     }
     return { status: res.status, headers: res.headers, text, json };
   };
-  const initialize = async (protocolVersion = '2025-11-25', capabilities: Record<string, unknown> = {}, clientInfo = { name: 'raw', version: '1' }) => {
-    const r = await post({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion, capabilities, clientInfo } });
+  const initialize = async (
+    protocolVersion = '2025-11-25',
+    capabilities: Record<string, unknown> = {},
+    clientInfo = { name: 'raw', version: '1' },
+  ) => {
+    const r = await post({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion, capabilities, clientInfo },
+    });
     const sessionId = r.headers.get('mcp-session-id')!;
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId });
     return { sessionId, result: r.json.result };

@@ -36,7 +36,9 @@ export async function startTestNode(opts: { roles?: string; env?: Record<string,
  * database of its own with `realDb` (see `realDbEnv`), and with `path` as the process PATH while it runs (a PATH
  * without an engine's binary; such a file runs in a process of its own). Read `node` and `url` inside tests.
  */
-export function useTestNode(opts: { roles?: string; env?: Record<string, string>; realDb?: boolean; path?: string } = {}): TestNode {
+export function useTestNode(
+  opts: { roles?: string; env?: Record<string, string>; realDb?: boolean; path?: string } = {},
+): TestNode {
   return useNode(
     async (env) => {
       const savedPath = process.env.PATH;

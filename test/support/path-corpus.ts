@@ -34,7 +34,12 @@ export const PATH_CASES: PathCase[] = [
   { name: 'deep climb', path: (e) => `a/b/../../../outside/x.${e}`, read: 'refused', write: 'refused' },
   { name: 'absolute path outside', path: (e, l) => `${l.out}/x.${e}`, read: 'refused', write: 'refused' },
   { name: 'symlinked folder', path: (e) => `link_dir/x.${e}`, read: 'refused', write: 'refused' },
-  { name: 'new folder under a symlinked folder', path: (e) => `link_dir/new/y.${e}`, read: 'refused', write: 'refused' },
+  {
+    name: 'new folder under a symlinked folder',
+    path: (e) => `link_dir/new/y.${e}`,
+    read: 'refused',
+    write: 'refused',
+  },
   { name: 'symlinked folder deeper in', path: (e) => `ok/deep_link/x.${e}`, read: 'refused', write: 'refused' },
   { name: 'file symlink to an outside file', path: (e) => `secret.${e}`, read: 'refused', write: 'refused' },
   { name: 'dangling file symlink', path: (e) => `dangling.${e}`, read: 'refused', write: 'refused' },
@@ -43,16 +48,33 @@ export const PATH_CASES: PathCase[] = [
   { name: 'NUL byte', path: (e) => `ok/a\u0000.${e}`, read: 'refused', write: 'refused' },
   { name: 'NUL byte before a climb', path: (e) => `ok/\u0000/../../outside/x.${e}`, read: 'refused', write: 'refused' },
   { name: 'URL-encoded dots (literal name)', path: (e) => `%2e%2e/outside/x.${e}`, read: 'inside', write: 'inside' },
-  { name: 'URL-encoded dots and slashes (literal name)', path: (e) => `..%2foutside%2fx.${e}`, read: 'inside', write: 'inside' },
+  {
+    name: 'URL-encoded dots and slashes (literal name)',
+    path: (e) => `..%2foutside%2fx.${e}`,
+    read: 'inside',
+    write: 'inside',
+  },
   { name: 'backslash climb', path: (e) => `..\\outside\\x.${e}`, read: 'refused', write: 'refused' },
-  { name: 'backslash absolute', path: (e, l) => `${l.out.replaceAll('/', '\\')}\\x.${e}`, read: 'refused', write: 'refused' },
+  {
+    name: 'backslash absolute',
+    path: (e, l) => `${l.out.replaceAll('/', '\\')}\\x.${e}`,
+    read: 'refused',
+    write: 'refused',
+  },
   { name: 'empty', path: () => '', read: 'refused', write: 'refused' },
   { name: 'the workspace itself', path: () => '.', read: 'refused', write: 'refused' },
   { name: 'a folder', path: () => 'ok', read: 'refused', write: 'refused' },
 ];
 
 /** Input files by extension: where the valid copy sits inside the workspace (`ok/`), copied outside as `x.<ext>`. */
-export const INPUT_FILES: Record<string, string> = { step: 'ok/a.step', stl: 'ok/a.stl', inp: 'ok/mesh.inp', frd: 'ok/beam.frd', cir: 'ok/net.cir', 'json.gz': 'ok/field.json.gz' };
+export const INPUT_FILES: Record<string, string> = {
+  step: 'ok/a.step',
+  stl: 'ok/a.stl',
+  inp: 'ok/mesh.inp',
+  frd: 'ok/beam.frd',
+  cir: 'ok/net.cir',
+  'json.gz': 'ok/field.json.gz',
+};
 
 /** The temp layout: `<base>/ws` (the workspace) and `<base>/outside`. */
 export function makeLayout(): Layout {

@@ -13,9 +13,15 @@ export const recordingExecutor: PhaseExecutor = async (input) => {
       type === 'cad_model'
         ? await input.callTool('twin.commit_geometry', { name: 'Part', step_base64: STEP })
         : type === 'constraint_set'
-          ? await input.callTool('twin.record_constraint_set', { name: 'Limits', constraints: [{ metric: 'mass_kg', limit: 2, unit: 'kg' }] })
+          ? await input.callTool('twin.record_constraint_set', {
+              name: 'Limits',
+              constraints: [{ metric: 'mass_kg', limit: 2, unit: 'kg' }],
+            })
           : ['intent', 'stakeholder_need', 'objective'].includes(type)
-            ? await input.callTool('twin.record_engineering_entity', { entity_type: type, name: `${type} of ${input.run_id}` })
+            ? await input.callTool('twin.record_engineering_entity', {
+                entity_type: type,
+                name: `${type} of ${input.run_id}`,
+              })
             : type === 'design_decision'
               ? await input.callTool('twin.record_decision', { title: `${input.phase.id} decision`, decision: 'go' })
               : await input.callTool('twin.record_document', { document_type: type, name: type, content: 'x' });

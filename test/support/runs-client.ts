@@ -30,7 +30,11 @@ export class GateWatch {
       name: 'gate-watch',
       events: {
         'runs.gateOpened'(ctx: { params: SeenGate & { run_id: string } }) {
-          self.latest.set(ctx.params.run_id, { phase: ctx.params.phase, gate_id: ctx.params.gate_id, ready: ctx.params.ready });
+          self.latest.set(ctx.params.run_id, {
+            phase: ctx.params.phase,
+            gate_id: ctx.params.gate_id,
+            ready: ctx.params.ready,
+          });
           self.wake.get(ctx.params.run_id)?.();
         },
       },
@@ -43,14 +47,18 @@ export class GateWatch {
   /** The run's open gate that is not in `decided`, or null once the run ended; asks `runs.get` only after `pollMs` without news. */
   async next(runId: string, decided: Set<string>, timeoutMs = 60_000, pollMs = 400): Promise<SeenGate | null> {
     const until = Date.now() + timeoutMs;
-    for (let poll = false; ; ) {
+    for (let poll = false; ;) {
       const seen = this.latest.get(runId);
       if (seen && !decided.has(seen.gate_id)) return seen;
       if (poll) {
         const view = await call(this.bus!, R.get, { run_id: runId }).catch(() => undefined);
-        if (view?.gate && !decided.has(view.gate.gate_id)) return { phase: view.gate.phase, gate_id: view.gate.gate_id, ready: view.gate.ready };
+        if (view?.gate && !decided.has(view.gate.gate_id))
+          return { phase: view.gate.phase, gate_id: view.gate.gate_id, ready: view.gate.ready };
         if (view && !view.gate && ['completed', 'failed', 'rejected', 'cancelled'].includes(view.status)) return null;
-        if (Date.now() > until) throw new Error(`no new gate on ${runId} within ${timeoutMs} ms (last view: ${view?.status}, gate ${view?.gate?.gate_id})`);
+        if (Date.now() > until)
+          throw new Error(
+            `no new gate on ${runId} within ${timeoutMs} ms (last view: ${view?.status}, gate ${view?.gate?.gate_id})`,
+          );
       }
       poll = await new Promise<boolean>((resolve) => {
         const t = setTimeout(() => resolve(true), pollMs);
@@ -68,7 +76,12 @@ export class GateWatch {
 export async function startBusClient(env: Record<string, string>, watch: GateWatch): Promise<BrokerHandle> {
   const config = loadConfig({ SERVICE_LOG_LEVEL: 'warn', ...env, SERVICE_DATA_DIR: 'memory://' });
   const log = createRootLogger({ level: 'error', toStderr: true });
-  const handle = createBroker({ roles: [{ name: 'client', doc: 'bus client of the test', services: [watch.service()] }], transporter: config.SERVICE_TRANSPORTER, config, log });
+  const handle = createBroker({
+    roles: [{ name: 'client', doc: 'bus client of the test', services: [watch.service()] }],
+    transporter: config.SERVICE_TRANSPORTER,
+    config,
+    log,
+  });
   await handle.broker.start();
   return handle;
 }
@@ -113,9 +126,13 @@ export async function decideWithRetry(
 export async function waitForRunsNodes(bus: ServiceBroker, nodeIDs: string[], timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const up = nodeIDs.filter((id) => bus.registry.nodes.get(id)?.available && bus.registry.nodes.get(id)?.services?.some((s) => s.name === 'runs'));
+    const up = nodeIDs.filter(
+      (id) =>
+        bus.registry.nodes.get(id)?.available && bus.registry.nodes.get(id)?.services?.some((s) => s.name === 'runs'),
+    );
     if (up.length === nodeIDs.length) return;
-    if (Date.now() > until) throw new Error(`runs nodes not on the bus: ${nodeIDs.filter((id) => !up.includes(id)).join(', ')}`);
+    if (Date.now() > until)
+      throw new Error(`runs nodes not on the bus: ${nodeIDs.filter((id) => !up.includes(id)).join(', ')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -63,7 +63,10 @@ export function spawnService(args: string[], env: Record<string, string>, bin = 
       const seen = lines.find((l) => l.msg === msg);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no "${msg}" log within ${timeoutMs} ms; stderr:\n${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no "${msg}" log within ${timeoutMs} ms; stderr:\n${err}`)),
+          timeoutMs,
+        );
         waiters.push({
           msg,
           resolve: (l) => {

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './pg.ts';
 
 /** Calls a tool through the registry's real dispatch path (validation, hold policy, adapter) as a local (stdio) caller. */
-export function callTool(broker: ServiceBroker, name: string, args: Record<string, unknown>, caller: Partial<Caller> = {}): Promise<ToolCallOutcome> {
+export function callTool(
+  broker: ServiceBroker,
+  name: string,
+  args: Record<string, unknown>,
+  caller: Partial<Caller> = {},
+): Promise<ToolCallOutcome> {
   return call(broker, ToolsActions.call, {
     name,
     arguments: args,
@@ -34,10 +39,25 @@ export async function invokeViaRegistry(
     caller: { kind: 'stdio', transport: 'stdio', ...caller },
     ...extra,
   });
-  if (o.kind === 'ok') return { status: 'success', data: o.data, output_files: o.output_files, duration_ms: o.duration_ms };
+  if (o.kind === 'ok')
+    return { status: 'success', data: o.data, output_files: o.output_files, duration_ms: o.duration_ms };
   if (o.kind === 'tool_error') return { status: 'error', error: o.error, duration_ms: o.duration_ms };
-  if (o.kind === 'invalid_params') return { status: 'error', error: { type: 'INVALID_ARGUMENTS', message: 'invalid arguments', details: { validation_errors: o.validation_errors } }, duration_ms: 0 };
-  if (o.kind === 'unavailable') return { status: 'error', error: { type: 'TOOL_UNAVAILABLE', message: o.message, details: o.message }, duration_ms: o.duration_ms };
+  if (o.kind === 'invalid_params')
+    return {
+      status: 'error',
+      error: {
+        type: 'INVALID_ARGUMENTS',
+        message: 'invalid arguments',
+        details: { validation_errors: o.validation_errors },
+      },
+      duration_ms: 0,
+    };
+  if (o.kind === 'unavailable')
+    return {
+      status: 'error',
+      error: { type: 'TOOL_UNAVAILABLE', message: o.message, details: o.message },
+      duration_ms: o.duration_ms,
+    };
   throw new Error(`unexpected outcome ${JSON.stringify(o)}`);
 }
 
@@ -49,7 +69,9 @@ export async function okData<T = Record<string, any>>(p: Promise<ToolCallOutcome
 }
 
 /** The message of a tool error outcome; fails the test otherwise. */
-export async function toolError(p: Promise<ToolCallOutcome>): Promise<{ message: string; type: string; details: unknown }> {
+export async function toolError(
+  p: Promise<ToolCallOutcome>,
+): Promise<{ message: string; type: string; details: unknown }> {
   const o = await p;
   if (o.kind !== 'tool_error') throw new Error(`expected a tool error, got ${JSON.stringify(o)}`);
   return { message: o.error.message, type: o.error.type, details: o.error.details };
@@ -70,7 +92,10 @@ export async function realDbEnv(): Promise<{ env: Record<string, string>; drop()
  * its own (see `realDbEnv`; `ownDb: false` leaves `env` empty). The answer reads through to the started node: read it
  * inside tests and hooks only.
  */
-export function useNode<T extends { stop(): Promise<void> }>(start: (env: Record<string, string>) => Promise<T>, opts: { ownDb?: boolean } = {}): T {
+export function useNode<T extends { stop(): Promise<void> }>(
+  start: (env: Record<string, string>) => Promise<T>,
+  opts: { ownDb?: boolean } = {},
+): T {
   let node: T;
   let drop = async (): Promise<void> => undefined;
   beforeAll(async () => {

@@ -133,14 +133,20 @@ function checkEngineSandbox(p: Pod, configData: Y, v: string[]): void {
   const engine = p.roles.find((r) => ENGINE_ROLES.includes(r));
   const own = (p.c.env ?? []).find((e: Y) => e?.name === 'SERVICE_ENGINE_SANDBOX');
   const value = own ? own.value : (configData?.SERVICE_ENGINE_SANDBOX ?? 'bwrap');
-  if (value !== 'bwrap' && value !== 'off') return void v.push(`${p.at}: SERVICE_ENGINE_SANDBOX ${JSON.stringify(value)} is neither bwrap nor off`);
+  if (value !== 'bwrap' && value !== 'off')
+    return void v.push(`${p.at}: SERVICE_ENGINE_SANDBOX ${JSON.stringify(value)} is neither bwrap nor off`);
   if (!engine) return;
-  if (value !== 'off') return void v.push(`${p.at}: hosts ${engine} with SERVICE_ENGINE_SANDBOX=bwrap, which cannot start in a pod without capabilities; set it off and lock the pod down`);
+  if (value !== 'off')
+    return void v.push(
+      `${p.at}: hosts ${engine} with SERVICE_ENGINE_SANDBOX=bwrap, which cannot start in a pod without capabilities; set it off and lock the pod down`,
+    );
   const sc = p.c.securityContext ?? {};
   const missing = [
     sc.readOnlyRootFilesystem === true ? '' : 'readOnlyRootFilesystem',
     sc.allowPrivilegeEscalation === false ? '' : 'allowPrivilegeEscalation false',
-    Array.isArray(sc.capabilities?.drop) && sc.capabilities.drop.includes('ALL') && !(sc.capabilities?.add ?? []).length ? '' : 'capabilities drop ALL',
+    Array.isArray(sc.capabilities?.drop) && sc.capabilities.drop.includes('ALL') && !(sc.capabilities?.add ?? []).length
+      ? ''
+      : 'capabilities drop ALL',
     sc.runAsNonRoot === true ? '' : 'runAsNonRoot',
     sc.privileged === true ? 'not privileged' : '',
   ].filter(Boolean);

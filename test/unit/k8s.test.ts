@@ -380,7 +380,8 @@ describe('k8s manifests', () => {
         delete sc.allowPrivilegeEscalation;
         sc.capabilities = { drop: ['ALL'], add: ['SYS_ADMIN'] };
       },
-      expect: /adapter-solver: SERVICE_ENGINE_SANDBOX=off without the pod's sandbox: allowPrivilegeEscalation false, capabilities drop ALL/,
+      expect:
+        /adapter-solver: SERVICE_ENGINE_SANDBOX=off without the pod's sandbox: allowPrivilegeEscalation false, capabilities drop ALL/,
     },
     {
       name: 'the engine sandbox off running as root',
@@ -394,7 +395,10 @@ describe('k8s manifests', () => {
     },
     {
       name: 'an engine pod left on bwrap, which cannot start there',
-      mutate: (t) => void (container(t, 'adapter-circuit').env = container(t, 'adapter-circuit').env.filter((e: Y) => e.name !== 'SERVICE_ENGINE_SANDBOX')),
+      mutate: (t) =>
+        void (container(t, 'adapter-circuit').env = container(t, 'adapter-circuit').env.filter(
+          (e: Y) => e.name !== 'SERVICE_ENGINE_SANDBOX',
+        )),
       expect: /adapter-circuit: hosts adapter:circuit with SERVICE_ENGINE_SANDBOX=bwrap/,
     },
     {

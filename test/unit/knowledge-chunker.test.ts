@@ -17,10 +17,18 @@ describe('chunkText', () => {
 
   it('cuts after a blank line when one is in reach, else after a sentence, else between words', () => {
     const paragraphs = Array.from({ length: 10 }, (_, i) => sentence(i).repeat(5).trim()).join('\n\n');
-    expect(chunkText(paragraphs).slice(0, -1).every((c) => c.endsWith('\n\n'))).toBe(true);
+    expect(
+      chunkText(paragraphs)
+        .slice(0, -1)
+        .every((c) => c.endsWith('\n\n')),
+    ).toBe(true);
 
     const oneParagraph = Array.from({ length: 100 }, (_, i) => sentence(i)).join('');
-    expect(chunkText(oneParagraph).slice(0, -1).every((c) => c.endsWith('. '))).toBe(true);
+    expect(
+      chunkText(oneParagraph)
+        .slice(0, -1)
+        .every((c) => c.endsWith('. ')),
+    ).toBe(true);
 
     const noSentences = 'word '.repeat(2000);
     const byWords = chunkText(noSentences);

@@ -20,7 +20,11 @@ describe('the materials table', () => {
     expect(m).not.toBeNull();
     const solver = resolveMaterial(m!.solver_material);
     expect(solver.name).toBe(m!.solver_material);
-    expect({ E: solver.youngs_modulus_mpa, nu: solver.poisson_ratio, rho: solver.density_kg_m3 }).toEqual({ E: m!.modulus_mpa, nu: m!.poisson, rho: m!.density_kg_m3 });
+    expect({ E: solver.youngs_modulus_mpa, nu: solver.poisson_ratio, rho: solver.density_kg_m3 }).toEqual({
+      E: m!.modulus_mpa,
+      nu: m!.poisson,
+      rho: m!.density_kg_m3,
+    });
   });
 
   it('every material the intent compiler can produce is a canonical solver name, and the requests above reach them all', () => {

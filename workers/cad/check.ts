@@ -25,9 +25,12 @@ export function defect(shape: AnyShape, expect: Expectation = {}): string | unde
   const v = volumeOf(shape);
   if (!(v > 0)) return `the result has no volume (${round6(v)} mm³)`;
   const tol = Math.max(1e-6, SLACK * Math.max(v, expect.maxVolume ?? 0, expect.minVolume ?? 0));
-  if (expect.minVolume !== undefined && v < expect.minVolume - tol) return `the result lost volume (${round6(v)} mm³, expected at least ${round6(expect.minVolume)})`;
-  if (expect.maxVolume !== undefined && v > expect.maxVolume + tol) return `the result gained volume (${round6(v)} mm³, expected at most ${round6(expect.maxVolume)})`;
-  if (expect.differsFrom !== undefined && Math.abs(v - expect.differsFrom) <= tol) return 'the operation returned its input unchanged';
+  if (expect.minVolume !== undefined && v < expect.minVolume - tol)
+    return `the result lost volume (${round6(v)} mm³, expected at least ${round6(expect.minVolume)})`;
+  if (expect.maxVolume !== undefined && v > expect.maxVolume + tol)
+    return `the result gained volume (${round6(v)} mm³, expected at most ${round6(expect.maxVolume)})`;
+  if (expect.differsFrom !== undefined && Math.abs(v - expect.differsFrom) <= tol)
+    return 'the operation returned its input unchanged';
   return undefined;
 }
 
@@ -35,7 +38,12 @@ export function defect(shape: AnyShape, expect: Expectation = {}): string | unde
  * Runs a feature and checks its result (notes "Validity checking"): a result that is invalid, empty or implausible
  * is deleted and the operation fails with a KernelError naming the defect; never hands back an invalid solid.
  */
-export function checked(what: string, build: () => AnyShape, expect: Expectation = {}, details: Record<string, unknown> = {}): Shape3D {
+export function checked(
+  what: string,
+  build: () => AnyShape,
+  expect: Expectation = {},
+  details: Record<string, unknown> = {},
+): Shape3D {
   const result = step(what, build);
   const bad = defect(result, expect);
   if (bad) {
@@ -50,7 +58,11 @@ function rawBoolean(a: Shape3D, b: Shape3D, kind: BooleanKind): AnyShape {
   const k = oc();
   const progress = new k.Message_ProgressRange();
   const algo =
-    kind === 'union' ? new k.BRepAlgoAPI_Fuse(a.wrapped, b.wrapped, progress) : kind === 'subtract' ? new k.BRepAlgoAPI_Cut(a.wrapped, b.wrapped, progress) : new k.BRepAlgoAPI_Common(a.wrapped, b.wrapped, progress);
+    kind === 'union'
+      ? new k.BRepAlgoAPI_Fuse(a.wrapped, b.wrapped, progress)
+      : kind === 'subtract'
+        ? new k.BRepAlgoAPI_Cut(a.wrapped, b.wrapped, progress)
+        : new k.BRepAlgoAPI_Common(a.wrapped, b.wrapped, progress);
   try {
     algo.Build(progress);
     if (!algo.IsDone()) throw new KernelError(`raw ${kind} was not done by the kernel`);
@@ -82,15 +94,28 @@ export function booleanChecked(a: Shape3D, b: Shape3D, kind: BooleanKind): Shape
   const secondDefect = defect(second, expect);
   if (!secondDefect) return second as Shape3D;
   second.delete();
-  throw new KernelError(`${kind} produced no valid solid: ${firstDefect}; retried without simplification: ${secondDefect}`, {
-    operation: kind,
-    reason: firstDefect,
-    retry_reason: secondDefect,
-  });
+  throw new KernelError(
+    `${kind} produced no valid solid: ${firstDefect}; retried without simplification: ${secondDefect}`,
+    {
+      operation: kind,
+      reason: firstDefect,
+      retry_reason: secondDefect,
+    },
+  );
 }
 
 /** A checked fillet or chamfer of every edge (or the edges a filter picks) by `size` mm. */
-export function edgeFeature(shape: Shape3D, kind: 'fillet' | 'chamfer', size: number, filter?: (f: replicad.EdgeFinder) => replicad.EdgeFinder): Shape3D {
+export function edgeFeature(
+  shape: Shape3D,
+  kind: 'fillet' | 'chamfer',
+  size: number,
+  filter?: (f: replicad.EdgeFinder) => replicad.EdgeFinder,
+): Shape3D {
   const before = volumeOf(shape);
-  return checked(`${kind} ${size} mm`, () => (kind === 'fillet' ? shape.fillet(size, filter) : shape.chamfer(size, filter)), { differsFrom: before }, { [kind]: size });
+  return checked(
+    `${kind} ${size} mm`,
+    () => (kind === 'fillet' ? shape.fillet(size, filter) : shape.chamfer(size, filter)),
+    { differsFrom: before },
+    { [kind]: size },
+  );
 }

@@ -26,10 +26,13 @@ export function formatOfPath(p: string): 'step' | 'brep' | 'stl' | undefined {
 
 /** Reads a STEP, BREP or STL file into a shape (STEP units are converted to mm by the reader). */
 export async function readShape(bytes: Uint8Array, format: 'step' | 'brep' | 'stl', name = 'input'): Promise<AnyShape> {
-  if (format === 'brep') return step(`reading BREP ${name}`, () => replicad.deserializeShape(Buffer.from(bytes).toString('utf8')));
-  if (format === 'stl') return stepAsync(`reading STL ${name}`, () => replicad.importSTL(new Blob([new Uint8Array(bytes)])));
+  if (format === 'brep')
+    return step(`reading BREP ${name}`, () => replicad.deserializeShape(Buffer.from(bytes).toString('utf8')));
+  if (format === 'stl')
+    return stepAsync(`reading STL ${name}`, () => replicad.importSTL(new Blob([new Uint8Array(bytes)])));
   const head = Buffer.from(bytes.subarray(0, 64)).toString('latin1');
-  if (!head.includes('ISO-10303-21')) throw new KernelArgumentError(`${name} is not a STEP file (no ISO-10303-21 header)`);
+  if (!head.includes('ISO-10303-21'))
+    throw new KernelArgumentError(`${name} is not a STEP file (no ISO-10303-21 header)`);
   return stepAsync(`reading STEP ${name}`, () => replicad.importSTEP(new Blob([new Uint8Array(bytes)])));
 }
 
@@ -58,7 +61,12 @@ export function writeStepParts(parts: StepPart[]): Uint8Array {
       const label = tool.NewShape();
       tool.SetShape(label, part.shape.wrapped);
       k.TDataStd_Name.Set(label, keep(new k.TCollection_ExtendedString(part.name, true)));
-      if (part.color) colors.SetColor(label, keep(new k.Quantity_ColorRGBA(part.color[0], part.color[1], part.color[2], 1)), k.XCAFDoc_ColorType.XCAFDoc_ColorSurf);
+      if (part.color)
+        colors.SetColor(
+          label,
+          keep(new k.Quantity_ColorRGBA(part.color[0], part.color[1], part.color[2], 1)),
+          k.XCAFDoc_ColorType.XCAFDoc_ColorSurf,
+        );
     }
     tool.UpdateAssemblies();
     const session = keep(new k.XSControl_WorkSession());
@@ -70,7 +78,8 @@ export function writeStepParts(parts: StepPart[]): Uint8Array {
     k.Interface_Static.SetIVal('write.step.assembly', 2);
     k.Interface_Static.SetIVal('write.step.schema', 5);
     const file = `/export-${Math.random().toString(36).slice(2)}.step`;
-    if (!writer.Perform(doc, file.slice(1), keep(new k.Message_ProgressRange()))) throw new KernelError('the STEP writer failed');
+    if (!writer.Perform(doc, file.slice(1), keep(new k.Message_ProgressRange())))
+      throw new KernelError('the STEP writer failed');
     const out = k.FS.readFile(file) as Uint8Array;
     k.FS.unlink(file);
     return out;
@@ -86,8 +95,10 @@ function meshOf(shape: AnyShape, q: MeshQuality) {
 function toObj(shape: AnyShape, q: MeshQuality): string {
   const m = meshOf(shape, q);
   const lines = ['# exported by the service CAD kernel (mm)'];
-  for (let i = 0; i < m.vertices.length; i += 3) lines.push(`v ${m.vertices[i]} ${m.vertices[i + 1]} ${m.vertices[i + 2]}`);
-  for (let i = 0; i < m.normals.length; i += 3) lines.push(`vn ${m.normals[i]} ${m.normals[i + 1]} ${m.normals[i + 2]}`);
+  for (let i = 0; i < m.vertices.length; i += 3)
+    lines.push(`v ${m.vertices[i]} ${m.vertices[i + 1]} ${m.vertices[i + 2]}`);
+  for (let i = 0; i < m.normals.length; i += 3)
+    lines.push(`vn ${m.normals[i]} ${m.normals[i + 1]} ${m.normals[i + 2]}`);
   for (const g of m.faceGroups) {
     lines.push(`g face_${g.faceId}`);
     for (let t = g.start; t < g.start + g.count; t += 3) {
@@ -100,39 +111,64 @@ function toObj(shape: AnyShape, q: MeshQuality): string {
 
 function toAmf(shape: AnyShape, q: MeshQuality): string {
   const m = meshOf(shape, q);
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<amf unit="millimeter" version="1.1">', '<object id="0"><mesh><vertices>'];
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<amf unit="millimeter" version="1.1">',
+    '<object id="0"><mesh><vertices>',
+  ];
   for (let i = 0; i < m.vertices.length; i += 3) {
-    out.push(`<vertex><coordinates><x>${m.vertices[i]}</x><y>${m.vertices[i + 1]}</y><z>${m.vertices[i + 2]}</z></coordinates></vertex>`);
+    out.push(
+      `<vertex><coordinates><x>${m.vertices[i]}</x><y>${m.vertices[i + 1]}</y><z>${m.vertices[i + 2]}</z></coordinates></vertex>`,
+    );
   }
   out.push('</vertices><volume>');
-  for (let t = 0; t < m.triangles.length; t += 3) out.push(`<triangle><v1>${m.triangles[t]}</v1><v2>${m.triangles[t + 1]}</v2><v3>${m.triangles[t + 2]}</v3></triangle>`);
+  for (let t = 0; t < m.triangles.length; t += 3)
+    out.push(
+      `<triangle><v1>${m.triangles[t]}</v1><v2>${m.triangles[t + 1]}</v2><v3>${m.triangles[t + 2]}</v3></triangle>`,
+    );
   out.push('</volume></mesh></object>', '</amf>');
   return out.join('\n') + '\n';
 }
 
 function toSvg(shape: AnyShape, view: string): string {
-  const { visible, hidden } = step(`SVG projection (${view})`, () => replicad.drawProjection(shape, view as replicad.ProjectionPlane));
+  const { visible, hidden } = step(`SVG projection (${view})`, () =>
+    replicad.drawProjection(shape, view as replicad.ProjectionPlane),
+  );
   const paths = [visible, hidden].map((d) => d.toSVGPaths().flat(2) as string[]);
   const box = visible.toSVGViewBox(5);
   const body = [
-    ...paths[0].map((d) => `<path d="${d}" fill="none" stroke="black" stroke-width="0.3" vector-effect="non-scaling-stroke"/>`),
-    ...paths[1].map((d) => `<path d="${d}" fill="none" stroke="grey" stroke-width="0.2" stroke-dasharray="2,1" vector-effect="non-scaling-stroke"/>`),
+    ...paths[0].map(
+      (d) => `<path d="${d}" fill="none" stroke="black" stroke-width="0.3" vector-effect="non-scaling-stroke"/>`,
+    ),
+    ...paths[1].map(
+      (d) =>
+        `<path d="${d}" fill="none" stroke="grey" stroke-width="0.2" stroke-dasharray="2,1" vector-effect="non-scaling-stroke"/>`,
+    ),
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box}" data-view="${view}">\n${body.join('\n')}\n</svg>\n`;
 }
 
 /** Serialises a shape in one of the export formats; options: mesh quality, SVG view (front by default), STEP part name. */
-export async function writeShape(shape: AnyShape, format: ExportFormat, opts: { mesh?: Partial<MeshQuality>; view?: string; name?: string } = {}): Promise<Uint8Array> {
+export async function writeShape(
+  shape: AnyShape,
+  format: ExportFormat,
+  opts: { mesh?: Partial<MeshQuality>; view?: string; name?: string } = {},
+): Promise<Uint8Array> {
   const q = { ...DEFAULT_MESH, ...opts.mesh };
   switch (format) {
     case 'step':
       return step('STEP export', () => writeStepParts([{ shape, name: opts.name ?? 'part' }]));
     case 'stl': {
-      const blob = step('STL export', () => shape.blobSTL({ binary: true, tolerance: q.tolerance, angularTolerance: q.angular_tolerance }));
+      const blob = step('STL export', () =>
+        shape.blobSTL({ binary: true, tolerance: q.tolerance, angularTolerance: q.angular_tolerance }),
+      );
       return new Uint8Array(await blob.arrayBuffer());
     }
     case 'brep':
-      return Buffer.from(step('BREP export', () => shape.serialize()), 'utf8');
+      return Buffer.from(
+        step('BREP export', () => shape.serialize()),
+        'utf8',
+      );
     case 'obj':
       return Buffer.from(toObj(shape, q), 'utf8');
     case 'amf':
@@ -144,6 +180,7 @@ export async function writeShape(shape: AnyShape, format: ExportFormat, opts: { 
 
 /** A 3D shape or a tool error naming what the file held instead. */
 export function as3d(shape: AnyShape, name: string): Shape3D {
-  if (!replicad.isShape3D(shape)) throw new KernelArgumentError(`${name} holds a ${shape.constructor.name}, not a solid`);
+  if (!replicad.isShape3D(shape))
+    throw new KernelArgumentError(`${name} holds a ${shape.constructor.name}, not a solid`);
   return shape;
 }

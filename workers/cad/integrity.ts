@@ -20,11 +20,37 @@ export function requestRetire(): void {
 }
 
 const BUILTINS: object[] = [
-  Object, Object.prototype, Function.prototype, Array, Array.prototype, String.prototype, Number.prototype, Boolean.prototype,
-  Symbol.prototype, BigInt.prototype, Promise, Promise.prototype, Error, Error.prototype, TypeError.prototype, RangeError.prototype,
-  Map.prototype, Set.prototype, WeakMap.prototype, WeakSet.prototype, RegExp.prototype, Date.prototype, JSON, Math, Reflect,
-  ArrayBuffer.prototype, Uint8Array.prototype, Float64Array.prototype, Object.getPrototypeOf(Uint8Array.prototype) as object,
-  Object.getPrototypeOf([][Symbol.iterator]()) as object, WebAssembly,
+  Object,
+  Object.prototype,
+  Function.prototype,
+  Array,
+  Array.prototype,
+  String.prototype,
+  Number.prototype,
+  Boolean.prototype,
+  Symbol.prototype,
+  BigInt.prototype,
+  Promise,
+  Promise.prototype,
+  Error,
+  Error.prototype,
+  TypeError.prototype,
+  RangeError.prototype,
+  Map.prototype,
+  Set.prototype,
+  WeakMap.prototype,
+  WeakSet.prototype,
+  RegExp.prototype,
+  Date.prototype,
+  JSON,
+  Math,
+  Reflect,
+  ArrayBuffer.prototype,
+  Uint8Array.prototype,
+  Float64Array.prototype,
+  Object.getPrototypeOf(Uint8Array.prototype) as object,
+  Object.getPrototypeOf([][Symbol.iterator]()) as object,
+  WebAssembly,
 ];
 
 /** Every object whose own properties are watched: the built-ins above, replicad's exports and their class chains. */
@@ -33,7 +59,8 @@ function watched(): object[] {
   for (const v of Object.values(replicad)) {
     if (typeof v !== 'function' && (typeof v !== 'object' || v === null)) continue;
     out.add(v);
-    for (let p = (v as { prototype?: object }).prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) out.add(p);
+    for (let p = (v as { prototype?: object }).prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p))
+      out.add(p);
   }
   return [...out];
 }
@@ -58,7 +85,11 @@ export function snapshotShared(): { changed(): string[] } {
       targets.forEach((t, i) => {
         const now = fingerprint(t);
         if (now.length !== before[i].length || now.some((v, k) => !Object.is(v, before[i][k]))) {
-          names.push((t as { name?: string }).name || (t as { constructor?: { name?: string } }).constructor?.name || 'an object');
+          names.push(
+            (t as { name?: string }).name ||
+              (t as { constructor?: { name?: string } }).constructor?.name ||
+              'an object',
+          );
         }
       });
       return names;

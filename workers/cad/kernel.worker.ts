@@ -31,13 +31,36 @@ async function handle(msg: KernelRequest): Promise<void> {
   try {
     if (!fn) throw new Error(`unknown kernel task ${msg.task}`);
     const value = await fn(msg.input);
-    port!.postMessage({ type: 'result', id: msg.id, ok: true, value, heap_bytes: wasmHeapBytes(), retire: retireRequested() } satisfies KernelReply);
+    port!.postMessage({
+      type: 'result',
+      id: msg.id,
+      ok: true,
+      value,
+      heap_bytes: wasmHeapBytes(),
+      retire: retireRequested(),
+    } satisfies KernelReply);
   } catch (err) {
     const e = err as Error;
     const failure =
       err instanceof KernelError
         ? { kind: err.kind, message: err.message, details: err.details }
-        : { kind: 'internal' as const, message: e?.message ?? String(err), details: { stack: String(e?.stack ?? '').split('\n').slice(0, 6).join('\n') } };
-    port!.postMessage({ type: 'result', id: msg.id, ok: false, error: failure, heap_bytes: wasmHeapBytes(), retire: retireRequested() } satisfies KernelReply);
+        : {
+            kind: 'internal' as const,
+            message: e?.message ?? String(err),
+            details: {
+              stack: String(e?.stack ?? '')
+                .split('\n')
+                .slice(0, 6)
+                .join('\n'),
+            },
+          };
+    port!.postMessage({
+      type: 'result',
+      id: msg.id,
+      ok: false,
+      error: failure,
+      heap_bytes: wasmHeapBytes(),
+      retire: retireRequested(),
+    } satisfies KernelReply);
   }
 }

@@ -28,8 +28,16 @@ class Params {
     let v = [name, ...(opts.aliases ?? [])].map((n) => this.given[n]).find((x) => x !== undefined);
     if (v === undefined && opts.diameter && this.given[opts.diameter] !== undefined) v = this.given[opts.diameter] / 2;
     v ??= opts.fallback;
-    if (v === undefined) throw new KernelArgumentError(`${this.kind} needs parameter ${name}${opts.diameter ? ` (or ${opts.diameter})` : ''}`, { parameter: name, shape_type: this.kind });
-    if (!Number.isFinite(v) || v <= 0) throw new KernelArgumentError(`${this.kind} parameter ${name} must be a positive number of mm, got ${v}`, { parameter: name, value: v });
+    if (v === undefined)
+      throw new KernelArgumentError(
+        `${this.kind} needs parameter ${name}${opts.diameter ? ` (or ${opts.diameter})` : ''}`,
+        { parameter: name, shape_type: this.kind },
+      );
+    if (!Number.isFinite(v) || v <= 0)
+      throw new KernelArgumentError(`${this.kind} parameter ${name} must be a positive number of mm, got ${v}`, {
+        parameter: name,
+        value: v,
+      });
     this.used[name] = v;
     return v;
   }
@@ -48,7 +56,8 @@ function cone(r1: number, r2: number, h: number): Shape3D {
 }
 
 function torus(major: number, minor: number): Shape3D {
-  if (minor >= major) throw new KernelArgumentError(`torus minor_radius (${minor}) must be smaller than major_radius (${major})`);
+  if (minor >= major)
+    throw new KernelArgumentError(`torus minor_radius (${minor}) must be smaller than major_radius (${major})`);
   return replicad.drawCircle(minor).translate(major, 0).sketchOnPlane('XZ').revolve([0, 0, 1]) as Shape3D;
 }
 
@@ -57,7 +66,11 @@ function baseSolid(kind: ShapeType, p: Params): Shape3D {
   switch (kind) {
     case 'box':
     case 'beam': {
-      const [l, w, h] = [p.dim('length', { aliases: ['x'] }), p.dim('width', { aliases: ['y'] }), p.dim('height', { aliases: ['z', 'thickness'] })];
+      const [l, w, h] = [
+        p.dim('length', { aliases: ['x'] }),
+        p.dim('width', { aliases: ['y'] }),
+        p.dim('height', { aliases: ['z', 'thickness'] }),
+      ];
       return p.opt('centered', 0) ? replicad.makeBaseBox(l, w, h) : replicad.makeBox([0, 0, 0], [l, w, h]);
     }
     case 'plate':
@@ -78,7 +91,8 @@ function baseSolid(kind: ShapeType, p: Params): Shape3D {
       const ro = p.dim('outer_radius', { diameter: 'outer_diameter' });
       const wall = p.opt('wall_thickness');
       const ri = wall !== undefined ? ro - wall : p.dim('inner_radius', { diameter: 'inner_diameter' });
-      if (ri >= ro) throw new KernelArgumentError(`tube inner radius (${ri}) must be smaller than the outer radius (${ro})`);
+      if (ri >= ro)
+        throw new KernelArgumentError(`tube inner radius (${ri}) must be smaller than the outer radius (${ro})`);
       const h = p.dim('height', { aliases: ['length'] });
       return booleanChecked(replicad.makeCylinder(ro, h), replicad.makeCylinder(ri, h), 'subtract');
     }
@@ -92,7 +106,11 @@ function plateHoles(p: Params, length: number): HoleSpec[] {
   const d = p.dim('hole_diameter', { fallback: 6 });
   const offset = p.opt('hole_edge_offset', Math.min(20, length / 4)) ?? 20;
   const span = length - 2 * offset;
-  return Array.from({ length: count }, (_, i) => ({ x: count === 1 ? 0 : -length / 2 + offset + (i * span) / (count - 1), y: 0, diameter: d }));
+  return Array.from({ length: count }, (_, i) => ({
+    x: count === 1 ? 0 : -length / 2 + offset + (i * span) / (count - 1),
+    y: 0,
+    diameter: d,
+  }));
 }
 
 /** Cuts through-holes along Z with one compound tool (one boolean for all holes, notes: faster than sequential cuts). */
@@ -106,7 +124,8 @@ export function cutHoles(solid: Shape3D, holes: HoleSpec[], zRange?: [number, nu
     const [x, y] = h.position ?? [h.x ?? 0, h.y ?? 0];
     return replicad.makeCylinder(r, z1 - z0, [x, y, z0]);
   });
-  const tool = tools.length === 1 ? tools[0] : (replicad.makeCompound(tools) as Shape3D) /* makeCompound deletes its inputs */;
+  const tool =
+    tools.length === 1 ? tools[0] : (replicad.makeCompound(tools) as Shape3D); /* makeCompound deletes its inputs */
   const out = booleanChecked(solid, tool, 'subtract');
   tool.delete();
   return out;
@@ -116,8 +135,13 @@ export function cutHoles(solid: Shape3D, holes: HoleSpec[], zRange?: [number, nu
  * Builds a parametric part: base solid, then fillet or chamfer of every edge (before holes, SPEC "Assembly part"),
  * then holes, then the optional placement (x, y, z). Every step is checked; returns the parameters used.
  */
-export function buildPart(kind: string, given: Record<string, number>, holes: HoleSpec[] = []): { shape: Shape3D; parameters_used: Record<string, number> } {
-  if (!(SHAPE_TYPES as readonly string[]).includes(kind)) throw new KernelArgumentError(`unknown shape_type ${kind}; known: ${SHAPE_TYPES.join(', ')}`, { shape_type: kind });
+export function buildPart(
+  kind: string,
+  given: Record<string, number>,
+  holes: HoleSpec[] = [],
+): { shape: Shape3D; parameters_used: Record<string, number> } {
+  if (!(SHAPE_TYPES as readonly string[]).includes(kind))
+    throw new KernelArgumentError(`unknown shape_type ${kind}; known: ${SHAPE_TYPES.join(', ')}`, { shape_type: kind });
   const p = new Params(given, kind);
   let shape = checked(`${kind}`, () => baseSolid(kind as ShapeType, p));
   const fillet = p.opt('fillet');
@@ -125,7 +149,12 @@ export function buildPart(kind: string, given: Record<string, number>, holes: Ho
   if (fillet && chamfer) throw new KernelArgumentError('give fillet or chamfer, not both');
   if (fillet || chamfer) shape = swap(shape, edgeFeature(shape, fillet ? 'fillet' : 'chamfer', (fillet ?? chamfer)!));
   const allHoles = [...(kind === 'plate' ? plateHoles(p, p.used.length) : []), ...holes];
-  const zRange: [number, number] | undefined = kind === 'plate' ? [0, p.used.thickness] : kind === 'box' || kind === 'beam' ? [p.opt('centered') ? -p.used.height / 2 : 0, p.opt('centered') ? p.used.height / 2 : p.used.height] : undefined;
+  const zRange: [number, number] | undefined =
+    kind === 'plate'
+      ? [0, p.used.thickness]
+      : kind === 'box' || kind === 'beam'
+        ? [p.opt('centered') ? -p.used.height / 2 : 0, p.opt('centered') ? p.used.height / 2 : p.used.height]
+        : undefined;
   if (allHoles.length) shape = swap(shape, cutHoles(shape, allHoles, zRange));
   const [x, y, z] = [p.opt('x'), p.opt('y'), p.opt('z')];
   if (x || y || z) shape = shape.translate([x ?? 0, y ?? 0, z ?? 0]);

@@ -26,8 +26,14 @@ export function hardenRealm(): void {
   const blocked = function blockedConstructor(): never {
     throw new EvalError('code generation is not available to CAD scripts');
   };
-  const ctors = [Function, (async () => undefined).constructor, function* g() {}.constructor, async function* ag() {}.constructor];
-  for (const C of ctors) Object.defineProperty(C.prototype, 'constructor', { value: blocked, writable: false, configurable: false });
+  const ctors = [
+    Function,
+    (async () => undefined).constructor,
+    function* g() {}.constructor,
+    async function* ag() {}.constructor,
+  ];
+  for (const C of ctors)
+    Object.defineProperty(C.prototype, 'constructor', { value: blocked, writable: false, configurable: false });
   Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
 }
 
@@ -79,25 +85,43 @@ export interface ScriptOutcome {
  * is the variable `result` when it defines one, else its completion value. `timeoutMs` bounds synchronous CPU time
  * (the adapter deadline kills the thread for anything else). Kernel exceptions become KernelErrors.
  */
-export async function runScript(code: string, opts: { timeoutMs: number; params?: unknown; extra?: Record<string, unknown> }): Promise<ScriptOutcome> {
+export async function runScript(
+  code: string,
+  opts: { timeoutMs: number; params?: unknown; extra?: Record<string, unknown> },
+): Promise<ScriptOutcome> {
   hardenRealm();
   const started = performance.now();
   const logs: string[] = [];
   const log = (...args: unknown[]) => {
-    if (logs.length < LOG_CAP) logs.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(toPlain(a)))).join(' ').slice(0, 2000));
+    if (logs.length < LOG_CAP)
+      logs.push(
+        args
+          .map((a) => (typeof a === 'string' ? a : JSON.stringify(toPlain(a))))
+          .join(' ')
+          .slice(0, 2000),
+      );
   };
   const globals: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(replicad)) if (k !== 'setOC' && k !== 'getOC' && k !== 'setManifold' && k !== 'getManifold') globals[k] = v;
-  Object.assign(globals, { console: { log, info: log, warn: log, error: log }, measure: (s: AnyShape) => propertiesOf(s), ...opts.extra });
+  for (const [k, v] of Object.entries(replicad))
+    if (k !== 'setOC' && k !== 'getOC' && k !== 'setManifold' && k !== 'getManifold') globals[k] = v;
+  Object.assign(globals, {
+    console: { log, info: log, warn: log, error: log },
+    measure: (s: AnyShape) => propertiesOf(s),
+    ...opts.extra,
+  });
   const context = vm.createContext(globals, { name: 'cad-script', codeGeneration: { strings: false, wasm: false } });
   const shared = snapshotShared();
   vm.runInContext(`globalThis.params = JSON.parse(${JSON.stringify(JSON.stringify(opts.params ?? {}))});`, context);
   let value: unknown;
   try {
-    const completion = new vm.Script(code, { filename: 'script.js' }).runInContext(context, { timeout: opts.timeoutMs, breakOnSigint: false });
+    const completion = new vm.Script(code, { filename: 'script.js' }).runInContext(context, {
+      timeout: opts.timeoutMs,
+      breakOnSigint: false,
+    });
     const named = vm.runInContext('typeof result === "undefined" ? undefined : result', context);
     value = named !== undefined ? named : completion;
-    if (value && typeof (value as PromiseLike<unknown>).then === 'function') value = await (value as PromiseLike<unknown>);
+    if (value && typeof (value as PromiseLike<unknown>).then === 'function')
+      value = await (value as PromiseLike<unknown>);
   } catch (err) {
     await settle();
     throw tampered(shared.changed()) ?? scriptError(err);
@@ -115,14 +139,22 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 function tampered(names: string[]): KernelError | undefined {
   if (!names.length) return undefined;
   requestRetire();
-  return new KernelError(`the script changed shared objects of the kernel (${names.slice(0, 5).join(', ')}); the call is refused and its kernel thread replaced`, { changed: names.slice(0, 20) });
+  return new KernelError(
+    `the script changed shared objects of the kernel (${names.slice(0, 5).join(', ')}); the call is refused and its kernel thread replaced`,
+    { changed: names.slice(0, 20) },
+  );
 }
 
 /** A script failure as a tool error: the vm's timeout, a syntax error, or the script's own exception text. */
 function scriptError(err: unknown): KernelError {
   const e = err as { code?: string; name?: string; message?: string; stack?: string };
-  if (e?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return new KernelError(`the script exceeded its CPU time limit (${e.message})`, { reason: 'timeout' }, 'timeout');
-  const text = e && typeof e === 'object' && 'message' in e ? `${e.name ?? 'Error'}: ${e.message}` : kernelErrorText(err);
+  if (e?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+    return new KernelError(`the script exceeded its CPU time limit (${e.message})`, { reason: 'timeout' }, 'timeout');
+  const text =
+    e && typeof e === 'object' && 'message' in e ? `${e.name ?? 'Error'}: ${e.message}` : kernelErrorText(err);
   const where = typeof e?.stack === 'string' ? /script\.js:(\d+)(?::(\d+))?/.exec(e.stack) : null;
-  return new KernelError(`the script failed${where ? ` at line ${where[1]}` : ''}: ${text}`, { error: text, ...(where ? { line: Number(where[1]) } : {}) });
+  return new KernelError(`the script failed${where ? ` at line ${where[1]}` : ''}: ${text}`, {
+    error: text,
+    ...(where ? { line: Number(where[1]) } : {}),
+  });
 }

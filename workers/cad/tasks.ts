@@ -7,7 +7,15 @@ import { readShape } from './formats.ts';
 import { propertiesOf } from './measure.ts';
 import { capResult, checkedResult, isShape, runScript, toPlain } from './sandbox.ts';
 import { sessionTasks } from './session/tasks.ts';
-import { booleanFiles, createAssemblyFile, createParametric, exportFile, fileProperties, generateEnclosure, saveShape } from './stateless.ts';
+import {
+  booleanFiles,
+  createAssemblyFile,
+  createParametric,
+  exportFile,
+  fileProperties,
+  generateEnclosure,
+  saveShape,
+} from './stateless.ts';
 import { matchLabels, stepLabels } from './step-info.ts';
 
 /** Solids of a shape (a compound's members, or the shape itself). */
@@ -24,7 +32,12 @@ export async function describeStep(input: { input: string }) {
   const shape = await readShape(bytes, 'step', path.basename(input.input));
   const solids = solidsOf(shape);
   const labels = matchLabels(solids, await stepLabels(bytes));
-  const parts = solids.map((s, i) => ({ index: i, name: labels[i]?.name ?? `part_${i + 1}`, color: labels[i]?.color ?? null, ...propertiesOf(s) }));
+  const parts = solids.map((s, i) => ({
+    index: i,
+    name: labels[i]?.name ?? `part_${i + 1}`,
+    color: labels[i]?.color ?? null,
+    ...propertiesOf(s),
+  }));
   const whole = propertiesOf(shape);
   const header = Buffer.from(bytes.subarray(0, 4000)).toString('latin1');
   const schema = /FILE_SCHEMA\s*\(\s*\(\s*'([^']+)'/.exec(header)?.[1] ?? null;
@@ -34,11 +47,17 @@ export async function describeStep(input: { input: string }) {
 }
 
 /** Stateless `execute_script`: runs the script; a shape result is written to `output` and measured. */
-export async function runStatelessScript(input: { code: string; params?: unknown; timeout_ms: number; output: string }) {
+export async function runStatelessScript(input: {
+  code: string;
+  params?: unknown;
+  timeout_ms: number;
+  output: string;
+}) {
   const run = await runScript(input.code, { timeoutMs: input.timeout_ms, params: input.params });
   checkedResult(run.value);
   let file: Awaited<ReturnType<typeof saveShape>> | undefined;
-  if (isShape(run.value) && replicad.isShape3D(run.value)) file = await saveShape(run.value, input.output, undefined, { name: 'script_result' });
+  if (isShape(run.value) && replicad.isShape3D(run.value))
+    file = await saveShape(run.value, input.output, undefined, { name: 'script_result' });
   return { ...capResult(toPlain(run.value)), logs: run.logs, script_ms: run.duration_ms, ...(file ? { file } : {}) };
 }
 

@@ -6,7 +6,9 @@ export type CadFormat = z.infer<typeof CadFormatSchema>;
 
 /** One conversion task: the source bytes and their format (structured-cloneable, STYLE R5). */
 export const ConvertTaskSchema = z.object({
-  source: z.custom<Uint8Array>((v) => v instanceof Uint8Array, { message: 'expected bytes' }).refine((b) => b.byteLength > 0, { message: 'the file is empty' }),
+  source: z
+    .custom<Uint8Array>((v) => v instanceof Uint8Array, { message: 'expected bytes' })
+    .refine((b) => b.byteLength > 0, { message: 'the file is empty' }),
   format: CadFormatSchema,
 });
 export type ConvertTask = z.infer<typeof ConvertTaskSchema>;
@@ -52,7 +54,10 @@ export const ConversionStatsSchema = z.object({
 
 export type ConversionStats = z.infer<typeof ConversionStatsSchema>;
 /** The figures the GLB builder counts (the task adds format, sizes, timings and settings). */
-export type MeshCounts = Pick<ConversionStats, 'parts' | 'nodes' | 'meshes' | 'materials' | 'vertices' | 'triangles' | 'bbox_min_mm' | 'bbox_max_mm' | 'glb_bytes'>;
+export type MeshCounts = Pick<
+  ConversionStats,
+  'parts' | 'nodes' | 'meshes' | 'materials' | 'vertices' | 'triangles' | 'bbox_min_mm' | 'bbox_max_mm' | 'glb_bytes'
+>;
 
 /** `metadata` of the conversion result (SPEC "Conversion result": part tree, stats, materials). */
 export const ConversionMetadataSchema = z.object({
@@ -64,7 +69,11 @@ export type ConversionMetadata = z.infer<typeof ConversionMetadataSchema>;
 
 /** What a task answers: the GLB bytes and the metadata, or a refusal naming why the file could not be read. */
 export const ConvertOutcomeSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), glb: z.custom<Uint8Array>((v) => v instanceof Uint8Array), metadata: ConversionMetadataSchema }),
+  z.object({
+    ok: z.literal(true),
+    glb: z.custom<Uint8Array>((v) => v instanceof Uint8Array),
+    metadata: ConversionMetadataSchema,
+  }),
   z.object({ ok: z.literal(false), reason: z.string() }),
 ]);
 export type ConvertOutcome = z.infer<typeof ConvertOutcomeSchema>;

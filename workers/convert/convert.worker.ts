@@ -3,7 +3,12 @@ import { buildGlb } from './glb.ts';
 import { heapBytes, loadOcct, type OcctParams } from './occt.ts';
 
 /** Tessellation settings (cad-kernel.md: absolute deflection in mm; the cache key assumes they never change silently). */
-export const TESSELLATION: OcctParams = { linearUnit: 'millimeter', linearDeflectionType: 'absolute_value', linearDeflection: 0.1, angularDeflection: 0.5 };
+export const TESSELLATION: OcctParams = {
+  linearUnit: 'millimeter',
+  linearDeflectionType: 'absolute_value',
+  linearDeflection: 0.1,
+  angularDeflection: 0.5,
+};
 /** Past this wasm heap size the thread's reader is replaced by a fresh instance (the heap never shrinks). */
 const RECYCLE_HEAP_BYTES = 1024 * 1024 * 1024;
 
@@ -17,12 +22,17 @@ let occt = await loadOcct();
 export async function convert(input: unknown): Promise<ConvertOutcome> {
   const task = ConvertTaskSchema.parse(input);
   const t0 = performance.now();
-  const read = task.format === 'step' ? occt.ReadStepFile(task.source, TESSELLATION) : occt.ReadIgesFile(task.source, TESSELLATION);
+  const read =
+    task.format === 'step'
+      ? occt.ReadStepFile(task.source, TESSELLATION)
+      : occt.ReadIgesFile(task.source, TESSELLATION);
   const t1 = performance.now();
   try {
     const label = task.format === 'step' ? 'STEP' : 'IGES';
-    if (!read.success || !read.root || !read.meshes) return { ok: false, reason: `the ${label} reader could not read the file` };
-    if (read.meshes.length === 0 || read.meshes.every((m) => m.index.array.length === 0)) return { ok: false, reason: `the ${label} file holds no geometry to tessellate` };
+    if (!read.success || !read.root || !read.meshes)
+      return { ok: false, reason: `the ${label} reader could not read the file` };
+    if (read.meshes.length === 0 || read.meshes.every((m) => m.index.array.length === 0))
+      return { ok: false, reason: `the ${label} file holds no geometry to tessellate` };
     const { glb, parts, materials, counts } = await buildGlb(read.root, read.meshes);
     const stats: ConversionMetadata['stats'] = {
       format: task.format,

@@ -46,7 +46,10 @@ export interface Occt {
 }
 
 const require = createRequire(import.meta.url);
-const factory = require('occt-import-js') as (module?: { print?: (s: string) => void; printErr?: (s: string) => void }) => Promise<Occt>;
+const factory = require('occt-import-js') as (module?: {
+  print?: (s: string) => void;
+  printErr?: (s: string) => void;
+}) => Promise<Occt>;
 
 /**
  * Instantiates occt-import-js (70–80 ms warm). Its readers print to stdout ("Total number of loaded entities", parse

@@ -26,7 +26,11 @@ export interface PreparedDeck {
 
 /** A number as ccx reads it: its fields hold 20 characters, so 12 significant digits (`2.6999999999999998E-9` is refused). */
 const num = (x: number) => String(Number(x.toPrecision(12)));
-const name = (s: string) => s.toUpperCase().replace(/[^A-Z0-9_.-]/g, '_').slice(0, 80);
+const name = (s: string) =>
+  s
+    .toUpperCase()
+    .replace(/[^A-Z0-9_.-]/g, '_')
+    .slice(0, 80);
 
 /**
  * Builds the CalculiX deck from a mesh plus a load case (notes/solver.md "Deck"): nodes and volume elements only,
@@ -44,13 +48,21 @@ export function prepareDeck(input: Input): PreparedDeck | TaskFailure {
   }
   const n = mesh.nodeIds.length;
   if (n > input.maxNodes) {
-    return { ok: false, kind: 'tool_error', message: `the mesh has ${n} nodes; the solver's memory limit allows about ${input.maxNodes} (SPOOLES memory grows ~equations^1.3): use a larger element size, or raise SERVICE_SOLVER_MAX_NODES with the adapter's memory limit` };
+    return {
+      ok: false,
+      kind: 'tool_error',
+      message: `the mesh has ${n} nodes; the solver's memory limit allows about ${input.maxNodes} (SPOOLES memory grows ~equations^1.3): use a larger element size, or raise SERVICE_SOLVER_MAX_NODES with the adapter's memory limit`,
+    };
   }
   const set = (arg: string, wanted: string): number[] | TaskFailure => {
     const ids = mesh.nsets.get(wanted.toUpperCase());
     if (ids?.length) return ids;
     const known = [...mesh.nsets.keys()].filter((k) => k !== 'NALL');
-    return { ok: false, kind: 'invalid_arguments', message: `${arg} ${wanted} is ${ids ? 'empty' : 'not a node set of the mesh'}; the mesh has ${known.length ? known.join(', ') : 'no node sets'}` };
+    return {
+      ok: false,
+      kind: 'invalid_arguments',
+      message: `${arg} ${wanted} is ${ids ? 'empty' : 'not a node set of the mesh'}; the mesh has ${known.length ? known.join(', ') : 'no node sets'}`,
+    };
   };
   const thermal = input.analysis === 'thermal';
   const fixed = set(thermal ? 'sink_node_set' : 'fixed_node_set', input.fixedSet);
@@ -65,19 +77,42 @@ export function prepareDeck(input: Input): PreparedDeck | TaskFailure {
   const longest = Math.max(...[0, 1, 2].map((k) => bbox.max[k] - bbox.min[k]));
   const warnings: string[] = [];
   const sets: PreparedDeck['sets'] = {};
-  for (const [arg, setName, ids] of [[thermal ? 'sink_node_set' : 'fixed_node_set', input.fixedSet, fixed], [thermal ? 'heat_source_node_set' : 'load_node_set', input.loadSet, load]] as const) {
+  for (const [arg, setName, ids] of [
+    [thermal ? 'sink_node_set' : 'fixed_node_set', input.fixedSet, fixed],
+    [thermal ? 'heat_source_node_set' : 'load_node_set', input.loadSet, load],
+  ] as const) {
     if (!setName || !ids.length) continue;
-    for (const id of ids) if (!mesh.indexOf.has(id)) return { ok: false, kind: 'tool_error', message: `node set ${setName} names node ${id}, which no *NODE card defines` };
+    for (const id of ids)
+      if (!mesh.indexOf.has(id))
+        return {
+          ok: false,
+          kind: 'tool_error',
+          message: `node set ${setName} names node ${id}, which no *NODE card defines`,
+        };
     const b = boxOf(mesh, ids);
     sets[setName.toUpperCase()] = { nodes: ids.length, bbox: b };
     const span = Math.max(...[0, 1, 2].map((k) => b.max[k] - b.min[k]));
-    if (span > longest / 2) warnings.push(`${arg} ${setName} spans ${span.toPrecision(4)} mm, more than half the part's longest axis (${longest.toPrecision(4)} mm): check it is the face you meant`);
+    if (span > longest / 2)
+      warnings.push(
+        `${arg} ${setName} spans ${span.toPrecision(4)} mm, more than half the part's longest axis (${longest.toPrecision(4)} mm): check it is the face you meant`,
+      );
   }
   const strippedCounts = Object.fromEntries(Object.entries(mesh.stripped).map(([t, s]) => [t, s.count]));
-  if (Object.keys(strippedCounts).length) warnings.push(`left out of the deck (not volume elements): ${Object.entries(strippedCounts).map(([t, c]) => `${c} ${t}`).join(', ')}`);
+  if (Object.keys(strippedCounts).length)
+    warnings.push(
+      `left out of the deck (not volume elements): ${Object.entries(strippedCounts)
+        .map(([t, c]) => `${c} ${t}`)
+        .join(', ')}`,
+    );
 
-  const out: string[] = [`** deck written by the solver adapter from ${input.meshPath.split('/').pop()}`, '*NODE, NSET=NALL'];
-  for (let i = 0; i < n; i++) out.push(`${mesh.nodeIds[i]}, ${num(mesh.coords[3 * i])}, ${num(mesh.coords[3 * i + 1])}, ${num(mesh.coords[3 * i + 2])}`);
+  const out: string[] = [
+    `** deck written by the solver adapter from ${input.meshPath.split('/').pop()}`,
+    '*NODE, NSET=NALL',
+  ];
+  for (let i = 0; i < n; i++)
+    out.push(
+      `${mesh.nodeIds[i]}, ${num(mesh.coords[3 * i])}, ${num(mesh.coords[3 * i + 1])}, ${num(mesh.coords[3 * i + 2])}`,
+    );
   const element_types: Record<string, number> = {};
   const bodies = new Map<string, number[]>();
   const groups = new Map<string, InpMesh['elements']>();
@@ -97,7 +132,8 @@ export function prepareDeck(input: Input): PreparedDeck | TaskFailure {
     out.push(`*ELEMENT, TYPE=${type}, ELSET=${body}`);
     for (const e of els) {
       const all = [e.id, ...e.nodes];
-      for (let k = 0; k < all.length; k += perLine) out.push(all.slice(k, k + perLine).join(', ') + (k + perLine < all.length ? ',' : ''));
+      for (let k = 0; k < all.length; k += perLine)
+        out.push(all.slice(k, k + perLine).join(', ') + (k + perLine < all.length ? ',' : ''));
     }
   }
   const writeSet = (setName: string, ids: number[]) => {
@@ -107,7 +143,13 @@ export function prepareDeck(input: Input): PreparedDeck | TaskFailure {
   writeSet(input.fixedSet, fixed);
   if (input.loadSet && name(input.loadSet) !== name(input.fixedSet)) writeSet(input.loadSet, load);
   const m = input.material;
-  out.push(`*MATERIAL, NAME=${name(m.name)}`, '*ELASTIC', `${num(m.youngs_modulus_mpa)}, ${num(m.poisson_ratio)}`, '*DENSITY', num(m.density_t_mm3));
+  out.push(
+    `*MATERIAL, NAME=${name(m.name)}`,
+    '*ELASTIC',
+    `${num(m.youngs_modulus_mpa)}, ${num(m.poisson_ratio)}`,
+    '*DENSITY',
+    num(m.density_t_mm3),
+  );
   out.push('*CONDUCTIVITY', num(m.conductivity), '*SPECIFIC HEAT', num(m.specific_heat));
   for (const body of bodies.keys()) out.push(`*SOLID SECTION, ELSET=${body}, MATERIAL=${name(m.name)}`);
   const F = name(input.fixedSet);

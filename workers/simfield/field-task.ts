@@ -28,11 +28,22 @@ export interface FrdSummary {
 
 /** The field payload built (bytes moved back to the caller), or why not. */
 export type FieldOutcome =
-  | { ok: true; gz: Uint8Array; vertexCount: number; triangleCount: number; sourceTriangleCount: number; decimated: boolean; cellSize: number | null; passes: number; ranges: Record<string, { min: number; max: number }> }
+  | {
+      ok: true;
+      gz: Uint8Array;
+      vertexCount: number;
+      triangleCount: number;
+      sourceTriangleCount: number;
+      decimated: boolean;
+      cellSize: number | null;
+      passes: number;
+      ranges: Record<string, { min: number; max: number }>;
+    }
   | { ok: false; error: string };
 
 /** Result of `buildField`: the summary always (or a failure that fails the solve), the field built or its error. */
-export type BuildFieldResult = { ok: true; summary: FrdSummary; field: FieldOutcome; timings: Record<string, number> } | TaskFailure;
+export type BuildFieldResult =
+  { ok: true; summary: FrdSummary; field: FieldOutcome; timings: Record<string, number> } | TaskFailure;
 
 const isVolume = (code: number) => FRD_TYPES[code]?.volume === true;
 
@@ -41,7 +52,9 @@ const isVolume = (code: number) => FRD_TYPES[code]?.volume === true;
  * rule 10). A `.frd` that cannot be read fails the task (the solve failed); a payload that cannot be built only sets
  * `field.error` (the solve stands).
  */
-export function buildField(input: Required<Omit<BuildFieldInput, 'analysisType'>> & { analysisType?: AnalysisType }): BuildFieldResult {
+export function buildField(
+  input: Required<Omit<BuildFieldInput, 'analysisType'>> & { analysisType?: AnalysisType },
+): BuildFieldResult {
   const timings: Record<string, number> = {};
   let t0 = performance.now();
   const lap = (name: string) => {
@@ -53,7 +66,11 @@ export function buildField(input: Required<Omit<BuildFieldInput, 'analysisType'>
   try {
     bytes = fs.readFileSync(input.frdPath);
   } catch (err) {
-    return { ok: false, kind: 'tool_error', message: `the solver wrote no result file ${input.frdPath} (${(err as NodeJS.ErrnoException).code})` };
+    return {
+      ok: false,
+      kind: 'tool_error',
+      message: `the solver wrote no result file ${input.frdPath} (${(err as NodeJS.ErrnoException).code})`,
+    };
   }
   lap('read');
   let f: FrdFile;
@@ -88,7 +105,11 @@ export function buildField(input: Required<Omit<BuildFieldInput, 'analysisType'>
 const at = (f: FrdFile, i: number): Vec3 => [f.coords[3 * i], f.coords[3 * i + 1], f.coords[3 * i + 2]];
 const peakOf = (f: FrdFile, i: number, value: number): Peak => ({ value, node: f.nodeIds[i], position: at(f, i) });
 
-function summarise(bytes: Buffer, f: FrdFile, input: Parameters<typeof buildField>[0]): { summary: FrdSummary; nodal: NodalData } {
+function summarise(
+  bytes: Buffer,
+  f: FrdFile,
+  input: Parameters<typeof buildField>[0],
+): { summary: FrdSummary; nodal: NodalData } {
   const analysis = input.analysisType ?? detectAnalysis(f);
   const sel = selectBlocks(f, analysis);
   const used = usedNodes(f, isVolume);
@@ -110,8 +131,21 @@ function summarise(bytes: Buffer, f: FrdFile, input: Parameters<typeof buildFiel
   if (sel.stress) {
     const vm = vonMises(readBlock(bytes, f, sel.stress), sel.stress);
     const s = statsOf(vm, used, f.nodeIds, 'von Mises stress');
-    summary.von_mises = { min: s.min, max: s.max, peak: peakOf(f, s.peak, s.max), by_body: byBody(f, vm, input.bodies) };
-    nodal.fields.push({ key: 'von_mises', label: 'von Mises stress', unit: 'MPa', values: vm, min: s.min, max: s.max, peak: { position: at(f, s.peak), value: s.max } });
+    summary.von_mises = {
+      min: s.min,
+      max: s.max,
+      peak: peakOf(f, s.peak, s.max),
+      by_body: byBody(f, vm, input.bodies),
+    };
+    nodal.fields.push({
+      key: 'von_mises',
+      label: 'von Mises stress',
+      unit: 'MPa',
+      values: vm,
+      min: s.min,
+      max: s.max,
+      peak: { position: at(f, s.peak), value: s.max },
+    });
   }
   if (sel.disp) {
     const u = vector3(readBlock(bytes, f, sel.disp), sel.disp);
@@ -119,8 +153,19 @@ function summarise(bytes: Buffer, f: FrdFile, input: Parameters<typeof buildFiel
     const s = statsOf(mag, used, f.nodeIds, 'displacement');
     summary.displacement = { max: s.max, peak: peakOf(f, s.peak, s.max) };
     nodal.displacement = u;
-    const label = analysis === 'modal' ? `Mode ${sel.disp.mode ?? 1} shape, mass-normalized (${Number(sel.disp.value.toPrecision(5))} Hz)` : 'Displacement magnitude';
-    const field: SurfaceField & { values: Float64Array } = { key: 'displacement_magnitude', label, unit: 'mm', values: mag, min: s.min, max: s.max, peak: { position: at(f, s.peak), value: s.max } };
+    const label =
+      analysis === 'modal'
+        ? `Mode ${sel.disp.mode ?? 1} shape, mass-normalized (${Number(sel.disp.value.toPrecision(5))} Hz)`
+        : 'Displacement magnitude';
+    const field: SurfaceField & { values: Float64Array } = {
+      key: 'displacement_magnitude',
+      label,
+      unit: 'mm',
+      values: mag,
+      min: s.min,
+      max: s.max,
+      peak: { position: at(f, s.peak), value: s.max },
+    };
     nodal.fields.push(field);
     for (const p of probeIdx) summary.probes[p.name].mean_displacement = meanOver(u, p.idx) ?? undefined;
   }
@@ -132,8 +177,19 @@ function summarise(bytes: Buffer, f: FrdFile, input: Parameters<typeof buildFiel
     let minAt = 0;
     while (minAt < T.length && !(used[minAt] && T[minAt] === s.min)) minAt++;
     summary.temperature = { min: s.min, max: s.max, peak: peakOf(f, s.peak, s.max), min_at: peakOf(f, minAt, s.min) };
-    nodal.fields.push({ key: 'temperature', label: 'Temperature', unit: 'C', values: T, min: s.min, max: s.max, peak: { position: at(f, s.peak), value: s.max } });
-    for (const p of probeIdx) summary.probes[p.name].mean_temperature = p.idx.length ? p.idx.reduce((a, i) => a + T[i], 0) / p.idx.length : undefined;
+    nodal.fields.push({
+      key: 'temperature',
+      label: 'Temperature',
+      unit: 'C',
+      values: T,
+      min: s.min,
+      max: s.max,
+      peak: { position: at(f, s.peak), value: s.max },
+    });
+    for (const p of probeIdx)
+      summary.probes[p.name].mean_temperature = p.idx.length
+        ? p.idx.reduce((a, i) => a + T[i], 0) / p.idx.length
+        : undefined;
   }
   if (analysis === 'modal') summary.modes = sel.modes;
   return { summary, nodal };
@@ -143,13 +199,20 @@ function indicesOf(f: FrdFile, ids: Int32Array, name: string): Int32Array {
   const out = new Int32Array(ids.length);
   for (let k = 0; k < ids.length; k++) {
     const i = f.indexOf(ids[k]);
-    if (i < 0) throw new Error(`node set ${name} names node ${ids[k]}, which the .frd does not have (mesh and result do not match)`);
+    if (i < 0)
+      throw new Error(
+        `node set ${name} names node ${ids[k]}, which the .frd does not have (mesh and result do not match)`,
+      );
     out[k] = i;
   }
   return out;
 }
 
-function byBody(f: FrdFile, vm: Float64Array, bodies: { name: string; elementIds: Int32Array }[]): Record<string, number> {
+function byBody(
+  f: FrdFile,
+  vm: Float64Array,
+  bodies: { name: string; elementIds: Int32Array }[],
+): Record<string, number> {
   const out: Record<string, number> = {};
   if (!bodies.length) return out;
   const index = new Map<number, number>();
@@ -182,7 +245,13 @@ function markersOf(f: FrdFile, input: Parameters<typeof buildField>[0]): Marker[
   for (const l of input.loads) {
     const idx = indicesOf(f, l.nodeIds, l.label);
     if (!idx.length) continue;
-    out.push({ kind: 'load', label: l.label, position: centre(boundsOf(f.coords, idx), idx), vector: l.vector, unit: l.unit });
+    out.push({
+      kind: 'load',
+      label: l.label,
+      position: centre(boundsOf(f.coords, idx), idx),
+      vector: l.vector,
+      unit: l.unit,
+    });
   }
   return out;
 }

@@ -85,7 +85,8 @@ function parse(b: Uint8Array): FrdFile {
   const fail = (at: number, msg: string): never => {
     throw new FrdError(`.frd line ${lineAt(b, at)}: ${msg}`);
   };
-  const indexOf = (id: number) => (map instanceof Map ? (map.get(id) ?? -1) : id >= 0 && id < map.length ? map[id] : -1);
+  const indexOf = (id: number) =>
+    map instanceof Map ? (map.get(id) ?? -1) : id >= 0 && id < map.length ? map[id] : -1;
 
   while (pos < b.length) {
     let nl = buf.indexOf(10, pos);
@@ -100,12 +101,31 @@ function parse(b: Uint8Array): FrdFile {
       if (!ids) fail(pos, 'elements before the node block');
       const n = readInt(b, pos + 24, pos + 36);
       const long = flag(b, pos, nl) !== 0;
-      ({ elemIds, elemTypes, elemOffsets, elemNodes, nl } = readElements(b, buf, nl + 1, n, long, map instanceof Map ? null : map, indexOf, fail));
+      ({ elemIds, elemTypes, elemOffsets, elemNodes, nl } = readElements(
+        b,
+        buf,
+        nl + 1,
+        n,
+        long,
+        map instanceof Map ? null : map,
+        indexOf,
+        fail,
+      ));
     } else if (startsWith(b, pos, '    1PSTEP')) {
-      step = Number(text(b, pos + 10, nl).trim().split(/\s+/)[2] ?? 0) || 0;
+      step =
+        Number(
+          text(b, pos + 10, nl)
+            .trim()
+            .split(/\s+/)[2] ?? 0,
+        ) || 0;
       mode = null;
     } else if (startsWith(b, pos, '    1PMODE')) {
-      mode = Number(text(b, pos + 10, nl).trim().split(/\s+/)[0]) || null;
+      mode =
+        Number(
+          text(b, pos + 10, nl)
+            .trim()
+            .split(/\s+/)[0],
+        ) || null;
     } else if (startsWith(b, pos, '  100C')) {
       const block = readBlockHeader(b, buf, pos, nl, step, mode, fail);
       blocks.push(block);
@@ -119,7 +139,17 @@ function parse(b: Uint8Array): FrdFile {
   }
   if (!ended) fail(b.length, 'the file ends without the closing 9999 line (truncated?)');
   if (nodeIds.length === 0) fail(0, 'no nodes');
-  return { nodeIds, coords, elemIds, elemTypes, elemOffsets, elemNodes, blocks, indexOf, idTable: map instanceof Map ? null : map };
+  return {
+    nodeIds,
+    coords,
+    elemIds,
+    elemTypes,
+    elemOffsets,
+    elemNodes,
+    blocks,
+    indexOf,
+    idTable: map instanceof Map ? null : map,
+  };
 }
 
 /** Format flag of a `2C`/`3C`/`100C` line: col 73 (0 short, 1 long, 2 binary). */
@@ -159,7 +189,11 @@ function readNodes(b: Uint8Array, buf: Buffer, pos: number, n: number, long: boo
     if (pos >= b.length) fail(pos, 'the node block is not closed by -3');
     if (b[pos + 1] === 45 && b[pos + 2] === 51) {
       const end = buf.indexOf(10, pos);
-      return { nodeIds: k === n ? nodeIds : fail(pos, `node block lists ${k} nodes, its header says ${n}`), coords, nl: end === -1 ? b.length : end };
+      return {
+        nodeIds: k === n ? nodeIds : fail(pos, `node block lists ${k} nodes, its header says ${n}`),
+        coords,
+        nl: end === -1 ? b.length : end,
+      };
     }
     let nl = pos + 39 + w; // fixed-length line (id, three E12.5); else search the newline
     if (b[nl] !== 10) nl = lineEnd(buf, pos);
@@ -175,7 +209,16 @@ function readNodes(b: Uint8Array, buf: Buffer, pos: number, n: number, long: boo
   }
 }
 
-function readElements(b: Uint8Array, buf: Buffer, pos: number, n: number, long: boolean, table: Int32Array | null, indexOf: (id: number) => number, fail: Fail) {
+function readElements(
+  b: Uint8Array,
+  buf: Buffer,
+  pos: number,
+  n: number,
+  long: boolean,
+  table: Int32Array | null,
+  indexOf: (id: number) => number,
+  fail: Fail,
+) {
   const elemIds = new Int32Array(n);
   const elemTypes = new Uint8Array(n);
   const elemOffsets = new Int32Array(n + 1);
@@ -191,7 +234,8 @@ function readElements(b: Uint8Array, buf: Buffer, pos: number, n: number, long: 
     }
     let nl = pos + 18 + w; // ` -1`, id, type, group, material
     if (b[nl] !== 10) nl = lineEnd(buf, pos);
-    if (b[pos + 1] !== 45 || b[pos + 2] !== 49) fail(pos, `expected an element line " -1", found "${text(b, pos, nl)}"`);
+    if (b[pos + 1] !== 45 || b[pos + 2] !== 49)
+      fail(pos, `expected an element line " -1", found "${text(b, pos, nl)}"`);
     if (k >= n) fail(pos, `more elements than the ${n} the header announces`);
     elemIds[k] = readInt(b, pos + 3, pos + 3 + w);
     const type = readInt(b, pos + 3 + w, pos + 8 + w);
@@ -208,7 +252,8 @@ function readElements(b: Uint8Array, buf: Buffer, pos: number, n: number, long: 
     while (got < t.nodes) {
       nl = pos + 3 + w * Math.min(t.nodes - got, long ? 10 : 15);
       if (b[nl] !== 10) nl = lineEnd(buf, pos);
-      if (b[pos + 1] !== 45 || b[pos + 2] !== 50) fail(pos, `element ${k + 1} of type ${t.name} needs ${t.nodes} nodes, found ${got}`);
+      if (b[pos + 1] !== 45 || b[pos + 2] !== 50)
+        fail(pos, `element ${k + 1} of type ${t.name} needs ${t.nodes} nodes, found ${got}`);
       for (let c = pos + 3; c + w <= nl && got < t.nodes; c += w) {
         const id = readInt(b, c, c + w);
         const idx = table ? (id >= 0 && id < table.length ? table[id] : -1) : indexOf(id);
@@ -222,7 +267,15 @@ function readElements(b: Uint8Array, buf: Buffer, pos: number, n: number, long: 
   }
 }
 
-function readBlockHeader(b: Uint8Array, buf: Buffer, pos: number, nl: number, step: number, mode: number | null, fail: Fail): FrdBlock {
+function readBlockHeader(
+  b: Uint8Array,
+  buf: Buffer,
+  pos: number,
+  nl: number,
+  step: number,
+  mode: number | null,
+  fail: Fail,
+): FrdBlock {
   const value = readReal(b, pos + 12, pos + 24);
   const nodeCount = readInt(b, pos + 24, pos + 36);
   const analysis = nl - pos > 63 ? text(b, pos + 63, Math.min(nl, pos + 73)).trim() : '';
@@ -251,7 +304,8 @@ export function readBlock(b: Uint8Array, f: FrdFile, blk: FrdBlock): Float64Arra
   try {
     return read(b, f, blk);
   } catch (err) {
-    if (err instanceof ColumnError) throw new FrdError(`.frd line ${lineAt(b, err.offset)}: ${err.message} (block ${blk.name})`);
+    if (err instanceof ColumnError)
+      throw new FrdError(`.frd line ${lineAt(b, err.offset)}: ${err.message} (block ${blk.name})`);
     throw err;
   }
 }
@@ -270,7 +324,8 @@ function read(b: Uint8Array, f: FrdFile, blk: FrdBlock): Float64Array {
     // Fast path: fixed-length lines; fall back to searching the newline when a line is not.
     let nl = pos + lineLen;
     if (b[nl] !== 10) nl = buf.indexOf(10, pos);
-    if (b[pos + 1] !== 45 || b[pos + 2] !== 49) throw new ColumnError(`expected a data line " -1", found "${text(b, pos, nl)}"`, pos);
+    if (b[pos + 1] !== 45 || b[pos + 2] !== 49)
+      throw new ColumnError(`expected a data line " -1", found "${text(b, pos, nl)}"`, pos);
     const id = readInt(b, pos + 3, pos + v0);
     const idx = table ? (id >= 0 && id < table.length ? table[id] : -1) : f.indexOf(id);
     if (idx < 0) throw new ColumnError(`result for node ${id}, which the node block does not define`, pos);
@@ -280,7 +335,8 @@ function read(b: Uint8Array, f: FrdFile, blk: FrdBlock): Float64Array {
     pos = nl + 1;
     while (c < nc) {
       nl = buf.indexOf(10, pos);
-      if (b[pos + 1] !== 45 || b[pos + 2] !== 50) throw new ColumnError(`node ${id}: expected a continuation line " -2"`, pos);
+      if (b[pos + 1] !== 45 || b[pos + 2] !== 50)
+        throw new ColumnError(`node ${id}: expected a continuation line " -2"`, pos);
       for (let s = pos + v0; c < nc && s < nl; s += 12, c++) out[o + c] = readReal(b, s, Math.min(s + 12, nl));
       pos = nl + 1;
     }

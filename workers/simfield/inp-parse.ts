@@ -12,7 +12,22 @@ export const VOLUME_TYPES: Record<string, { nodes: number; corners: number }> = 
   C3D20R: { nodes: 20, corners: 8 },
 };
 /** Node counts of surface and line types gmsh writes beside the volume (needed to skip their data lines). */
-const OTHER_TYPES: Record<string, number> = { CPS3: 3, CPS4: 4, CPS6: 6, CPS8: 8, CPE3: 3, CPE6: 6, S3: 3, S4: 4, S6: 6, S8: 8, T3D2: 2, T3D3: 3, B31: 2, B32: 3 };
+const OTHER_TYPES: Record<string, number> = {
+  CPS3: 3,
+  CPS4: 4,
+  CPS6: 6,
+  CPS8: 8,
+  CPE3: 3,
+  CPE6: 6,
+  S3: 3,
+  S4: 4,
+  S6: 6,
+  S8: 8,
+  T3D2: 2,
+  T3D3: 3,
+  B31: 2,
+  B32: 3,
+};
 
 /** A mesh read from an `.inp`: nodes, volume elements grouped in bodies, node and element sets (names upper-cased). */
 export interface InpMesh {
@@ -51,7 +66,11 @@ export function parseInp(text: string, label = 'mesh_file'): InpMesh {
   const nsets = new Map<string, number[]>();
   const elsets = new Map<string, number[]>();
   const bodies: string[] = [];
-  type Mode = { kind: 'skip' } | { kind: 'node'; nset?: string } | { kind: 'element'; type: string; nodes: number; elset: string; volume: boolean } | { kind: 'set'; sets: Map<string, number[]>; name: string; generate: boolean };
+  type Mode =
+    | { kind: 'skip' }
+    | { kind: 'node'; nset?: string }
+    | { kind: 'element'; type: string; nodes: number; elset: string; volume: boolean }
+    | { kind: 'set'; sets: Map<string, number[]>; name: string; generate: boolean };
   let mode: Mode = { kind: 'skip' };
   let pending: number[] = [];
   let pendingLine = 0;
@@ -64,10 +83,12 @@ export function parseInp(text: string, label = 'mesh_file'): InpMesh {
   };
   const finishElement = () => {
     if (mode.kind !== 'element' || !pending.length) return;
-    if (pending.length !== mode.nodes + 1) fail(pendingLine, `a ${mode.type} element needs ${mode.nodes} nodes, found ${pending.length - 1}`);
+    if (pending.length !== mode.nodes + 1)
+      fail(pendingLine, `a ${mode.type} element needs ${mode.nodes} nodes, found ${pending.length - 1}`);
     const [id, ...nodes] = pending;
     if (mode.volume) {
-      for (const n of nodes) if (!indexOf.has(n)) fail(pendingLine, `element ${id} refers to node ${n}, which no *NODE card defines`);
+      for (const n of nodes)
+        if (!indexOf.has(n)) fail(pendingLine, `element ${id} refers to node ${n}, which no *NODE card defines`);
       elements.push({ id, type: mode.type, nodes, body: mode.elset });
     } else {
       const s = (stripped[mode.type] ??= { count: 0, byId: new Map() });
@@ -90,7 +111,10 @@ export function parseInp(text: string, label = 'mesh_file'): InpMesh {
       else if (keyword === '*ELEMENT') {
         const type = option(card, 'TYPE') ?? fail(ln, '*ELEMENT without TYPE=');
         const vol = VOLUME_TYPES[type];
-        const nodes = vol?.nodes ?? OTHER_TYPES[type] ?? fail(ln, `element type ${type} is not supported (volume types: ${Object.keys(VOLUME_TYPES).join(', ')})`);
+        const nodes =
+          vol?.nodes ??
+          OTHER_TYPES[type] ??
+          fail(ln, `element type ${type} is not supported (volume types: ${Object.keys(VOLUME_TYPES).join(', ')})`);
         const elset = option(card, 'ELSET') ?? 'EALL';
         if (vol && !bodies.includes(elset)) bodies.push(elset);
         mode = { kind: 'element', type, nodes, elset, volume: Boolean(vol) };
@@ -111,7 +135,15 @@ export function parseInp(text: string, label = 'mesh_file'): InpMesh {
       const x = num(line, c1 + 1, c2);
       const y = num(line, c2 + 1, c3);
       const z = num(line, c3 + 1, c4 === -1 ? line.length : c4);
-      if (c1 < 0 || c2 < 0 || c3 < 0 || !Number.isInteger(id) || !Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+      if (
+        c1 < 0 ||
+        c2 < 0 ||
+        c3 < 0 ||
+        !Number.isInteger(id) ||
+        !Number.isFinite(x) ||
+        !Number.isFinite(y) ||
+        !Number.isFinite(z)
+      ) {
         fail(ln, `expected "id, x, y, z" in *NODE, found "${line}"`);
       }
       if (indexOf.has(id)) fail(ln, `node ${id} is defined twice`);
@@ -131,7 +163,10 @@ export function parseInp(text: string, label = 'mesh_file'): InpMesh {
         if (b === undefined || step <= 0 || b < a) fail(ln, `GENERATE expects "first, last[, step]", found "${line}"`);
         for (let i = a; i <= b; i += step) target.push(i);
       } else {
-        for (const t of line.split(',').map((s) => s.trim()).filter(Boolean)) {
+        for (const t of line
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
           if (/^-?\d+$/.test(t)) target.push(Number(t));
           else {
             const other = mode.sets.get(t.toUpperCase()) ?? fail(ln, `set ${t} is not defined before it is used`);
@@ -145,9 +180,20 @@ export function parseInp(text: string, label = 'mesh_file'): InpMesh {
   if (nodeIds.length === 0) throw new InpError(`${label} has no *NODE data: it is not a mesh`);
   if (elements.length === 0) {
     const others = Object.keys(stripped);
-    throw new InpError(`${label} has no volume elements${others.length ? ` (only ${others.join(', ')})` : ''}: the solver needs a 3D mesh (${Object.keys(VOLUME_TYPES).join(', ')})`);
+    throw new InpError(
+      `${label} has no volume elements${others.length ? ` (only ${others.join(', ')})` : ''}: the solver needs a 3D mesh (${Object.keys(VOLUME_TYPES).join(', ')})`,
+    );
   }
-  return { nodeIds: Int32Array.from(nodeIds), coords: Float64Array.from(xyz), indexOf, elements, stripped, nsets, elsets, bodies };
+  return {
+    nodeIds: Int32Array.from(nodeIds),
+    coords: Float64Array.from(xyz),
+    indexOf,
+    elements,
+    stripped,
+    nsets,
+    elsets,
+    bodies,
+  };
 }
 
 /** A number in `s[a, b)`; NaN for blanks or junk. */

@@ -35,15 +35,43 @@ const tetVolume = (a: P, b: P, c: P, d: P) => dot(cross(sub(b, a), sub(c, a)), s
 function tetAspect(p: P[]): number {
   const [a, b, c, d] = p;
   const edges = [sub(b, a), sub(c, a), sub(d, a), sub(c, b), sub(d, b), sub(d, c)].map(len);
-  const faces = [[a, b, c], [a, b, d], [a, c, d], [b, c, d]].map(([x, y, z]) => len(cross(sub(y, x), sub(z, x))) / 2);
+  const faces = [
+    [a, b, c],
+    [a, b, d],
+    [a, c, d],
+    [b, c, d],
+  ].map(([x, y, z]) => len(cross(sub(y, x), sub(z, x))) / 2);
   const area = faces.reduce((s, f) => s + f, 0);
   const r = (3 * Math.abs(tetVolume(a, b, c, d))) / area;
   return r > 0 ? Math.max(...edges) / (2 * Math.sqrt(6) * r) : Infinity;
 }
 
 const EDGES: Record<number, number[][]> = {
-  6: [[0, 1], [1, 2], [2, 0], [3, 4], [4, 5], [5, 3], [0, 3], [1, 4], [2, 5]],
-  8: [[0, 1], [1, 2], [2, 3], [3, 0], [4, 5], [5, 6], [6, 7], [7, 4], [0, 4], [1, 5], [2, 6], [3, 7]],
+  6: [
+    [0, 1],
+    [1, 2],
+    [2, 0],
+    [3, 4],
+    [4, 5],
+    [5, 3],
+    [0, 3],
+    [1, 4],
+    [2, 5],
+  ],
+  8: [
+    [0, 1],
+    [1, 2],
+    [2, 3],
+    [3, 0],
+    [4, 5],
+    [5, 6],
+    [6, 7],
+    [7, 4],
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+  ],
 };
 
 /** Edge ratio (longest / shortest edge) for hexahedra and wedges. */
@@ -56,8 +84,18 @@ function edgeRatio(p: P[]): number {
 /** Tets a hexahedron (8 corners) or wedge (6) splits into, for a volume sign check. */
 const SPLIT: Record<number, number[][]> = {
   4: [[0, 1, 2, 3]],
-  6: [[0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5]],
-  8: [[0, 1, 3, 4], [1, 2, 3, 6], [1, 3, 4, 6], [1, 4, 5, 6], [3, 4, 6, 7]],
+  6: [
+    [0, 1, 2, 3],
+    [1, 2, 3, 4],
+    [2, 3, 4, 5],
+  ],
+  8: [
+    [0, 1, 3, 4],
+    [1, 2, 3, 6],
+    [1, 3, 4, 6],
+    [1, 4, 5, 6],
+    [3, 4, 6, 7],
+  ],
 };
 
 /**
@@ -88,17 +126,31 @@ export function meshQuality(input: Required<MeshQualityInput>): MeshQuality | Ta
     const corners = e.nodes.slice(0, VOLUME_TYPES[e.type].corners).map(at);
     ratios[k] = corners.length === 4 ? tetAspect(corners) : edgeRatio(corners);
     if (ratios[k] > ratios[worst]) worst = k;
-    const vol = SPLIT[corners.length].reduce((s, [a, b, c, d]) => s + tetVolume(corners[a], corners[b], corners[c], corners[d]), 0);
+    const vol = SPLIT[corners.length].reduce(
+      (s, [a, b, c, d]) => s + tetVolume(corners[a], corners[b], corners[c], corners[d]),
+      0,
+    );
     if (!(vol > 0)) inverted.push(e.id);
   });
   const sorted = Float64Array.from(ratios).sort();
   const mean = sorted.reduce((s, r) => s + r, 0) / sorted.length;
   const over = sorted.filter((r) => r > input.maxAspectRatio).length;
   const issues: string[] = [];
-  if (inverted.length) issues.push(`${inverted.length} element(s) have a non-positive volume (inverted or degenerate), e.g. ${inverted.slice(0, 5).join(', ')}`);
-  if (over) issues.push(`${over} element(s) exceed the aspect ratio limit ${input.maxAspectRatio} (worst ${sorted[sorted.length - 1].toPrecision(4)} at element ${mesh.elements[worst].id})`);
+  if (inverted.length)
+    issues.push(
+      `${inverted.length} element(s) have a non-positive volume (inverted or degenerate), e.g. ${inverted.slice(0, 5).join(', ')}`,
+    );
+  if (over)
+    issues.push(
+      `${over} element(s) exceed the aspect ratio limit ${input.maxAspectRatio} (worst ${sorted[sorted.length - 1].toPrecision(4)} at element ${mesh.elements[worst].id})`,
+    );
   const stripped = Object.fromEntries(Object.entries(mesh.stripped).map(([t, s]) => [t, s.count]));
-  if (Object.keys(stripped).length) issues.push(`non-volume elements are left out of solver decks: ${Object.entries(stripped).map(([t, c]) => `${c} ${t}`).join(', ')}`);
+  if (Object.keys(stripped).length)
+    issues.push(
+      `non-volume elements are left out of solver decks: ${Object.entries(stripped)
+        .map(([t, c]) => `${c} ${t}`)
+        .join(', ')}`,
+    );
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < mesh.coords.length; i++) {
@@ -118,7 +170,9 @@ export function meshQuality(input: Required<MeshQualityInput>): MeshQuality | Ta
       mean,
       p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))],
       worst_element: mesh.elements[worst].id,
-      measure: tets ? 'longest edge / (2√6 · inradius); 1.0 = regular tetrahedron' : 'tets: longest edge / (2√6 · inradius); hexahedra and wedges: longest / shortest corner edge',
+      measure: tets
+        ? 'longest edge / (2√6 · inradius); 1.0 = regular tetrahedron'
+        : 'tets: longest edge / (2√6 · inradius); hexahedra and wedges: longest / shortest corner edge',
     },
     max_aspect_ratio: input.maxAspectRatio,
     elements_over_limit: over,

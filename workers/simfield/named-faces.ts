@@ -38,7 +38,11 @@ export function namedFaces(input: NamedFacesInput): NamedFaces | TaskFailure {
   try {
     mesh = parseInp(fs.readFileSync(input.rawMeshPath, 'latin1'), 'gmsh mesh');
   } catch (err) {
-    return { ok: false, kind: 'tool_error', message: err instanceof InpError ? err.message : `the gmsh mesh cannot be read: ${(err as Error).message}` };
+    return {
+      ok: false,
+      kind: 'tool_error',
+      message: err instanceof InpError ? err.message : `the gmsh mesh cannot be read: ${(err as Error).message}`,
+    };
   }
   const xyz = (id: number): Vec3 => {
     const i = mesh.indexOf.get(id)!;
@@ -51,13 +55,27 @@ export function namedFaces(input: NamedFacesInput): NamedFaces | TaskFailure {
   for (const e of mesh.elements) {
     const corners = e.nodes.slice(0, VOLUME_TYPES[e.type].corners);
     if (corners.length !== 4) continue;
-    const c = corners.map(xyz).reduce((a, p) => [a[0] + p[0] / 4, a[1] + p[1] / 4, a[2] + p[2] / 4] as Vec3, [0, 0, 0] as Vec3);
-    for (const f of FACES.tet) behind.set(f.map((k) => corners[k]).sort((a, b) => a - b).join(','), c);
+    const c = corners
+      .map(xyz)
+      .reduce((a, p) => [a[0] + p[0] / 4, a[1] + p[1] / 4, a[2] + p[2] / 4] as Vec3, [0, 0, 0] as Vec3);
+    for (const f of FACES.tet)
+      behind.set(
+        f
+          .map((k) => corners[k])
+          .sort((a, b) => a - b)
+          .join(','),
+        c,
+      );
   }
   const surface_sets: Record<string, SurfaceSet> = {};
-  const names = [...mesh.elsets.keys()].filter((n) => FACE_SET.test(n)).sort((a, b) => Number(FACE_SET.exec(a)![1]) - Number(FACE_SET.exec(b)![1]));
+  const names = [...mesh.elsets.keys()]
+    .filter((n) => FACE_SET.test(n))
+    .sort((a, b) => Number(FACE_SET.exec(a)![1]) - Number(FACE_SET.exec(b)![1]));
   for (const setName of names) {
-    const tris = mesh.elsets.get(setName)!.map((id) => surfaceById.get(id)).filter((n): n is number[] => Boolean(n));
+    const tris = mesh.elsets
+      .get(setName)!
+      .map((id) => surfaceById.get(id))
+      .filter((n): n is number[] => Boolean(n));
     if (!tris.length) continue;
     let area = 0;
     const centroid: Vec3 = [0, 0, 0];
@@ -71,8 +89,14 @@ export function namedFaces(input: NamedFacesInput): NamedFaces | TaskFailure {
       const twice = Math.hypot(...n);
       if (twice === 0) continue;
       const mid: Vec3 = [(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3];
-      const inside = behind.get(t.slice(0, 3).sort((p, q) => p - q).join(','));
-      if (inside && n[0] * (mid[0] - inside[0]) + n[1] * (mid[1] - inside[1]) + n[2] * (mid[2] - inside[2]) < 0) n = [-n[0], -n[1], -n[2]];
+      const inside = behind.get(
+        t
+          .slice(0, 3)
+          .sort((p, q) => p - q)
+          .join(','),
+      );
+      if (inside && n[0] * (mid[0] - inside[0]) + n[1] * (mid[1] - inside[1]) + n[2] * (mid[2] - inside[2]) < 0)
+        n = [-n[0], -n[1], -n[2]];
       const w = twice / 2;
       area += w;
       for (let k = 0; k < 3; k++) {
@@ -96,7 +120,14 @@ export function namedFaces(input: NamedFacesInput): NamedFaces | TaskFailure {
   const element_types: Record<string, number> = {};
   for (const e of mesh.elements) element_types[e.type] = (element_types[e.type] ?? 0) + 1;
   if (input.meshPath) writeSolverMesh(mesh, names, input.meshPath);
-  return { ok: true, surface_sets, mesh_bbox_mm: bounds(Array.from(mesh.nodeIds, xyz)), nodes: mesh.nodeIds.length, elements: mesh.elements.length, element_types };
+  return {
+    ok: true,
+    surface_sets,
+    mesh_bbox_mm: bounds(Array.from(mesh.nodeIds, xyz)),
+    nodes: mesh.nodeIds.length,
+    elements: mesh.elements.length,
+    element_types,
+  };
 }
 
 function bounds(points: Vec3[]): { min: Vec3; max: Vec3 } {
@@ -112,8 +143,12 @@ function bounds(points: Vec3[]): { min: Vec3; max: Vec3 } {
 
 /** Nodes, volume elements (one block per type and body) and the face node sets, as CalculiX reads them. */
 function writeSolverMesh(mesh: InpMesh, faceSets: string[], path: string): void {
-  const out = ['** solver mesh: second-order tetrahedra from gmsh; one node set per B-rep face (Face<n>)', '*NODE, NSET=NALL'];
-  for (let i = 0; i < mesh.nodeIds.length; i++) out.push(`${mesh.nodeIds[i]}, ${mesh.coords[3 * i]}, ${mesh.coords[3 * i + 1]}, ${mesh.coords[3 * i + 2]}`);
+  const out = [
+    '** solver mesh: second-order tetrahedra from gmsh; one node set per B-rep face (Face<n>)',
+    '*NODE, NSET=NALL',
+  ];
+  for (let i = 0; i < mesh.nodeIds.length; i++)
+    out.push(`${mesh.nodeIds[i]}, ${mesh.coords[3 * i]}, ${mesh.coords[3 * i + 1]}, ${mesh.coords[3 * i + 2]}`);
   const groups = new Map<string, string[]>();
   for (const e of mesh.elements) {
     const key = `*ELEMENT, TYPE=${e.type}, ELSET=${e.body}`;

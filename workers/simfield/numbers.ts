@@ -31,7 +31,18 @@ export function readReal(b: Uint8Array, s: number, e: number): number {
     const e2 = b[s + 11] - 48;
     const sg = b[s];
     const es = b[s + 9];
-    if (d1 >>> 0 <= 9 && d3 >>> 0 <= 9 && d4 >>> 0 <= 9 && d5 >>> 0 <= 9 && d6 >>> 0 <= 9 && d7 >>> 0 <= 9 && e1 >>> 0 <= 9 && e2 >>> 0 <= 9 && (sg === 32 || sg === 45) && (es === 43 || es === 45)) {
+    if (
+      d1 >>> 0 <= 9 &&
+      d3 >>> 0 <= 9 &&
+      d4 >>> 0 <= 9 &&
+      d5 >>> 0 <= 9 &&
+      d6 >>> 0 <= 9 &&
+      d7 >>> 0 <= 9 &&
+      e1 >>> 0 <= 9 &&
+      e2 >>> 0 <= 9 &&
+      (sg === 32 || sg === 45) &&
+      (es === 43 || es === 45)
+    ) {
       const mant = ((((d1 * 10 + d3) * 10 + d4) * 10 + d5) * 10 + d6) * 10 + d7;
       const p = (es === 45 ? -(e1 * 10 + e2) : e1 * 10 + e2) - 5;
       const v = p >= 0 ? mant * POW10[p] : mant / POW10[-p];
@@ -114,7 +125,8 @@ export function readInt(b: Uint8Array, s: number, e: number): number {
     digits++;
   }
   while (i < e && b[i] === 32) i++;
-  if (digits === 0 || (i < e && b[i] !== 10 && b[i] !== 13)) throw new ColumnError(`expected an integer, found "${text(b, s, e)}"`, s);
+  if (digits === 0 || (i < e && b[i] !== 10 && b[i] !== 13))
+    throw new ColumnError(`expected an integer, found "${text(b, s, e)}"`, s);
   return neg ? -v : v;
 }
 

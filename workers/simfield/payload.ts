@@ -12,7 +12,12 @@ const MAX_PASSES = 40;
 
 /** Fixture and load markers as the spec shapes them. */
 export type Marker =
-  | { kind: 'fixture'; label: string; position: [number, number, number]; bbox: { min: [number, number, number]; max: [number, number, number] } }
+  | {
+      kind: 'fixture';
+      label: string;
+      position: [number, number, number];
+      bbox: { min: [number, number, number]; max: [number, number, number] };
+    }
   | { kind: 'load'; label: string; position: [number, number, number]; vector: [number, number, number]; unit: string };
 
 /** Everything besides the surface that goes into a payload. */
@@ -38,10 +43,15 @@ const rounded = (a: Float64Array, d: number): number[] => {
   for (let i = 0; i < a.length; i++) out[i] = roundSig(a[i], d);
   return out;
 };
-const r3 = (v: [number, number, number], d = POSITION_DIGITS) => v.map((x) => roundSig(x, d)) as [number, number, number];
+const r3 = (v: [number, number, number], d = POSITION_DIGITS) =>
+  v.map((x) => roundSig(x, d)) as [number, number, number];
 
 /** The `service.sim_field` v1 JSON of a surface mesh (key order as the spec's table). */
-export function encodePayload(m: SurfaceMesh, frame: PayloadFrame, decimation: { applied: boolean; source_triangle_count: number; cell_size_mm: number | null }): string {
+export function encodePayload(
+  m: SurfaceMesh,
+  frame: PayloadFrame,
+  decimation: { applied: boolean; source_triangle_count: number; cell_size_mm: number | null },
+): string {
   const fields: Record<string, unknown> = {};
   for (const f of m.fields) {
     fields[f.key] = {
@@ -95,10 +105,20 @@ export function fitPayload(m: SurfaceMesh, frame: PayloadFrame, capBytes: number
     const cellSize = roundSig(cell, VALUE_DIGITS);
     gz = gzipPayload(encodePayload(d, frame, { applied: true, source_triangle_count: source, cell_size_mm: cellSize }));
     if (gz.length <= capBytes) {
-      return { gz, sourceTriangleCount: source, vertexCount: d.positions.length / 3, triangleCount: d.tris.length / 3, decimated: true, cellSize, passes: pass };
+      return {
+        gz,
+        sourceTriangleCount: source,
+        vertexCount: d.positions.length / 3,
+        triangleCount: d.tris.length / 3,
+        decimated: true,
+        cellSize,
+        passes: pass,
+      };
     }
     if (d.tris.length === 0) break;
     cell *= Math.max(1.05, Math.sqrt(gz.length / capBytes) * 1.02);
   }
-  throw new Error(`the field payload does not fit the ${capBytes}-byte cap even after simplifying the surface (${gz.length} bytes at the coarsest grid)`);
+  throw new Error(
+    `the field payload does not fit the ${capBytes}-byte cap even after simplifying the surface (${gz.length} bytes at the coarsest grid)`,
+  );
 }

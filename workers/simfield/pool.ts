@@ -28,7 +28,11 @@ export class SimFieldTaskError extends Error {
 /** A simfield pool (field extraction, decks, mesh checks, face naming); each owner creates its own (STYLE R5). */
 export interface SimFieldPool {
   /** Runs a named task; a task's refusal is thrown as `failure(refusal)`; an abort stops the thread. */
-  run<N extends TaskName>(name: N, input: Parameters<(typeof Tasks)[N]>[0], signal?: AbortSignal): Promise<TaskResult<N>>;
+  run<N extends TaskName>(
+    name: N,
+    input: Parameters<(typeof Tasks)[N]>[0],
+    signal?: AbortSignal,
+  ): Promise<TaskResult<N>>;
   destroy(): Promise<void>;
   readonly threads: number;
 }
@@ -53,7 +57,13 @@ export function createSimFieldPool(opts: SimFieldPoolOptions = {}): SimFieldPool
   return {
     threads: maxThreads,
     async run(name, input, signal) {
-      pool ??= new Piscina({ filename: WORKER, minThreads: 1, maxThreads, idleTimeout: 60_000, maxQueue: maxThreads * 16 });
+      pool ??= new Piscina({
+        filename: WORKER,
+        minThreads: 1,
+        maxThreads,
+        idleTimeout: 60_000,
+        maxQueue: maxThreads * 16,
+      });
       const r = (await pool.run(input, { name, signal: signal ?? null })) as TaskResult<typeof name> | TaskFailure;
       if (r && typeof r === 'object' && 'ok' in r && r.ok === false && 'kind' in r) throw failure(r);
       return r as TaskResult<typeof name>;

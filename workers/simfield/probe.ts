@@ -33,7 +33,11 @@ export function probeFrd(input: Required<ProbeInput>): Probe | TaskFailure {
   try {
     bytes = fs.readFileSync(input.frdPath);
   } catch (err) {
-    return { ok: false, kind: 'invalid_arguments', message: `frd_path cannot be read: ${(err as NodeJS.ErrnoException).code}` };
+    return {
+      ok: false,
+      kind: 'invalid_arguments',
+      message: `frd_path cannot be read: ${(err as NodeJS.ErrnoException).code}`,
+    };
   }
   try {
     f = parseFrd(bytes);
@@ -60,7 +64,7 @@ export function probeFrd(input: Required<ProbeInput>): Probe | TaskFailure {
       const u = vector3(readBlock(bytes, f, sel.disp), sel.disp);
       let sum = 0;
       let n = 0;
-      for (let i = 0; i < f.nodeIds.length; i++) if (near(i, a, hi[a])) (sum += u[3 * i + l]), n++;
+      for (let i = 0; i < f.nodeIds.length; i++) if (near(i, a, hi[a])) ((sum += u[3 * i + l]), n++);
       out.tip_deflection_mm = n ? sum / n : undefined;
       out.tip_nodes = n;
     }
@@ -82,7 +86,12 @@ export function probeFrd(input: Required<ProbeInput>): Probe | TaskFailure {
       };
       const top = fit(hi[l]);
       const bottom = fit(lo[l]);
-      Object.assign(out, { station_mm: station, top_fibre_stress_mpa: top.value, bottom_fibre_stress_mpa: bottom.value, fit_points: top.points + bottom.points });
+      Object.assign(out, {
+        station_mm: station,
+        top_fibre_stress_mpa: top.value,
+        bottom_fibre_stress_mpa: bottom.value,
+        fit_points: top.points + bottom.points,
+      });
     }
     if (analysis === 'thermal' && sel.temp) {
       const t = readBlock(bytes, f, sel.temp);
@@ -96,7 +105,7 @@ export function probeFrd(input: Required<ProbeInput>): Probe | TaskFailure {
         const v = t[i * nc];
         min = Math.min(min, v);
         max = Math.max(max, v);
-        if (near(i, a, hi[a])) (end += v), n++;
+        if (near(i, a, hi[a])) ((end += v), n++);
       }
       out.temperature = { min, max, free_end_mean: n ? end / n : NaN };
     }

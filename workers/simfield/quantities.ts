@@ -29,7 +29,9 @@ export function vonMises(stress: Float64Array, block: FrdBlock): Float64Array {
     const txy = stress[o + xy];
     const tyz = stress[o + yz];
     const tzx = stress[o + zx];
-    out[i] = Math.sqrt(0.5 * ((sx - sy) ** 2 + (sy - sz) ** 2 + (sz - sx) ** 2) + 3 * (txy * txy + tyz * tyz + tzx * tzx));
+    out[i] = Math.sqrt(
+      0.5 * ((sx - sy) ** 2 + (sy - sz) ** 2 + (sz - sx) ** 2) + 3 * (txy * txy + tyz * tyz + tzx * tzx),
+    );
   }
   return out;
 }
@@ -75,7 +77,8 @@ export function statsOf(values: Float64Array, used: Uint8Array, nodeIds: Int32Ar
   for (let i = 0; i < values.length; i++) {
     if (!used[i]) continue;
     const v = values[i];
-    if (!Number.isFinite(v)) throw new Error(`${what} at node ${nodeIds[i]} is not a finite number (${v}): the solution diverged`);
+    if (!Number.isFinite(v))
+      throw new Error(`${what} at node ${nodeIds[i]} is not a finite number (${v}): the solution diverged`);
     if (v < min) min = v;
     if (v > max) {
       max = v;
@@ -101,7 +104,11 @@ export function meanOver(v3: Float64Array, nodes: Int32Array): [number, number, 
 }
 
 /** Axis-aligned bounds of the given nodes (all when `nodes` is null). */
-export function boundsOf(coords: Float64Array, nodes: Int32Array | null, used?: Uint8Array): { min: [number, number, number]; max: [number, number, number] } {
+export function boundsOf(
+  coords: Float64Array,
+  nodes: Int32Array | null,
+  used?: Uint8Array,
+): { min: [number, number, number]; max: [number, number, number] } {
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   const visit = (i: number) => {

@@ -60,7 +60,10 @@ export const MeshQualityInputSchema = z.object({ meshPath: z.string().min(1), ma
 export type MeshQualityInput = z.input<typeof MeshQualityInputSchema>;
 
 /** Input of the `namedFaces` worker task: a gmsh `.inp` with surface elements per face, and where to write the solver mesh. */
-export const NamedFacesInputSchema = z.object({ rawMeshPath: z.string().min(1), meshPath: z.string().min(1).nullable() });
+export const NamedFacesInputSchema = z.object({
+  rawMeshPath: z.string().min(1),
+  meshPath: z.string().min(1).nullable(),
+});
 export type NamedFacesInput = z.input<typeof NamedFacesInputSchema>;
 
 /** Input of the `readSets` worker task. */

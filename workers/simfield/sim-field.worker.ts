@@ -21,7 +21,11 @@ import {
  * crossing the thread boundary.
  */
 
-const refuse = (err: unknown): TaskFailure => ({ ok: false, kind: 'tool_error', message: `invalid worker task input: ${(err as Error).message}` });
+const refuse = (err: unknown): TaskFailure => ({
+  ok: false,
+  kind: 'tool_error',
+  message: `invalid worker task input: ${(err as Error).message}`,
+});
 
 /** Builds the CalculiX deck of a mesh plus load case. */
 export function prepareDeck(raw: unknown): PreparedDeck | TaskFailure {
@@ -54,12 +58,18 @@ export function probeFrd(raw: unknown): Probe | TaskFailure {
 }
 
 /** Node ids of named sets of a mesh (markers for `extract_results`). */
-export function readSets(raw: unknown): { ok: true; sets: Record<string, Int32Array>; missing: string[] } | TaskFailure {
+export function readSets(
+  raw: unknown,
+): { ok: true; sets: Record<string, Int32Array>; missing: string[] } | TaskFailure {
   const p = ReadSetsInputSchema.safeParse(raw);
   if (!p.success) return refuse(p.error);
   try {
     return { ok: true, ...readNodeSets(fs.readFileSync(p.data.meshPath, 'latin1'), p.data.names) };
   } catch (err) {
-    return { ok: false, kind: err instanceof InpError ? 'tool_error' : 'invalid_arguments', message: (err as Error).message };
+    return {
+      ok: false,
+      kind: err instanceof InpError ? 'tool_error' : 'invalid_arguments',
+      message: (err as Error).message,
+    };
   }
 }

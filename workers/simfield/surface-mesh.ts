@@ -92,7 +92,16 @@ export function spatialOrder(ids: Int32Array, xyz: Float64Array, cell: number): 
     const iz = Math.floor((xyz[3 * i + 2] - mz) / c);
     keys[i] = (ix * 65_536 + iy) * 65_536 + iz;
   }
-  return ids.slice().sort((a, b) => keys[a] - keys[b] || xyz[3 * a] - xyz[3 * b] || xyz[3 * a + 1] - xyz[3 * b + 1] || xyz[3 * a + 2] - xyz[3 * b + 2] || a - b);
+  return ids
+    .slice()
+    .sort(
+      (a, b) =>
+        keys[a] - keys[b] ||
+        xyz[3 * a] - xyz[3 * b] ||
+        xyz[3 * a + 1] - xyz[3 * b + 1] ||
+        xyz[3 * a + 2] - xyz[3 * b + 2] ||
+        a - b,
+    );
 }
 
 /** Rotates each triangle to start at its lowest vertex (winding kept) and sorts triangles by their vertices. */

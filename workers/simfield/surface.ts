@@ -2,9 +2,27 @@ import { FRD_TYPES } from './frd-parse.ts';
 
 /** Faces of each volume type by corner index (the `S1..Sn` order of `*DFLUX`/`*DLOAD`; notes/solver.md). */
 export const FACES: Record<string, number[][]> = {
-  tet: [[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
-  wedge: [[0, 1, 2], [3, 5, 4], [0, 3, 4, 1], [1, 4, 5, 2], [2, 5, 3, 0]],
-  hex: [[0, 1, 2, 3], [4, 7, 6, 5], [0, 4, 5, 1], [1, 5, 6, 2], [2, 6, 7, 3], [3, 7, 4, 0]],
+  tet: [
+    [0, 1, 2],
+    [0, 3, 1],
+    [1, 3, 2],
+    [2, 3, 0],
+  ],
+  wedge: [
+    [0, 1, 2],
+    [3, 5, 4],
+    [0, 3, 4, 1],
+    [1, 4, 5, 2],
+    [2, 5, 3, 0],
+  ],
+  hex: [
+    [0, 1, 2, 3],
+    [4, 7, 6, 5],
+    [0, 4, 5, 1],
+    [1, 5, 6, 2],
+    [2, 6, 7, 3],
+    [3, 7, 4, 0],
+  ],
 };
 
 /** Face table of an `.frd` element type code, or undefined for 1D/2D codes. */
@@ -62,13 +80,13 @@ export function outerSurface(el: Elements, coords: Float64Array): OuterSurface {
       let c = nodes[o + t[q + 2]];
       let d = t[q + 3] < 0 ? -1 : nodes[o + t[q + 3]];
       let x: number;
-      if (a > b) (x = a), (a = b), (b = x);
-      if (b > c) (x = b), (b = c), (c = x);
-      if (a > b) (x = a), (a = b), (b = x);
+      if (a > b) ((x = a), (a = b), (b = x));
+      if (b > c) ((x = b), (b = c), (c = x));
+      if (a > b) ((x = a), (a = b), (b = x));
       if (d >= 0) {
-        if (c > d) (x = c), (c = d), (d = x);
-        if (b > c) (x = b), (b = c), (c = x);
-        if (a > b) (x = a), (a = b), (b = x);
+        if (c > d) ((x = c), (c = d), (d = x));
+        if (b > c) ((x = b), (b = c), (c = x));
+        if (a > b) ((x = a), (a = b), (b = x));
       }
       fElem[f] = e;
       fLocal[f] = l;

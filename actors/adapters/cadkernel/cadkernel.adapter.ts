@@ -13,9 +13,12 @@ function describeStepTool(deps: CadToolDeps) {
     name: 'describe_step_file',
     title: 'Describe a STEP file',
     description:
-      'Read a STEP file from the workspace: schema, units (converted to mm), parts (name and colour from the file, [r,g,b] 0-1 or null) with volume, area, bounding box and centre of mass each, and the whole model\'s properties, all in the global frame.',
+      "Read a STEP file from the workspace: schema, units (converted to mm), parts (name and colour from the file, [r,g,b] 0-1 or null) with volume, area, bounding box and centre of mass each, and the whole model's properties, all in the global frame.",
     input: z.object({ file_path: z.string().min(1) }),
-    output: PropertiesOutSchema.extend({ part_count: z.number().int(), parts: z.array(z.looseObject({ name: z.string(), color: z.array(z.number()).nullable() })) }),
+    output: PropertiesOutSchema.extend({
+      part_count: z.number().int(),
+      parts: z.array(z.looseObject({ name: z.string(), color: z.array(z.number()).nullable() })),
+    }),
     handler: async (a, tc) => {
       const input = await deps.workspace.resolveForRead(a.file_path, 'file_path');
       const r = await kernelRun(tc, (signal) => deps.pool().run('describeStep', { input }, { signal }));
@@ -39,5 +42,10 @@ const cadkernelAdapter = createCadAdapter({
   id: 'cadkernel',
   version: '0.1.0',
   capability: 'cad',
-  tools: (deps) => [...fileTools(deps), describeStepTool(deps), generateMeshTool({ workspace: deps.workspace }), ...sessionTools(deps)],
+  tools: (deps) => [
+    ...fileTools(deps),
+    describeStepTool(deps),
+    generateMeshTool({ workspace: deps.workspace }),
+    ...sessionTools(deps),
+  ],
 });

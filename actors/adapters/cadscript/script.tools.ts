@@ -8,9 +8,20 @@ export const SCRIPT_CPU_SECONDS = 300;
 
 /** Arguments of a sandboxed script (cadscript.execute_script, cadkernel.execute_code). */
 export const ScriptArgs = {
-  code: z.string().min(1).max(200_000).describe('JavaScript run against the kernel API (replicad functions are globals: makeBaseBox, makeCylinder, drawRoundedRectangle, ...). Set `result` (or end with an expression); `params` holds the params argument.'),
+  code: z
+    .string()
+    .min(1)
+    .max(200_000)
+    .describe(
+      'JavaScript run against the kernel API (replicad functions are globals: makeBaseBox, makeCylinder, drawRoundedRectangle, ...). Set `result` (or end with an expression); `params` holds the params argument.',
+    ),
   params: z.record(z.string(), z.unknown()).optional(),
-  cpu_seconds: z.number().positive().max(3600).optional().describe(`CPU time limit of the script (default ${SCRIPT_CPU_SECONDS} s; the call deadline applies too)`),
+  cpu_seconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .optional()
+    .describe(`CPU time limit of the script (default ${SCRIPT_CPU_SECONDS} s; the call deadline applies too)`),
 };
 
 /** cadscript's scripted and composite tools: execute_script, create_assembly, generate_enclosure. */
@@ -24,7 +35,18 @@ export function scriptTools(deps: CadToolDeps) {
       input: z.object({ ...ScriptArgs, output_path: z.string().optional() }),
       handler: async (a, tc) => {
         const output = await outputPath(deps, 'execute_script', a.output_path, 'script_result.step');
-        const r = await kernelRun(tc, (signal) => pool().run('runStatelessScript', { code: a.code, params: a.params, timeout_ms: (a.cpu_seconds ?? SCRIPT_CPU_SECONDS) * 1000, output: output.path }, { signal }));
+        const r = await kernelRun(tc, (signal) =>
+          pool().run(
+            'runStatelessScript',
+            {
+              code: a.code,
+              params: a.params,
+              timeout_ms: (a.cpu_seconds ?? SCRIPT_CPU_SECONDS) * 1000,
+              output: output.path,
+            },
+            { signal },
+          ),
+        );
         const { file, ...rest } = r;
         return { ...rest, ...(file ? await reportFile(deps, tc, file, output) : {}) };
       },
@@ -37,9 +59,19 @@ export function scriptTools(deps: CadToolDeps) {
         'Returns cad_file, part_count, per-part properties, the overall bounding box and interferences (pairs of parts that overlap, with the common volume).',
       input: CreateAssemblyRequestSchema.extend({ output_path: z.string().optional() }),
       handler: async (a, tc) => {
-        const output = await outputPath(deps, 'create_assembly', a.output_path, `${a.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}.step`);
-        const parts = a.parts.map((p) => ({ ...p, holes: p.holes as { x?: number; y?: number; diameter?: number; radius?: number }[] | undefined }));
-        const r = await kernelRun(tc, (signal) => pool().run('createAssemblyFile', { name: a.name, parts, output: output.path }, { signal }));
+        const output = await outputPath(
+          deps,
+          'create_assembly',
+          a.output_path,
+          `${a.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}.step`,
+        );
+        const parts = a.parts.map((p) => ({
+          ...p,
+          holes: p.holes as { x?: number; y?: number; diameter?: number; radius?: number }[] | undefined,
+        }));
+        const r = await kernelRun(tc, (signal) =>
+          pool().run('createAssemblyFile', { name: a.name, parts, output: output.path }, { signal }),
+        );
         return reportFile(deps, tc, r, output);
       },
     }),
@@ -57,11 +89,17 @@ export function scriptTools(deps: CadToolDeps) {
         lid: z.boolean().default(true),
         output_path: z.string().optional(),
       }),
-      output: z.looseObject({ cad_file: z.string(), parts: z.array(z.looseObject({ name: z.string(), volume_mm3: z.number() })), bounding_box: BBoxOutSchema }),
+      output: z.looseObject({
+        cad_file: z.string(),
+        parts: z.array(z.looseObject({ name: z.string(), volume_mm3: z.number() })),
+        bounding_box: BBoxOutSchema,
+      }),
       handler: async (a, tc) => {
         const output = await outputPath(deps, 'generate_enclosure', a.output_path, 'enclosure.step');
         const { output_path: _o, ...dims } = a;
-        const r = await kernelRun(tc, (signal) => pool().run('generateEnclosure', { ...dims, output: output.path }, { signal }));
+        const r = await kernelRun(tc, (signal) =>
+          pool().run('generateEnclosure', { ...dims, output: output.path }, { signal }),
+        );
         return reportFile(deps, tc, r, output);
       },
     }),

@@ -11,7 +11,8 @@ const circuitAdapter = createAdapterService({
   capability: 'circuit',
   tools: (infra) => [runSimulationTool(new Workspace(workspaceRoot(infra.config)))],
   checkEngine: async (infra) => {
-    if (!(await findProgram('ngspice'))) return { status: 'unhealthy', message: 'ngspice is not installed (not found on PATH; Debian package ngspice)' };
+    if (!(await findProgram('ngspice')))
+      return { status: 'unhealthy', message: 'ngspice is not installed (not found on PATH; Debian package ngspice)' };
     const sandbox = await checkEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
     return sandbox ? { status: 'unhealthy', message: sandbox } : { status: 'healthy' };
   },

@@ -3,7 +3,9 @@ import { z } from 'zod';
 /** A SPICE number: a JSON number, or SPICE text with an optional scale suffix (`5u`, `100k`, `1meg`, `2.5e-3`). */
 export const SpiceValueSchema = z.union([
   z.number(),
-  z.string().regex(/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(t|g|meg|k|mil|m|u|n|p|f)?[a-z]*\s*$/i, { message: 'expected a SPICE number such as 5u, 100k or 1e-3' }),
+  z.string().regex(/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(t|g|meg|k|mil|m|u|n|p|f)?[a-z]*\s*$/i, {
+    message: 'expected a SPICE number such as 5u, 100k or 1e-3',
+  }),
 ]);
 
 /**
@@ -13,12 +15,22 @@ export const SpiceValueSchema = z.union([
  * op: none. Keys of another analysis are refused.
  */
 export const AnalysisParamsSchema = z.strictObject({
-  source: z.string().regex(/^[A-Za-z][\w.#-]*$/, { message: 'expected the name of an independent source, e.g. V1' }).optional().describe('dc: the swept source, e.g. V1'),
+  source: z
+    .string()
+    .regex(/^[A-Za-z][\w.#-]*$/, { message: 'expected the name of an independent source, e.g. V1' })
+    .optional()
+    .describe('dc: the swept source, e.g. V1'),
   start: SpiceValueSchema.optional().describe('dc: sweep start'),
   stop: SpiceValueSchema.optional().describe('dc: sweep stop'),
   step: SpiceValueSchema.optional().describe('dc: sweep increment'),
   variation: z.enum(['dec', 'oct', 'lin']).optional().describe('ac: point spacing (default dec)'),
-  points: z.number().int().min(1).max(100_000).optional().describe('ac: points per decade/octave, or in total for lin (default 10)'),
+  points: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('ac: points per decade/octave, or in total for lin (default 10)'),
   fstart: SpiceValueSchema.optional().describe('ac: start frequency (Hz)'),
   fstop: SpiceValueSchema.optional().describe('ac: stop frequency (Hz)'),
   tstep: SpiceValueSchema.optional().describe('transient: printing increment (s)'),
@@ -30,12 +42,29 @@ export const AnalysisParamsSchema = z.strictObject({
 
 /** Arguments of `circuit.run_simulation` (TOOLS.md): netlist xor netlist_path, analysis_type, params, probes, max_points. */
 export const RunSimulationInputSchema = z.object({
-  netlist: z.string().min(1).max(2_000_000).optional().describe('SPICE netlist text (line 1 is the title); no .control block'),
+  netlist: z
+    .string()
+    .min(1)
+    .max(2_000_000)
+    .optional()
+    .describe('SPICE netlist text (line 1 is the title); no .control block'),
   netlist_path: z.string().min(1).optional().describe('workspace path of a netlist file (instead of netlist)'),
-  analysis_type: z.enum(['op', 'dc', 'ac', 'transient']).describe('the analysis to run; other analysis cards of the netlist are not run'),
+  analysis_type: z
+    .enum(['op', 'dc', 'ac', 'transient'])
+    .describe('the analysis to run; other analysis cards of the netlist are not run'),
   params: AnalysisParamsSchema.optional(),
-  probes: z.array(z.string().min(1)).max(200).optional().describe('vectors to keep, e.g. v(out), i(v1), or a bare node name (default: all)'),
-  max_points: z.number().int().min(2).max(100_000).default(500).describe('largest number of points per waveform (decimated by index, ends kept)'),
+  probes: z
+    .array(z.string().min(1))
+    .max(200)
+    .optional()
+    .describe('vectors to keep, e.g. v(out), i(v1), or a bare node name (default: all)'),
+  max_points: z
+    .number()
+    .int()
+    .min(2)
+    .max(100_000)
+    .default(500)
+    .describe('largest number of points per waveform (decimated by index, ends kept)'),
 });
 export type RunSimulationInput = z.output<typeof RunSimulationInputSchema>;
 
@@ -53,7 +82,10 @@ export const WaveformSchema = z.object({
   scale: z.string(),
   scale_type: z.string(),
   x: z.array(z.number()),
-  series: z.record(z.string(), z.union([z.array(z.number()), z.object({ magnitude_db: z.array(z.number()), phase_deg: z.array(z.number()) })])),
+  series: z.record(
+    z.string(),
+    z.union([z.array(z.number()), z.object({ magnitude_db: z.array(z.number()), phase_deg: z.array(z.number()) })]),
+  ),
   points: z.number().int(),
   source_points: z.number().int(),
   decimated: z.boolean(),

@@ -4,4 +4,9 @@ export { prepareNetlist, analysisCard, type AnalysisType, type AnalysisParams } 
 export { checkStatements } from './netlist-policy.ts';
 export { judgeRun, failureMessage, type NgspiceRun, type RunVerdict } from './outcome.ts';
 export { summarise, selectVectors, decimationIndices, magnitudeDb, unwrappedPhaseDeg } from './results.ts';
-export { RunSimulationInputSchema, RunSimulationResultSchema, type RunSimulationInput, type RunSimulationResult } from './circuit.schemas.ts';
+export {
+  RunSimulationInputSchema,
+  RunSimulationResultSchema,
+  type RunSimulationInput,
+  type RunSimulationResult,
+} from './circuit.schemas.ts';

@@ -26,11 +26,18 @@ export function workspaceIncludes(ws: Workspace, baseDir: string, copyDir: strin
     const rel = ws.relative(abs);
     const bytes = await ws.read(abs, 'include');
     const key = await fs.realpath(abs);
-    if (chain.includes(key)) throw new InvalidArgumentsError(`included file ${rel} includes itself (an include cycle)`, { include: rel });
+    if (chain.includes(key))
+      throw new InvalidArgumentsError(`included file ${rel} includes itself (an include cycle)`, { include: rel });
     const known = done.get(key);
     if (known) return known;
-    if (chain.length >= MAX_INCLUDE_DEPTH) throw new InvalidArgumentsError(`included file ${rel} nests deeper than ${MAX_INCLUDE_DEPTH} includes`, { include: rel });
-    if (bytes.length > MAX_INCLUDE_BYTES) throw new InvalidArgumentsError(`included file ${rel} is over ${MAX_INCLUDE_BYTES / 2 ** 20} MB`, { include: rel });
+    if (chain.length >= MAX_INCLUDE_DEPTH)
+      throw new InvalidArgumentsError(`included file ${rel} nests deeper than ${MAX_INCLUDE_DEPTH} includes`, {
+        include: rel,
+      });
+    if (bytes.length > MAX_INCLUDE_BYTES)
+      throw new InvalidArgumentsError(`included file ${rel} is over ${MAX_INCLUDE_BYTES / 2 ** 20} MB`, {
+        include: rel,
+      });
     const text = bytes.toString('utf8');
     const checked = checkStatements(text, `included file ${rel}`, false);
     const lines = text.split(/\r?\n|\r/);

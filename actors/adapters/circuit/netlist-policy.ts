@@ -19,31 +19,195 @@ export const isIncludeCard = (word: string) => /^\.(inc|lib)/i.test(word);
 
 /** Dot cards allowed besides the include family (ngspice manual, chapters 2, 11 and 15). */
 const DOT_CARDS = new Set([
-  '.title', '.end', '.model', '.subckt', '.ends', '.param', '.func', '.global', '.option', '.options', '.temp', '.ic',
-  '.nodeset', '.endl', '.if', '.elseif', '.else', '.endif', '.save', '.print', '.plot', '.probe', '.meas', '.measure',
-  '.four', '.width', '.op', '.dc', '.ac', '.tran', '.noise', '.tf', '.pz', '.sens', '.disto', '.pss', '.sp',
+  '.title',
+  '.end',
+  '.model',
+  '.subckt',
+  '.ends',
+  '.param',
+  '.func',
+  '.global',
+  '.option',
+  '.options',
+  '.temp',
+  '.ic',
+  '.nodeset',
+  '.endl',
+  '.if',
+  '.elseif',
+  '.else',
+  '.endif',
+  '.save',
+  '.print',
+  '.plot',
+  '.probe',
+  '.meas',
+  '.measure',
+  '.four',
+  '.width',
+  '.op',
+  '.dc',
+  '.ac',
+  '.tran',
+  '.noise',
+  '.tf',
+  '.pz',
+  '.sens',
+  '.disto',
+  '.pss',
+  '.sp',
 ]);
 
 /** Simulator options of `.options` (ngspice manual, chapter 11.1). */
 const OPTIONS = new Set([
-  'abstol', 'reltol', 'vntol', 'chgtol', 'trtol', 'gmin', 'gminsteps', 'srcsteps', 'itl1', 'itl2', 'itl3', 'itl4', 'itl5',
-  'itl6', 'pivrel', 'pivtol', 'rshunt', 'cshunt', 'temp', 'tnom', 'method', 'maxord', 'xmu', 'ramptime', 'noopiter',
-  'noopac', 'noopalter', 'maxopalter', 'maxeviter', 'keepopinfo', 'klu', 'sparse', 'interp', 'autostop', 'acct',
-  'noacct', 'norefvalue', 'noinit', 'list', 'nomod', 'nopage', 'node', 'opts', 'seed', 'seedinfo', 'warn', 'maxwarns',
-  'savecurrents', 'scale', 'defad', 'defas', 'defl', 'defw', 'badmos3', 'bypass', 'trytocompact', 'indverbosity',
-  'convstep', 'convabsstep', 'gminfactor', 'post',
+  'abstol',
+  'reltol',
+  'vntol',
+  'chgtol',
+  'trtol',
+  'gmin',
+  'gminsteps',
+  'srcsteps',
+  'itl1',
+  'itl2',
+  'itl3',
+  'itl4',
+  'itl5',
+  'itl6',
+  'pivrel',
+  'pivtol',
+  'rshunt',
+  'cshunt',
+  'temp',
+  'tnom',
+  'method',
+  'maxord',
+  'xmu',
+  'ramptime',
+  'noopiter',
+  'noopac',
+  'noopalter',
+  'maxopalter',
+  'maxeviter',
+  'keepopinfo',
+  'klu',
+  'sparse',
+  'interp',
+  'autostop',
+  'acct',
+  'noacct',
+  'norefvalue',
+  'noinit',
+  'list',
+  'nomod',
+  'nopage',
+  'node',
+  'opts',
+  'seed',
+  'seedinfo',
+  'warn',
+  'maxwarns',
+  'savecurrents',
+  'scale',
+  'defad',
+  'defas',
+  'defl',
+  'defw',
+  'badmos3',
+  'bypass',
+  'trytocompact',
+  'indverbosity',
+  'convstep',
+  'convabsstep',
+  'gminfactor',
+  'post',
 ]);
 
 /** Functions an expression may call (ngspice manual, chapters 2.8 and 5.1). */
 const FUNCTIONS = new Set([
-  'abs', 'sqrt', 'exp', 'ln', 'log', 'log10', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh',
-  'tanh', 'asinh', 'acosh', 'atanh', 'pow', 'pwr', 'pwrs', 'min', 'max', 'sgn', 'sign', 'int', 'nint', 'floor', 'ceil',
-  'fmod', 'hypot', 'limit', 'ternary_fcn', 'gauss', 'agauss', 'unif', 'aunif', 'limit', 'u', 'u2', 'uramp', 'ddt',
-  'v', 'i', 'table', 'tbl', 'pwl', 'db', 'mag', 'ph', 're', 'im', 'real', 'imag', 'if', 'par', 'temper', 'hertz',
+  'abs',
+  'sqrt',
+  'exp',
+  'ln',
+  'log',
+  'log10',
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'atan2',
+  'sinh',
+  'cosh',
+  'tanh',
+  'asinh',
+  'acosh',
+  'atanh',
+  'pow',
+  'pwr',
+  'pwrs',
+  'min',
+  'max',
+  'sgn',
+  'sign',
+  'int',
+  'nint',
+  'floor',
+  'ceil',
+  'fmod',
+  'hypot',
+  'limit',
+  'ternary_fcn',
+  'gauss',
+  'agauss',
+  'unif',
+  'aunif',
+  'limit',
+  'u',
+  'u2',
+  'uramp',
+  'ddt',
+  'v',
+  'i',
+  'table',
+  'tbl',
+  'pwl',
+  'db',
+  'mag',
+  'ph',
+  're',
+  'im',
+  'real',
+  'imag',
+  'if',
+  'par',
+  'temper',
+  'hertz',
 ]);
 
 /** Front-end commands that could be mistaken for an element line (a switch `shell`, a source `source`...). */
-const COMMANDS = new Set(['shell', 'source', 'exec', 'cd', 'codemodel', 'pre_osdi', 'osdi', 'load', 'write', 'wrdata', 'wrs2p', 'set', 'setcs', 'unset', 'rusage', 'edit', 'run', 'quit', 'exit']);
+const COMMANDS = new Set([
+  'shell',
+  'source',
+  'exec',
+  'cd',
+  'codemodel',
+  'pre_osdi',
+  'osdi',
+  'load',
+  'write',
+  'wrdata',
+  'wrs2p',
+  'set',
+  'setcs',
+  'unset',
+  'rusage',
+  'edit',
+  'run',
+  'quit',
+  'exit',
+]);
 
 /** An include card found in a file: its line (0-based), the card, the file it names and what follows the file. */
 export interface IncludeRef {
@@ -68,7 +232,10 @@ export interface CheckedFile {
 }
 
 const refuse = (where: string, line: number, text: string, why: string) =>
-  new InvalidArgumentsError(`${where}, line ${line}: ${why} (${JSON.stringify(text.trim().slice(0, 80))}); a netlist is data, not a script`, { line, statement: text.trim().slice(0, 200) });
+  new InvalidArgumentsError(
+    `${where}, line ${line}: ${why} (${JSON.stringify(text.trim().slice(0, 80))}); a netlist is data, not a script`,
+    { line, statement: text.trim().slice(0, 200) },
+  );
 
 /**
  * Checks every statement of `text` (`title`: line 1 is a top-level netlist's title) and returns its includes, the
@@ -84,10 +251,15 @@ export function checkStatements(text: string, where: string, title: boolean): Ch
     const trimmed = line.trim();
     const word = trimmed.split(/\s+/)[0].toLowerCase();
     const no = k + 1;
-    if (/^\*\s*ng_script/i.test(trimmed)) throw refuse(where, no, line, '*ng_script makes ngspice run the file as a control script');
+    if (/^\*\s*ng_script/i.test(trimmed))
+      throw refuse(where, no, line, '*ng_script makes ngspice run the file as a control script');
     if (/^\.(control|endc)/i.test(word)) {
-      const hint = 'give dot analyses instead (analysis_type with params, or a .op/.dc/.ac/.tran card); a netlist is data, not a script';
-      throw new InvalidArgumentsError(`${where} has a .control block (line ${no}): ${hint}`, { line: no, statement: trimmed.slice(0, 200) });
+      const hint =
+        'give dot analyses instead (analysis_type with params, or a .op/.dc/.ac/.tran card); a netlist is data, not a script';
+      throw new InvalidArgumentsError(`${where} has a .control block (line ${no}): ${hint}`, {
+        line: no,
+        statement: trimmed.slice(0, 200),
+      });
     }
     if (isIncludeCard(word)) {
       const ref = includeRef(trimmed, k, where);
@@ -109,8 +281,10 @@ export function checkStatements(text: string, where: string, title: boolean): Ch
       throw refuse(where, no, line, 'not a comment, an element, a continuation or an allowed dot card');
     }
     const body = trimmed.startsWith('+') ? trimmed.slice(1) : trimmed;
-    if (/(^|[\s(,])[a-z_]*file\s*=/i.test(body)) throw refuse(where, no, line, 'a file= parameter would make a code model read a file; it is refused');
-    if (card === '.option' || card === '.options') checkOptions(trimmed.startsWith('+') ? body : body.replace(/^\S+/, ''), where, no, line);
+    if (/(^|[\s(,])[a-z_]*file\s*=/i.test(body))
+      throw refuse(where, no, line, 'a file= parameter would make a code model read a file; it is refused');
+    if (card === '.option' || card === '.options')
+      checkOptions(trimmed.startsWith('+') ? body : body.replace(/^\S+/, ''), where, no, line);
     if (card === '.func' || card === '.param') {
       const defined = /^\.(?:func|param)\s+([a-z_]\w*)\s*\(/i.exec(body); // `.param f(x) = ...` defines a function too
       if (defined) out.funcs.push(defined[1].toLowerCase());
@@ -132,15 +306,21 @@ function includeRef(trimmed: string, index: number, where: string): IncludeRef |
     if (/^[\w-]+$/.test(file)) return undefined; // a section header, ended by .endl
     throw refuse(where, index + 1, trimmed, 'a .lib file needs a section (.lib <file> <section>)');
   }
-  if (!file || /["'\0]/.test(file) || file.startsWith('~')) throw refuse(where, index + 1, trimmed, 'the file name is empty, starts with ~ or holds a quote');
+  if (!file || /["'\0]/.test(file) || file.startsWith('~'))
+    throw refuse(where, index + 1, trimmed, 'the file name is empty, starts with ~ or holds a quote');
   return { index, card, file, rest };
 }
 
 function checkOptions(text: string, where: string, line: number, raw: string): void {
-  for (const tok of text.replace(/\s*=\s*/g, '=').trim().split(/\s+/).filter(Boolean)) {
+  for (const tok of text
+    .replace(/\s*=\s*/g, '=')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)) {
     const [name, value] = tok.toLowerCase().split('=', 2);
     if (!OPTIONS.has(name)) throw refuse(where, line, raw, `option ${name} is not an allowed simulator option`);
-    if (value !== undefined && !/^[\w.+-]+$/.test(value)) throw refuse(where, line, raw, `option ${name} has an odd value`);
+    if (value !== undefined && !/^[\w.+-]+$/.test(value))
+      throw refuse(where, line, raw, `option ${name} has an odd value`);
   }
 }
 
@@ -150,7 +330,13 @@ export function checkExpressions(expressions: Expression[], funcs: Iterable<stri
   for (const e of expressions) {
     for (const m of e.text.matchAll(/([a-z_][\w.]*)\s*\(/gi)) {
       const name = m[1].toLowerCase();
-      if (!known.has(name)) throw refuse(e.where, e.line, e.text, `${name}() is not an arithmetic function of ngspice nor one the netlist defines with .func`);
+      if (!known.has(name))
+        throw refuse(
+          e.where,
+          e.line,
+          e.text,
+          `${name}() is not an arithmetic function of ngspice nor one the netlist defines with .func`,
+        );
     }
   }
 }

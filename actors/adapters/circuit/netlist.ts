@@ -41,7 +41,19 @@ const KEYS: Record<AnalysisType, { required: (keyof AnalysisParams)[]; optional:
 
 const CARD: Record<AnalysisType, string> = { op: '.op', dc: '.dc', ac: '.ac', transient: '.tran' };
 /** Every analysis card ngspice runs on its own; all but the requested one are commented out. */
-const ANALYSIS_CARDS = new Set(['.op', '.dc', '.ac', '.tran', '.noise', '.tf', '.pz', '.sens', '.disto', '.pss', '.sp']);
+const ANALYSIS_CARDS = new Set([
+  '.op',
+  '.dc',
+  '.ac',
+  '.tran',
+  '.noise',
+  '.tf',
+  '.pz',
+  '.sens',
+  '.disto',
+  '.pss',
+  '.sp',
+]);
 
 const fmt = (v: SpiceValue) => (typeof v === 'number' ? String(v) : v.trim());
 
@@ -53,12 +65,16 @@ export function analysisCard(type: AnalysisType, params: AnalysisParams = {}): s
   const foreign = given.filter((k) => !allowed.has(k));
   if (foreign.length) {
     const accepted = allowed.size ? [...allowed].join(', ') : 'none';
-    throw new InvalidArgumentsError(`params ${foreign.join(', ')} do not apply to a ${type} analysis (accepted: ${accepted})`, { params: foreign });
+    throw new InvalidArgumentsError(
+      `params ${foreign.join(', ')} do not apply to a ${type} analysis (accepted: ${accepted})`,
+      { params: foreign },
+    );
   }
   if (type === 'op') return '.op';
   if (given.length === 0) return undefined;
   const missing = required.filter((k) => params[k] === undefined);
-  if (missing.length) throw new InvalidArgumentsError(`a ${type} analysis needs params ${missing.join(', ')}`, { missing });
+  if (missing.length)
+    throw new InvalidArgumentsError(`a ${type} analysis needs params ${missing.join(', ')}`, { missing });
   const p = params as Required<AnalysisParams>;
   if (type === 'dc') return `.dc ${p.source} ${fmt(p.start)} ${fmt(p.stop)} ${fmt(p.step)}`;
   if (type === 'ac') return `.ac ${params.variation ?? 'dec'} ${params.points ?? 10} ${fmt(p.fstart)} ${fmt(p.fstop)}`;
@@ -95,7 +111,12 @@ const firstWord = (line: string) => line.trim().split(/\s+/)[0]?.toLowerCase() ?
  * defaults to `.op`), comments out every other analysis card, and rewrites every include card's file to the path the
  * resolver answers (which refuses escapes). Line 1 is the title.
  */
-export async function prepareNetlist(source: string, type: AnalysisType, params: AnalysisParams | undefined, resolve: IncludeResolver): Promise<PreparedNetlist> {
+export async function prepareNetlist(
+  source: string,
+  type: AnalysisType,
+  params: AnalysisParams | undefined,
+  resolve: IncludeResolver,
+): Promise<PreparedNetlist> {
   const checked = checkStatements(source, 'the netlist', true);
   const fromParams = analysisCard(type, params);
   const lines = source.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');

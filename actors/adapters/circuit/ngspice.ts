@@ -13,10 +13,16 @@ const MAX_STREAM_BYTES = 1 << 20;
  * process leads its own group; when `signal` aborts (timeout or cancellation) the whole group is killed and the promise
  * rejects with the abort reason.
  */
-export async function runNgspice(exe: string, opts: { cwd: string; netlist: string; raw: string; signal: AbortSignal }): Promise<NgspiceRun> {
+export async function runNgspice(
+  exe: string,
+  opts: { cwd: string; netlist: string; raw: string; signal: AbortSignal },
+): Promise<NgspiceRun> {
   const { cwd, netlist, raw, signal } = opts;
   if (signal.aborted) throw signal.reason;
-  const cmd = await engineCommand(exe, ['-b', '-r', raw, netlist], { scratch: cwd, missing: 'ngspice is not installed (not found on PATH; Debian package ngspice)' });
+  const cmd = await engineCommand(exe, ['-b', '-r', raw, netlist], {
+    scratch: cwd,
+    missing: 'ngspice is not installed (not found on PATH; Debian package ngspice)',
+  });
   if (signal.aborted) throw signal.reason;
   return new Promise((resolve, reject) => {
     const child = spawn(cmd.command, cmd.args, {

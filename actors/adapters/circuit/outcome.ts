@@ -20,8 +20,10 @@ const ERROR_LINE = /\berror\b|aborted|timestep too small|not parsed|no simulatio
 /** stdout lines ngspice prints when a solution failed (`Transient solution failed -`, `DC solution failed -`). */
 const STDOUT_FAILURE = /solution failed/i;
 /** Convergence-aid chatter: kept out of the error list (gmin and source stepping may fail and the run still converge). */
-const STEPPING = /^(Trying gmin|Supplies reduced)|stepping failed|gmin increment|successful (gmin|source) step|Starting (dynamic|true) gmin|Starting source stepping|Transient op started/i;
-const NOISE = /^Note: no resource usage information|^\s*or no active circuit available|^Total DRAM available|^DRAM currently available/;
+const STEPPING =
+  /^(Trying gmin|Supplies reduced)|stepping failed|gmin increment|successful (gmin|source) step|Starting (dynamic|true) gmin|Starting source stepping|Transient op started/i;
+const NOISE =
+  /^Note: no resource usage information|^\s*or no active circuit available|^Total DRAM available|^DRAM currently available/;
 const MAX_LOG_LINES = 100;
 
 /**
@@ -37,7 +39,10 @@ export function judgeRun(run: NgspiceRun, plot: RawPlot | undefined, plotName: s
     const line = errLines[k].trim();
     if (!line || NOISE.test(line)) continue;
     if (/^Error on line/i.test(line)) {
-      const reason = errLines.slice(k + 1, k + 3).map((l) => l.trim()).filter((l) => l && !ERROR_LINE.test(l));
+      const reason = errLines
+        .slice(k + 1, k + 3)
+        .map((l) => l.trim())
+        .filter((l) => l && !ERROR_LINE.test(l));
       errors.push(line, ...reason);
       k += reason.length;
     } else if (ERROR_LINE.test(line) && !STEPPING.test(line)) errors.push(line);
@@ -48,7 +53,10 @@ export function judgeRun(run: NgspiceRun, plot: RawPlot | undefined, plotName: s
     if (!STDOUT_FAILURE.test(line)) return;
     errors.push(line.trim());
     // The "Last Node Voltages" table that follows names the nodes that did not settle.
-    const table = outLines.slice(k + 1, k + 16).map((l) => l.trimEnd()).filter((l) => l.trim() && !/^-+$/.test(l.trim()));
+    const table = outLines
+      .slice(k + 1, k + 16)
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() && !/^-+$/.test(l.trim()));
     warnings.unshift(...table.slice(0, 12));
   });
   if (run.signal) errors.push(`ngspice was killed by ${run.signal}`);

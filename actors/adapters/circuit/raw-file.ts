@@ -56,9 +56,11 @@ export function parseRawFile(text: string): RawPlot[] {
     // Header lines up to `Variables:`.
     for (; i < lines.length; i++) {
       const m = HEADER_KEY.exec(lines[i]);
-      if (!m) throw new RawFileError(`line ${i + 1}: expected a header line, found ${JSON.stringify(lines[i].slice(0, 80))}`);
+      if (!m)
+        throw new RawFileError(`line ${i + 1}: expected a header line, found ${JSON.stringify(lines[i].slice(0, 80))}`);
       const key = m[1].trim();
-      if (key === 'Binary') throw new RawFileError(`line ${i + 1}: binary raw data (run ngspice with SPICE_ASCIIRAWFILE=1)`);
+      if (key === 'Binary')
+        throw new RawFileError(`line ${i + 1}: binary raw data (run ngspice with SPICE_ASCIIRAWFILE=1)`);
       if (key === 'Variables' || key === 'Values') break;
       header.set(key, m[2].trim());
     }
@@ -69,17 +71,20 @@ export function parseRawFile(text: string): RawPlot[] {
     if (lines[i]?.startsWith('Variables:')) {
       for (i++; i < lines.length && /^\s/.test(lines[i]) && lines[i].trim() !== ''; i++) {
         const f = lines[i].trim().split(/\s+/);
-        if (f.length < 3 || !/^\d+$/.test(f[0])) throw new RawFileError(`line ${i + 1}: malformed variable line ${JSON.stringify(lines[i])}`);
+        if (f.length < 3 || !/^\d+$/.test(f[0]))
+          throw new RawFileError(`line ${i + 1}: malformed variable line ${JSON.stringify(lines[i])}`);
         variables.push({ index: Number(f[0]), name: f[1], type: f[2] });
       }
     }
-    if (lines[i]?.startsWith('Binary:')) throw new RawFileError(`line ${i + 1}: binary raw data (run ngspice with SPICE_ASCIIRAWFILE=1)`);
+    if (lines[i]?.startsWith('Binary:'))
+      throw new RawFileError(`line ${i + 1}: binary raw data (run ngspice with SPICE_ASCIIRAWFILE=1)`);
     const n = variables.length;
     const real: number[][] = variables.map(() => []);
     const imag: number[][] | null = complex ? variables.map(() => []) : null;
     let points = 0;
     if (lines[i]?.startsWith('Values:')) {
-      if (n !== declaredVars) throw new RawFileError(`line ${i + 1}: ${n} variable lines but No. Variables: ${declaredVars}`);
+      if (n !== declaredVars)
+        throw new RawFileError(`line ${i + 1}: ${n} variable lines but No. Variables: ${declaredVars}`);
       const first = ++i;
       while (i < lines.length && !lines[i].startsWith('Title:')) i++;
       points = readValues(lines.slice(first, i), first, n, real, imag);
@@ -115,19 +120,23 @@ function readValues(block: string[], firstLine: number, n: number, real: number[
   const num = (): number => {
     const tok = tokens[t];
     const v = Number(tok);
-    if (tok === undefined) throw new RawFileError(`line ${lineOf[t - 1] ?? firstLine}: the values end inside point ${points}`);
-    if (Number.isNaN(v) && !/^[-+]?nan$/i.test(tok)) throw new RawFileError(`line ${lineOf[t]}: ${JSON.stringify(tok)} is not a number`);
+    if (tok === undefined)
+      throw new RawFileError(`line ${lineOf[t - 1] ?? firstLine}: the values end inside point ${points}`);
+    if (Number.isNaN(v) && !/^[-+]?nan$/i.test(tok))
+      throw new RawFileError(`line ${lineOf[t]}: ${JSON.stringify(tok)} is not a number`);
     t++;
     return v;
   };
   while (t < tokens.length) {
     const idx = tokens[t];
-    if (!/^\d+$/.test(idx) || Number(idx) !== points) throw new RawFileError(`line ${lineOf[t]}: expected point index ${points}, found ${JSON.stringify(idx)}`);
+    if (!/^\d+$/.test(idx) || Number(idx) !== points)
+      throw new RawFileError(`line ${lineOf[t]}: expected point index ${points}, found ${JSON.stringify(idx)}`);
     t++;
     for (let v = 0; v < n; v++) {
       real[v].push(num());
       if (imag) {
-        if (tokens[t] !== ',') throw new RawFileError(`line ${lineOf[t] ?? lineOf[t - 1]}: expected a complex value re,im`);
+        if (tokens[t] !== ',')
+          throw new RawFileError(`line ${lineOf[t] ?? lineOf[t - 1]}: expected a complex value re,im`);
         t++;
         imag[v].push(num());
       }
@@ -139,7 +148,8 @@ function readValues(block: string[], firstLine: number, n: number, real: number[
 
 function toInt(value: string | undefined, key: string, line: number): number {
   const v = Number((value ?? '').trim());
-  if (!Number.isInteger(v) || v < 0) throw new RawFileError(`line ${line + 1}: plot header has no valid "${key}" (${JSON.stringify(value)})`);
+  if (!Number.isInteger(v) || v < 0)
+    throw new RawFileError(`line ${line + 1}: plot header has no valid "${key}" (${JSON.stringify(value)})`);
   return v;
 }
 

@@ -45,13 +45,17 @@ function stat(values: Float64Array) {
 }
 
 /** The plot's scale (variable 0), or null for an Operating Point plot, which has none. */
-export const scaleOf = (plot: RawPlot): RawVariable | null => (plot.plotname === 'Operating Point' || plot.variables.length === 0 ? null : plot.variables[0]);
+export const scaleOf = (plot: RawPlot): RawVariable | null =>
+  plot.plotname === 'Operating Point' || plot.variables.length === 0 ? null : plot.variables[0];
 
 /**
  * Picks the vectors a caller asked for (`probes`, default every vector but the scale). A probe matches a vector name
  * case-insensitively; a bare node name `out` also matches `v(out)`. Unknown probes are returned in `unknown`.
  */
-export function selectVectors(plot: RawPlot, probes: string[] | undefined): { picked: RawVariable[]; unknown: string[]; available: string[] } {
+export function selectVectors(
+  plot: RawPlot,
+  probes: string[] | undefined,
+): { picked: RawVariable[]; unknown: string[]; available: string[] } {
   const scale = scaleOf(plot);
   const candidates = plot.variables.filter((v) => v !== scale);
   const available = candidates.map((v) => v.name);
@@ -79,7 +83,11 @@ const round = (v: number) => (v === 0 ? 0 : Number(v.toPrecision(7)));
  * Per-vector summaries over every point (final = last point, min, max; AC: of magnitude in dB and phase in degrees) and
  * the waveforms decimated to `maxPoints` (7 significant digits), keyed by the plot's scale. An OP plot has no waveform.
  */
-export function summarise(plot: RawPlot, picked: RawVariable[], maxPoints: number): { vectors: Record<string, VectorSummary>; waveform: Waveform | null } {
+export function summarise(
+  plot: RawPlot,
+  picked: RawVariable[],
+  maxPoints: number,
+): { vectors: Record<string, VectorSummary>; waveform: Waveform | null } {
   const vectors: Record<string, VectorSummary> = {};
   const scale = scaleOf(plot);
   const idx = decimationIndices(plot.points, maxPoints);

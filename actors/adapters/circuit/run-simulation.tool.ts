@@ -20,7 +20,7 @@ export function runSimulationTool(ws: Workspace) {
     title: 'Run a SPICE circuit simulation',
     description:
       'Simulate a SPICE netlist with ngspice (batch mode). Give netlist (text) or netlist_path (workspace file), and analysis_type ' +
-      'op | dc | ac | transient. params builds the analysis card and replaces the netlist\'s: dc {source, start, stop, step}; ac ' +
+      "op | dc | ac | transient. params builds the analysis card and replaces the netlist's: dc {source, start, stop, step}; ac " +
       '{variation dec|oct|lin, points, fstart, fstop}; transient {tstep, tstop, tstart?, tmax?, uic?}; op needs none. Only the ' +
       'requested analysis runs. Returns per vector final/min/max (AC: magnitude_db and phase_deg), waveforms decimated to ' +
       'max_points keyed by their scale (time, frequency, sweep), converged and the simulator log. probes limits the vectors ' +
@@ -30,15 +30,26 @@ export function runSimulationTool(ws: Workspace) {
     output: RunSimulationResultSchema,
     handler: async (a, tc) => {
       if ((a.netlist === undefined) === (a.netlist_path === undefined)) {
-        throw new InvalidArgumentsError('give exactly one of netlist and netlist_path', { netlist: a.netlist !== undefined, netlist_path: a.netlist_path !== undefined });
+        throw new InvalidArgumentsError('give exactly one of netlist and netlist_path', {
+          netlist: a.netlist !== undefined,
+          netlist_path: a.netlist_path !== undefined,
+        });
       }
       const exe = await findProgram('ngspice');
-      if (!exe) throw new ToolUnavailableError('ngspice is not installed (not found on PATH; Debian package ngspice)', { program: 'ngspice' });
+      if (!exe)
+        throw new ToolUnavailableError('ngspice is not installed (not found on PATH; Debian package ngspice)', {
+          program: 'ngspice',
+        });
       const source = a.netlist ?? (await ws.read(a.netlist_path!, 'netlist_path')).toString('utf8');
       const baseDir = a.netlist_path ? path.dirname(await ws.resolve(a.netlist_path, 'netlist_path')) : ws.root;
       const dir = await ws.scratch('circuit.run_simulation');
       // Included files are checked, then read by ngspice from checked copies in the scratch folder (netlist-includes.ts).
-      const prepared = await prepareNetlist(source, a.analysis_type, a.params, workspaceIncludes(ws, baseDir, path.join(dir, 'include'))).catch(async (err: unknown) => {
+      const prepared = await prepareNetlist(
+        source,
+        a.analysis_type,
+        a.params,
+        workspaceIncludes(ws, baseDir, path.join(dir, 'include')),
+      ).catch(async (err: unknown) => {
         await fs.rm(dir, { recursive: true, force: true });
         throw err;
       });
@@ -47,15 +58,22 @@ export function runSimulationTool(ws: Workspace) {
       const run = await runNgspice(exe, { cwd: dir, netlist: 'netlist.cir', raw: 'out.raw', signal: tc.signal });
       const elapsed_ms = Math.round(performance.now() - started);
       const rawPath = path.join(dir, 'out.raw');
-      const rawSize = await fs.stat(rawPath).then((s) => s.size, () => -1);
+      const rawSize = await fs.stat(rawPath).then(
+        (s) => s.size,
+        () => -1,
+      );
       if (rawSize > MAX_RAW_BYTES) {
-        throw new ToolError(`the raw file is ${(rawSize / 2 ** 20).toFixed(0)} MB, over ${MAX_RAW_BYTES / 2 ** 20} MB: shorten the run or raise tstep`, { raw_bytes: rawSize });
+        throw new ToolError(
+          `the raw file is ${(rawSize / 2 ** 20).toFixed(0)} MB, over ${MAX_RAW_BYTES / 2 ** 20} MB: shorten the run or raise tstep`,
+          { raw_bytes: rawSize },
+        );
       }
       let plots;
       try {
         plots = rawSize >= 0 ? parseRawFile(await fs.readFile(rawPath, 'utf8')) : [];
       } catch (err) {
-        if (err instanceof RawFileError) throw new ToolError(`cannot read ngspice's raw file: ${err.message}`, { raw_file: ws.relative(rawPath) });
+        if (err instanceof RawFileError)
+          throw new ToolError(`cannot read ngspice's raw file: ${err.message}`, { raw_file: ws.relative(rawPath) });
         throw err;
       }
       const plotName = PLOT_NAMES[a.analysis_type];
@@ -64,16 +82,31 @@ export function runSimulationTool(ws: Workspace) {
       const files = { netlist_file: ws.relative(path.join(dir, 'netlist.cir')), raw_file: ws.relative(rawPath) };
       tc.outputFiles.push(files.netlist_file, ...(rawSize >= 0 ? [files.raw_file] : []));
       if (!verdict.converged || !plot) {
-        throw new ToolError(failureMessage(verdict), { converged: false, exit_code: run.exitCode, card: prepared.card, log: verdict.log, ...files });
+        throw new ToolError(failureMessage(verdict), {
+          converged: false,
+          exit_code: run.exitCode,
+          card: prepared.card,
+          log: verdict.log,
+          ...files,
+        });
       }
       const { picked, unknown, available } = selectVectors(plot, a.probes);
       if (unknown.length) {
-        throw new InvalidArgumentsError(`probes ${unknown.join(', ')} are not vectors of this circuit (available: ${available.join(', ')})`, { unknown, available });
+        throw new InvalidArgumentsError(
+          `probes ${unknown.join(', ')} are not vectors of this circuit (available: ${available.join(', ')})`,
+          { unknown, available },
+        );
       }
       const bad = nonFiniteVectors(plot, picked);
       if (bad.length) {
         const log = [`non-finite values (NaN or infinite) in ${bad.join(', ')}`, ...verdict.log];
-        throw new ToolError(`ngspice simulation failed: ${log[0]}`, { converged: false, exit_code: run.exitCode, card: prepared.card, log, ...files });
+        throw new ToolError(`ngspice simulation failed: ${log[0]}`, {
+          converged: false,
+          exit_code: run.exitCode,
+          card: prepared.card,
+          log,
+          ...files,
+        });
       }
       const { vectors, waveform } = summarise(plot, picked, a.max_points);
       return {

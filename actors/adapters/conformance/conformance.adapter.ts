@@ -3,7 +3,14 @@ import { z } from 'zod';
 import type { ToolAnnotations } from '../../../contracts/tools.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
 import { defineTool, ToolError, withContent, type ToolContext } from '../kit/tool.ts';
-import { DEFAULTS_SCHEMA, ElicitAnswerSchema, ENUMS_SCHEMA, SamplingAnswerSchema, samplingText, USER_INFO_SCHEMA } from './elicitation.ts';
+import {
+  DEFAULTS_SCHEMA,
+  ElicitAnswerSchema,
+  ENUMS_SCHEMA,
+  SamplingAnswerSchema,
+  samplingText,
+  USER_INFO_SCHEMA,
+} from './elicitation.ts';
 import { RED_PIXEL_PNG, tinyWav } from './media.ts';
 
 /**
@@ -11,7 +18,12 @@ import { RED_PIXEL_PNG, tinyWav } from './media.ts';
  * the suite calls. Registered only when MCP_CONFORMANCE_FIXTURES=1 (role `adapter:conformance`). They touch nothing, so
  * they are read-only and never held.
  */
-const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** The spacing the suite's scenarios describe between log lines and progress reports. */
 const STEP_MS = 50;
@@ -23,11 +35,13 @@ const image = () => ({ type: 'image' as const, data: RED_PIXEL_PNG, mimeType: 'i
 /** Asks the client to fill a form and parses its answer. */
 async function elicit(tc: ToolContext, message: string, requestedSchema: Record<string, unknown>) {
   const answer = ElicitAnswerSchema.safeParse(await tc.request('elicitation/create', { message, requestedSchema }));
-  if (!answer.success) throw new ToolError('the client answered elicitation/create with something that is not an elicitation result');
+  if (!answer.success)
+    throw new ToolError('the client answered elicitation/create with something that is not an elicitation result');
   return answer.data;
 }
 
-const described = (a: z.output<typeof ElicitAnswerSchema>) => `action=${a.action}, content=${JSON.stringify(a.content ?? {})}`;
+const described = (a: z.output<typeof ElicitAnswerSchema>) =>
+  `action=${a.action}, content=${JSON.stringify(a.content ?? {})}`;
 
 const tools = [
   defineTool({
@@ -57,7 +71,16 @@ const tools = [
     input: NoArgs,
     annotations: READ_ONLY,
     handler: async () =>
-      withContent([{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }]),
+      withContent([
+        {
+          type: 'resource',
+          resource: {
+            uri: 'test://embedded-resource',
+            mimeType: 'text/plain',
+            text: 'This is an embedded resource content.',
+          },
+        },
+      ]),
   }),
   defineTool({
     name: 'test_multiple_content_types',
@@ -68,7 +91,14 @@ const tools = [
       withContent([
         text('Multiple content types test:'),
         image(),
-        { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+        {
+          type: 'resource',
+          resource: {
+            uri: 'test://mixed-content-resource',
+            mimeType: 'application/json',
+            text: JSON.stringify({ test: 'data', value: 123 }),
+          },
+        },
       ]),
   }),
   defineTool({
@@ -109,22 +139,29 @@ const tools = [
   }),
   defineTool({
     name: 'test_sampling',
-    description: "Conformance fixture: asks the client's model to answer a prompt (sampling/createMessage) and returns the answer.",
+    description:
+      "Conformance fixture: asks the client's model to answer a prompt (sampling/createMessage) and returns the answer.",
     input: z.object({ prompt: z.string().describe('The prompt to send to the model') }),
     annotations: READ_ONLY,
     handler: async ({ prompt }, tc) => {
-      const raw = await tc.request('sampling/createMessage', { messages: [{ role: 'user', content: text(prompt) }], maxTokens: 100 });
+      const raw = await tc.request('sampling/createMessage', {
+        messages: [{ role: 'user', content: text(prompt) }],
+        maxTokens: 100,
+      });
       const answer = SamplingAnswerSchema.safeParse(raw);
-      if (!answer.success) throw new ToolError('the client answered sampling/createMessage with something that is not a message');
+      if (!answer.success)
+        throw new ToolError('the client answered sampling/createMessage with something that is not a message');
       return withContent([text(`LLM response: ${samplingText(answer.data)}`)]);
     },
   }),
   defineTool({
     name: 'test_elicitation',
-    description: 'Conformance fixture: asks the user for a username and an email (elicitation/create) and returns the answer.',
+    description:
+      'Conformance fixture: asks the user for a username and an email (elicitation/create) and returns the answer.',
     input: z.object({ message: z.string().describe('The message to show the user') }),
     annotations: READ_ONLY,
-    handler: async ({ message }, tc) => withContent([text(`User response: ${described(await elicit(tc, message, USER_INFO_SCHEMA))}`)]),
+    handler: async ({ message }, tc) =>
+      withContent([text(`User response: ${described(await elicit(tc, message, USER_INFO_SCHEMA))}`)]),
   }),
   defineTool({
     name: 'test_elicitation_sep1034_defaults',
@@ -132,7 +169,11 @@ const tools = [
     input: NoArgs,
     annotations: READ_ONLY,
     handler: async (_args, tc) =>
-      withContent([text(`Elicitation completed: ${described(await elicit(tc, 'Please review and update the form fields with defaults', DEFAULTS_SCHEMA))}`)]),
+      withContent([
+        text(
+          `Elicitation completed: ${described(await elicit(tc, 'Please review and update the form fields with defaults', DEFAULTS_SCHEMA))}`,
+        ),
+      ]),
   }),
   defineTool({
     name: 'test_elicitation_sep1330_enums',
@@ -140,9 +181,19 @@ const tools = [
     input: NoArgs,
     annotations: READ_ONLY,
     handler: async (_args, tc) =>
-      withContent([text(`Elicitation completed: ${described(await elicit(tc, 'Please select options from the enum fields', ENUMS_SCHEMA))}`)]),
+      withContent([
+        text(
+          `Elicitation completed: ${described(await elicit(tc, 'Please select options from the enum fields', ENUMS_SCHEMA))}`,
+        ),
+      ]),
   }),
 ];
 
 /** The `conformance` adapter: the suite's fixture tools, listed and called by their bare names. */
-export const createConformanceAdapter = createAdapterService({ id: 'conformance', version: '0.1.16', capability: 'conformance', tools, bareNames: true });
+export const createConformanceAdapter = createAdapterService({
+  id: 'conformance',
+  version: '0.1.16',
+  capability: 'conformance',
+  tools,
+  bareNames: true,
+});

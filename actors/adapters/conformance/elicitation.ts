@@ -42,7 +42,11 @@ export const ENUMS_SCHEMA = {
       enum: ['opt1', 'opt2', 'opt3'],
       enumNames: ['Option One', 'Option Two', 'Option Three'],
     },
-    untitledMulti: { type: 'array', description: 'Pick several', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+    untitledMulti: {
+      type: 'array',
+      description: 'Pick several',
+      items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+    },
     titledMulti: {
       type: 'array',
       description: 'Pick several (titled)',
@@ -66,7 +70,10 @@ export const ElicitAnswerSchema = z.looseObject({
 /** The client's answer to `sampling/createMessage`: one content block or (2025-11-25) several. */
 export const SamplingAnswerSchema = z.looseObject({
   model: z.string().optional(),
-  content: z.union([z.looseObject({ type: z.string(), text: z.string().optional() }), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]),
+  content: z.union([
+    z.looseObject({ type: z.string(), text: z.string().optional() }),
+    z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+  ]),
 });
 
 /** The text of a sampling answer: its text blocks joined, or a note naming the block types when there is no text. */

@@ -18,10 +18,14 @@ export async function refusalsAsToolErrors<T>(p: Promise<T>): Promise<T> {
     return await p;
   } catch (err) {
     if (err instanceof ActorError && REFUSALS.has(err.type)) {
-      throw new ToolError(err.message, { code: err.type, ...((err.data as Record<string, unknown> | undefined) ?? {}) });
+      throw new ToolError(err.message, {
+        code: err.type,
+        ...((err.data as Record<string, unknown> | undefined) ?? {}),
+      });
     }
     const shape = toActorErrorShape(err);
-    if (shape.code === 'SERVICE_UNAVAILABLE') throw new ToolUnavailableError(shape.message, shape.data ?? shape.message);
+    if (shape.code === 'SERVICE_UNAVAILABLE')
+      throw new ToolUnavailableError(shape.message, shape.data ?? shape.message);
     throw err;
   }
 }
@@ -37,7 +41,12 @@ function deadlineOf(tc: ToolContext): number | undefined {
  * session, bad field) becomes a ToolError carrying the actor's message, which names the entity; an actor that is
  * not on the bus makes the tool unavailable.
  */
-export function actorCall<A extends ActionDef<any, any>>(tc: ToolContext, def: A, params: ActionInput<A>, opts: CallingOptions = {}): Promise<ActionResult<A>> {
+export function actorCall<A extends ActionDef<any, any>>(
+  tc: ToolContext,
+  def: A,
+  params: ActionInput<A>,
+  opts: CallingOptions = {},
+): Promise<ActionResult<A>> {
   const timeout = deadlineOf(tc);
   return refusalsAsToolErrors(call(tc.ctx, def, params, { ...(timeout ? { timeout } : {}), ...opts }));
 }

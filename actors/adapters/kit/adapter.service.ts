@@ -15,7 +15,14 @@ import { toValidationIssues } from '../../../contracts/errors.ts';
 import { annotationsOf, TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
 import { callerPort } from './caller-port.ts';
 import { untrustedInput } from './tool-input.ts';
-import { InvalidArgumentsError, inputJsonSchema, outputJsonSchema, ToolError, ToolUnavailableError, type ToolDefinition } from './tool.ts';
+import {
+  InvalidArgumentsError,
+  inputJsonSchema,
+  outputJsonSchema,
+  ToolError,
+  ToolUnavailableError,
+  type ToolDefinition,
+} from './tool.ts';
 
 export interface AdapterDefinition {
   id: string;
@@ -52,7 +59,8 @@ export function createAdapterService(def: AdapterDefinition) {
 
     const engineStatus = async () => {
       if (!def.checkEngine) return { status: 'healthy' as const };
-      if (!engine || Date.now() - engine.at > ENGINE_CHECK_TTL_MS) engine = { at: Date.now(), value: await def.checkEngine(infra) };
+      if (!engine || Date.now() - engine.at > ENGINE_CHECK_TTL_MS)
+        engine = { at: Date.now(), value: await def.checkEngine(infra) };
       return engine.value;
     };
 
@@ -64,10 +72,15 @@ export function createAdapterService(def: AdapterDefinition) {
       const untrusted = untrustedInput(t.input, input_schema);
       if (untrusted) {
         zodDecoded.add(id);
-        infra.log.debug({ tool: id, reason: untrusted }, 'tool input not fully expressed in JSON Schema: the adapter decodes it with zod');
+        infra.log.debug(
+          { tool: id, reason: untrusted },
+          'tool input not fully expressed in JSON Schema: the adapter decodes it with zod',
+        );
       }
       const entry = TOOL_CATALOGUE.get(id);
-      const annotations = entry ? annotationsOf(entry, infra.config.SERVICE_ALLOW_TWIN_MUTATIONS) : (t.annotations ?? UNCLASSIFIED_ANNOTATIONS);
+      const annotations = entry
+        ? annotationsOf(entry, infra.config.SERVICE_ALLOW_TWIN_MUTATIONS)
+        : (t.annotations ?? UNCLASSIFIED_ANNOTATIONS);
       return {
         tool_id: id,
         adapter_id: def.id,
@@ -87,10 +100,19 @@ export function createAdapterService(def: AdapterDefinition) {
 
     async function invoke(p: InvokeParams, ctx: Context): Promise<InvokeResult> {
       const started = performance.now();
-      const fail = (error: ToolFailure): InvokeResult => ({ status: 'error', error, duration_ms: performance.now() - started });
+      const fail = (error: ToolFailure): InvokeResult => ({
+        status: 'error',
+        error,
+        duration_ms: performance.now() - started,
+      });
       lastInvocation = infra.now().toISOString();
       const tool = tools.get(p.tool_id);
-      if (!tool) return fail({ type: 'TOOL_UNAVAILABLE', message: `adapter ${def.id} has no tool ${p.tool_id}`, details: p.tool_id });
+      if (!tool)
+        return fail({
+          type: 'TOOL_UNAVAILABLE',
+          message: `adapter ${def.id} has no tool ${p.tool_id}`,
+          details: p.tool_id,
+        });
       const health = await engineStatus();
       if (health.status === 'unhealthy') {
         const message = `adapter ${def.id} is unavailable: ${health.message ?? 'engine not healthy'}`;
@@ -104,7 +126,11 @@ export function createAdapterService(def: AdapterDefinition) {
       if (zodDecoded.has(p.tool_id)) {
         const parsed = tool.input.safeParse(p.arguments);
         if (!parsed.success) {
-          return fail({ type: 'INVALID_ARGUMENTS', message: 'invalid arguments', details: { validation_errors: toValidationIssues(parsed.error) } });
+          return fail({
+            type: 'INVALID_ARGUMENTS',
+            message: 'invalid arguments',
+            details: { validation_errors: toValidationIssues(parsed.error) },
+          });
         }
         args = parsed.data as Record<string, unknown>;
       }
@@ -130,7 +156,8 @@ export function createAdapterService(def: AdapterDefinition) {
             ctx,
             outputFiles,
             progress(fraction, message) {
-              if (port.reachable) progressSent.push(port.progress(fraction, message, { timeoutMs: PROGRESS_TIMEOUT_MS }));
+              if (port.reachable)
+                progressSent.push(port.progress(fraction, message, { timeoutMs: PROGRESS_TIMEOUT_MS }));
             },
             notify: (method, params) => port.notify(method, params),
             async request(method, params) {
@@ -147,22 +174,41 @@ export function createAdapterService(def: AdapterDefinition) {
         if (tool.output) {
           const checked = tool.output.safeParse(data);
           if (!checked.success) {
-            infra.log.error({ tool: p.tool_id, issues: toValidationIssues(checked.error) }, 'tool result does not match its output schema');
-            return fail({ type: 'TOOL_EXECUTION_ERROR', message: 'the tool result does not match its output schema', details: { validation_errors: toValidationIssues(checked.error) } });
+            infra.log.error(
+              { tool: p.tool_id, issues: toValidationIssues(checked.error) },
+              'tool result does not match its output schema',
+            );
+            return fail({
+              type: 'TOOL_EXECUTION_ERROR',
+              message: 'the tool result does not match its output schema',
+              details: { validation_errors: toValidationIssues(checked.error) },
+            });
           }
         }
         return { status: 'success', data, output_files: outputFiles, duration_ms: performance.now() - started };
       } catch (err) {
         if (err instanceof TimeoutSignal) {
           const seconds = Math.round(p.timeout_ms / 1000);
-          return fail({ type: 'TOOL_TIMEOUT', message: `tool ${p.tool_id} exceeded its timeout of ${seconds} seconds`, details: { timeout_seconds: seconds } });
+          return fail({
+            type: 'TOOL_TIMEOUT',
+            message: `tool ${p.tool_id} exceeded its timeout of ${seconds} seconds`,
+            details: { timeout_seconds: seconds },
+          });
         }
-        if (err instanceof CancelSignal) return fail({ type: 'CANCELLED', message: `call cancelled: ${err.message}`, details: err.message });
-        if (err instanceof InvalidArgumentsError) return fail({ type: 'INVALID_ARGUMENTS', message: err.message, details: err.details });
-        if (err instanceof ToolUnavailableError) return fail({ type: 'TOOL_UNAVAILABLE', message: err.message, details: err.details });
-        if (err instanceof ToolError) return fail({ type: 'TOOL_EXECUTION_ERROR', message: err.message, details: err.details });
+        if (err instanceof CancelSignal)
+          return fail({ type: 'CANCELLED', message: `call cancelled: ${err.message}`, details: err.message });
+        if (err instanceof InvalidArgumentsError)
+          return fail({ type: 'INVALID_ARGUMENTS', message: err.message, details: err.details });
+        if (err instanceof ToolUnavailableError)
+          return fail({ type: 'TOOL_UNAVAILABLE', message: err.message, details: err.details });
+        if (err instanceof ToolError)
+          return fail({ type: 'TOOL_EXECUTION_ERROR', message: err.message, details: err.details });
         infra.log.error({ err, tool: p.tool_id }, 'tool_handler_failed');
-        return fail({ type: 'TOOL_EXECUTION_ERROR', message: `tool ${p.tool_id} failed: ${(err as Error).message}`, details: String((err as Error).message) });
+        return fail({
+          type: 'TOOL_EXECUTION_ERROR',
+          message: `tool ${p.tool_id} failed: ${(err as Error).message}`,
+          details: String((err as Error).message),
+        });
       } finally {
         clearTimeout(timer);
         running.delete(p.call_id);
@@ -172,7 +218,12 @@ export function createAdapterService(def: AdapterDefinition) {
     return {
       name: `adapters.${def.id}`,
       actions: {
-        manifest: action(acts.manifest, () => ({ adapter_id: def.id, version: def.version, capability: def.capability, tools: announced })),
+        manifest: action(acts.manifest, () => ({
+          adapter_id: def.id,
+          version: def.version,
+          capability: def.capability,
+          tools: announced,
+        })),
         health: action(acts.health, async (): Promise<AdapterHealthReport> => {
           const h = await engineStatus();
           return {

@@ -55,7 +55,12 @@ export function callerPort(via: Via, to: CallerAddress): CallerPort {
   return {
     reachable: to.replyTo !== undefined,
     progress(fraction, message, o = {}) {
-      const params = { call_id: to.callId, progress: Math.min(1, Math.max(0, fraction)), message, ...(o.total ? { total: o.total } : {}) };
+      const params = {
+        call_id: to.callId,
+        progress: Math.min(1, Math.max(0, fraction)),
+        message,
+        ...(o.total ? { total: o.total } : {}),
+      };
       return quiet(() => call(via, CallerChannel.progress, params, opts(o.timeoutMs ?? SHORT_MS)));
     },
     notify(method, params) {
@@ -63,11 +68,19 @@ export function callerPort(via: Via, to: CallerAddress): CallerPort {
     },
     async request(method, params, o) {
       if (!to.replyTo) return { delivered: false, reason: 'the call has no client stream' };
-      const p = { call_id: to.callId, method, params, ...(o.requestId ? { request_id: o.requestId } : {}), ...(o.hold ? { hold: true } : {}) };
+      const p = {
+        call_id: to.callId,
+        method,
+        params,
+        ...(o.requestId ? { request_id: o.requestId } : {}),
+        ...(o.hold ? { hold: true } : {}),
+      };
       return call(via, CallerChannel.request, p, opts(o.timeoutMs));
     },
     withdraw(requestId, reason) {
-      return quiet(() => call(via, CallerChannel.withdraw, { call_id: to.callId, request_id: requestId, reason }, opts(SHORT_MS)));
+      return quiet(() =>
+        call(via, CallerChannel.withdraw, { call_id: to.callId, request_id: requestId, reason }, opts(SHORT_MS)),
+      );
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Workspace } from './workspace.ts';
 export async function existingFile(ws: Workspace, p: string, arg: string): Promise<string> {
   const abs = await ws.resolveForRead(p, arg);
   const st = await fs.stat(abs).catch(() => undefined);
-  if (!st?.isFile()) throw new InvalidArgumentsError(`${arg} ${JSON.stringify(p)} does not exist in the workspace`, { [arg]: p });
+  if (!st?.isFile())
+    throw new InvalidArgumentsError(`${arg} ${JSON.stringify(p)} does not exist in the workspace`, { [arg]: p });
   return abs;
 }

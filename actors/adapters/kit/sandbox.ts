@@ -102,6 +102,10 @@ export async function checkEngineSandbox(mode: EngineSandbox = processMode): Pro
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(0, 2000)));
     child.once('error', (e) => resolve(`the engine sandbox bwrap does not start: ${e.message}`));
-    child.once('close', (code) => resolve(code === 0 ? null : `the engine sandbox bwrap does not start (exit code ${code}): ${err.trim() || 'no output'}`));
+    child.once('close', (code) =>
+      resolve(
+        code === 0 ? null : `the engine sandbox bwrap does not start (exit code ${code}): ${err.trim() || 'no output'}`,
+      ),
+    );
   });
 }

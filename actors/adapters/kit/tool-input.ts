@@ -22,9 +22,11 @@ function zodProblem(schema: unknown, seen: Set<unknown>): string | undefined {
   seen.add(schema);
   const def = (schema as ZodInternals)._zod?.def;
   if (!def) return undefined;
-  if (def.type === 'transform' || def.type === 'pipe' || def.type === 'custom') return `its zod schema has a ${def.type}`;
+  if (def.type === 'transform' || def.type === 'pipe' || def.type === 'custom')
+    return `its zod schema has a ${def.type}`;
   if (def.checks?.some((c) => c._zod?.def?.check === 'custom')) return 'its zod schema has a refinement';
-  if (def.checks?.some((c) => c._zod?.def?.check === 'overwrite')) return 'its zod schema rewrites a value (trim, case)';
+  if (def.checks?.some((c) => c._zod?.def?.check === 'overwrite'))
+    return 'its zod schema rewrites a value (trim, case)';
   const children: unknown[] = CHILD_KEYS.map((k) => def[k]);
   if (def.shape && typeof def.shape === 'object') children.push(...Object.values(def.shape as object));
   if (Array.isArray(def.options)) children.push(...(def.options as unknown[]));
@@ -49,7 +51,8 @@ function jsonProblem(node: unknown, underCombinator: boolean): string | undefine
     return undefined;
   }
   const o = node as Record<string, unknown>;
-  if (underCombinator && 'default' in o) return 'its JSON Schema has a default inside anyOf/oneOf/allOf/not, which no validator fills in';
+  if (underCombinator && 'default' in o)
+    return 'its JSON Schema has a default inside anyOf/oneOf/allOf/not, which no validator fills in';
   for (const [k, v] of Object.entries(o)) {
     if (k === 'default' || k === 'const' || k === 'enum' || k === 'examples') continue;
     const p = jsonProblem(v, underCombinator || COMBINATORS.has(k));

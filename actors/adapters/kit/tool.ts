@@ -15,7 +15,10 @@ export interface ToolContext {
   /** Sends a notification (e.g. `notifications/message`) to the caller's stream; resolves whether it was delivered. */
   notify(method: string, params: Record<string, unknown>): Promise<boolean>;
   /** Asks the client something (elicitation, sampling) on the call's own stream and resolves with its answer. */
-  request(method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', params: Record<string, unknown>): Promise<unknown>;
+  request(
+    method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
+    params: Record<string, unknown>,
+  ): Promise<unknown>;
   log: Logger;
   /** The Moleculer context of the invoke, to call other actors (STYLE R11). */
   ctx: Context;
@@ -43,7 +46,10 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType = z.ZodType<
 }
 
 /** Data whose MCP result `content` is exactly these blocks (TOOL_CONTENT_KEY); `data`, if given, is the structuredContent. */
-export function withContent(content: [ToolContent, ...ToolContent[]], data: Record<string, unknown> = {}): Record<string, unknown> {
+export function withContent(
+  content: [ToolContent, ...ToolContent[]],
+  data: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { ...data, [TOOL_CONTENT_KEY]: content };
 }
 

@@ -49,7 +49,10 @@ export class Workspace {
     try {
       return await fs.readFile(abs, { flag: C.O_RDONLY | C.O_NOFOLLOW });
     } catch (err) {
-      throw new InvalidArgumentsError(`${argName} ${JSON.stringify(p)} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { [argName]: p });
+      throw new InvalidArgumentsError(
+        `${argName} ${JSON.stringify(p)} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        { [argName]: p },
+      );
     }
   }
 
@@ -79,7 +82,9 @@ export class Workspace {
     try {
       return path.dirname(await this.confine(`${rel}/.scratch`, 'the scratch folder', 'write'));
     } catch (err) {
-      throw err instanceof InvalidArgumentsError ? new ToolError(`the workspace is misconfigured: ${err.message}`) : err;
+      throw err instanceof InvalidArgumentsError
+        ? new ToolError(`the workspace is misconfigured: ${err.message}`)
+        : err;
     }
   }
 
@@ -118,7 +123,8 @@ export class Workspace {
         if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
         throw refuse(`cannot be checked: ${err.code ?? err.message}`);
       });
-      if (!st) return mode === 'read' ? path.join(cur, ...parts.slice(i)) : this.createUnder(cur, parts.slice(i), refuse);
+      if (!st)
+        return mode === 'read' ? path.join(cur, ...parts.slice(i)) : this.createUnder(cur, parts.slice(i), refuse);
       const last = i === parts.length - 1;
       if (st.isSymbolicLink()) {
         if (last && mode === 'write') throw refuse('is a symlink; a tool does not write through a symlink');
@@ -166,6 +172,7 @@ function within(root: string, abs: string): boolean {
 /** The workspace root of a process: `SERVICE_WORKSPACE`, else `<data dir>/workspace` (a temp dir for in-memory data). */
 export function workspaceRoot(config: { SERVICE_WORKSPACE?: string; dataDir: string }): string {
   if (config.SERVICE_WORKSPACE) return config.SERVICE_WORKSPACE;
-  if (config.dataDir.startsWith('memory://')) return path.join(process.env.TMPDIR ?? '/tmp', `service-workspace-${process.pid}`);
+  if (config.dataDir.startsWith('memory://'))
+    return path.join(process.env.TMPDIR ?? '/tmp', `service-workspace-${process.pid}`);
   return path.join(config.dataDir, 'workspace');
 }

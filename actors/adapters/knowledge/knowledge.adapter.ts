@@ -21,7 +21,7 @@ function knowledgeTools(live: Map<string, ToolContext>) {
       description:
         'Full-text search over ingested sources (web-search syntax: words, "quoted phrases", or, -exclusions). ' +
         'Returns hits best first, each a citation {source_id, title, uri, chunk, snippet, score}; no match is an empty list. ' +
-        'With project_id (default: the call context project) the project\'s own and unscoped sources are searched.',
+        "With project_id (default: the call context project) the project's own and unscoped sources are searched.",
       input: KnowledgeSearchSchema,
       output: KnowledgeSearchResultSchema,
       handler: (args, tc) => actorCall(tc, K.search, { ...args, project_id: args.project_id ?? tc.caller.project_id }),
@@ -58,7 +58,12 @@ function knowledgeTools(live: Map<string, ToolContext>) {
  */
 export function createKnowledgeAdapter(infra: Infra): ServiceSchema {
   const live = new Map<string, ToolContext>();
-  const schema = createAdapterService({ id: 'knowledge', version: '0.1.0', capability: 'knowledge', tools: knowledgeTools(live) })(infra);
+  const schema = createAdapterService({
+    id: 'knowledge',
+    version: '0.1.0',
+    capability: 'knowledge',
+    tools: knowledgeTools(live),
+  })(infra);
   schema.actions = {
     ...schema.actions,
     ingestProgress: action(KnowledgeAdapterActions.ingestProgress, ({ call_id, progress, message }) => {

@@ -1,5 +1,10 @@
 import { MemoryActions as M } from '../../../contracts/actions/memory.actions.ts';
-import { ExperienceListSchema, ExperienceQuerySchema, InsightListSchema, InsightQuerySchema } from '../../../contracts/sessions.ts';
+import {
+  ExperienceListSchema,
+  ExperienceQuerySchema,
+  InsightListSchema,
+  InsightQuerySchema,
+} from '../../../contracts/sessions.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
 import { defineTool } from '../kit/tool.ts';
 import { actorCall } from '../kit/actor-call.ts';
@@ -29,4 +34,9 @@ const tools = [
 ];
 
 /** The `memory` adapter: similar experiences and insights, read from the captured sessions through the memory actor. */
-export const createMemoryAdapter = createAdapterService({ id: 'memory', version: '0.1.0', capability: 'memory', tools });
+export const createMemoryAdapter = createAdapterService({
+  id: 'memory',
+  version: '0.1.0',
+  capability: 'memory',
+  tools,
+});

@@ -31,9 +31,14 @@ const tools = [
   defineTool({
     name: 'update',
     description: 'Rename a project or change its description.',
-    input: z.object({ project_id: ProjectIdSchema, name: z.string().trim().min(1).max(200).optional(), description: z.string().max(10_000).optional() }),
+    input: z.object({
+      project_id: ProjectIdSchema,
+      name: z.string().trim().min(1).max(200).optional(),
+      description: z.string().max(10_000).optional(),
+    }),
     handler: ({ project_id, ...patch }, tc) => {
-      if (patch.name === undefined && patch.description === undefined) throw new ToolError('give name or description to change');
+      if (patch.name === undefined && patch.description === undefined)
+        throw new ToolError('give name or description to change');
       return orToolError(call(tc.ctx, P.update, { id: project_id, patch }));
     },
   }),
@@ -46,4 +51,9 @@ const tools = [
 ];
 
 /** The `project` adapter: the five project tools over the projects actor. */
-export const createProjectAdapter = createAdapterService({ id: 'project', version: '0.1.0', capability: 'project', tools });
+export const createProjectAdapter = createAdapterService({
+  id: 'project',
+  version: '0.1.0',
+  capability: 'project',
+  tools,
+});

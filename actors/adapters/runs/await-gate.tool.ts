@@ -12,11 +12,23 @@ const ENDED = ['completed', 'failed', 'rejected', 'cancelled'];
 /** The client's answer to `elicitation/create`. */
 const AnswerSchema = z.looseObject({
   action: z.enum(['accept', 'decline', 'cancel']),
-  content: z.object({ decision: z.enum(['approve', 'reject', 'retry', 'rework']), reason: z.string().max(2000).default(''), to_phase: z.string().max(200).default('') }).optional(),
+  content: z
+    .object({
+      decision: z.enum(['approve', 'reject', 'retry', 'rework']),
+      reason: z.string().max(2000).default(''),
+      to_phase: z.string().max(200).default(''),
+    })
+    .optional(),
 });
 
 /** The inline decision's identity (SPEC Gateway rule 2 and 6): `local:elicitation`, unverified, recorded with surface chat. */
-const ELICITATION_IDENTITY = { approver: 'local:elicitation', approver_verified: false, surface: 'chat' as const, on_behalf_of: null, agent: null };
+const ELICITATION_IDENTITY = {
+  approver: 'local:elicitation',
+  approver_verified: false,
+  surface: 'chat' as const,
+  on_behalf_of: null,
+  agent: null,
+};
 
 /** Polls the run until a gate is open, the run ended, or the wait is over (the call's signal also stops it). */
 async function nextGate(tc: ToolContext, runId: string, waitMs: number): Promise<RunView> {
@@ -31,19 +43,42 @@ async function nextGate(tc: ToolContext, runId: string, waitMs: number): Promise
 /** The form a person answers: the offered decisions, a reason, and the rework targets when rework is offered. */
 function gateForm(run: RunView) {
   const g = run.gate!;
-  const findings = g.findings.length ? g.findings.map((f) => `- ${f.kind} (${f.severity}): ${f.message}`).join('\n') : '- none';
+  const findings = g.findings.length
+    ? g.findings.map((f) => `- ${f.kind} (${f.severity}): ${f.message}`).join('\n')
+    : '- none';
   const message = `Run ${run.id} (${run.design_flow}) waits at the gate "${g.name}" of phase ${g.phase} (attempt ${g.attempt}), which is ${g.ready ? 'ready' : 'NOT ready (approve is refused)'}${g.stalled ? ' and stalled' : ''}.\nFindings:\n${findings}\nDecide: ${g.allowed_decisions.join(', ')}.`;
   const properties: Record<string, unknown> = {
-    decision: { type: 'string', title: 'Decision', enum: g.allowed_decisions, description: 'approve, reject, retry (re-run this phase) or rework (back to an earlier phase)' },
+    decision: {
+      type: 'string',
+      title: 'Decision',
+      enum: g.allowed_decisions,
+      description: 'approve, reject, retry (re-run this phase) or rework (back to an earlier phase)',
+    },
     reason: { type: 'string', title: 'Reason', maxLength: 2000, description: 'required for reject, retry and rework' },
   };
   if (g.rework_targets.length && g.allowed_decisions.includes('rework')) {
-    properties.to_phase = { type: 'string', title: 'Rework to phase', enum: g.rework_targets, description: 'for rework: the phase to go back to' };
+    properties.to_phase = {
+      type: 'string',
+      title: 'Rework to phase',
+      enum: g.rework_targets,
+      description: 'for rework: the phase to go back to',
+    };
   }
   return { mode: 'form', message, requestedSchema: { type: 'object', properties, required: ['decision'] } };
 }
 
-const gateSummary = (run: RunView) => (run.gate ? { phase: run.gate.phase, attempt: run.gate.attempt, gate_id: run.gate.gate_id, name: run.gate.name, ready: run.gate.ready, allowed_decisions: run.gate.allowed_decisions, findings: run.gate.findings } : null);
+const gateSummary = (run: RunView) =>
+  run.gate
+    ? {
+        phase: run.gate.phase,
+        attempt: run.gate.attempt,
+        gate_id: run.gate.gate_id,
+        name: run.gate.name,
+        ready: run.gate.ready,
+        allowed_decisions: run.gate.allowed_decisions,
+        findings: run.gate.findings,
+      }
+    : null;
 
 /**
  * `flow.await_gate`: waits for the run's next gate and asks the person through an elicitation (never held: it asks
@@ -52,34 +87,84 @@ const gateSummary = (run: RunView) => (run.gate ? { phase: run.gate.phase, attem
  */
 export const awaitGateTool = defineTool({
   name: 'await_gate',
-  description: 'Wait for the next gate of a design-flow run and ask the person to decide it in the client (elicitation). Answers decided, awaiting_gate (no prompt possible, or declined: decide on the Approvals page), running (no gate yet) or ended.',
-  input: z.object({ run_id: z.string().min(1), wait_seconds: z.number().int().min(0).max(3600).default(90).describe('how long to wait for a gate to open') }),
+  description:
+    'Wait for the next gate of a design-flow run and ask the person to decide it in the client (elicitation). Answers decided, awaiting_gate (no prompt possible, or declined: decide on the Approvals page), running (no gate yet) or ended.',
+  input: z.object({
+    run_id: z.string().min(1),
+    wait_seconds: z.number().int().min(0).max(3600).default(90).describe('how long to wait for a gate to open'),
+  }),
   handler: async (a, tc) => {
     const run = await nextGate(tc, a.run_id, a.wait_seconds * 1000);
     const base = { run_id: run.id, run_status: run.status };
-    if (ENDED.includes(run.status)) return { ...base, status: 'ended', gate: null, note: `the run ended (${run.status})${run.ended?.message ? `: ${run.ended.message}` : ''}` };
-    if (!run.gate) return { ...base, status: 'running', gate: null, note: `no gate opened within ${a.wait_seconds} s; call flow.await_gate again` };
+    if (ENDED.includes(run.status))
+      return {
+        ...base,
+        status: 'ended',
+        gate: null,
+        note: `the run ended (${run.status})${run.ended?.message ? `: ${run.ended.message}` : ''}`,
+      };
+    if (!run.gate)
+      return {
+        ...base,
+        status: 'running',
+        gate: null,
+        note: `no gate opened within ${a.wait_seconds} s; call flow.await_gate again`,
+      };
     const where = `decide it on the Approvals page (gate:${run.id}) or with POST /v1/runs/${run.id}/approval`;
     let raw: unknown;
     try {
       raw = await tc.request('elicitation/create', gateForm(run));
     } catch (err) {
       if (tc.signal.aborted) throw err;
-      return { ...base, status: 'awaiting_gate', gate: gateSummary(run), note: `the client cannot show a prompt (${(err as Error).message}); ${where}` };
+      return {
+        ...base,
+        status: 'awaiting_gate',
+        gate: gateSummary(run),
+        note: `the client cannot show a prompt (${(err as Error).message}); ${where}`,
+      };
     }
     const answer = AnswerSchema.safeParse(raw);
     if (!answer.success || answer.data.action !== 'accept' || !answer.data.content) {
-      const why = answer.success ? `the person chose ${answer.data.action}` : 'the client answered with something that is not an elicitation result';
-      return { ...base, status: 'awaiting_gate', gate: gateSummary(run), note: `${why}; the gate stays open: ${where}` };
+      const why = answer.success
+        ? `the person chose ${answer.data.action}`
+        : 'the client answered with something that is not an elicitation result';
+      return {
+        ...base,
+        status: 'awaiting_gate',
+        gate: gateSummary(run),
+        note: `${why}; the gate stays open: ${where}`,
+      };
     }
     const c = answer.data.content;
     // Through the one approvals decision path, so identity rules, persistence and the decision metric apply. The
     // decision names the gate the form showed: if another gate is open by now, it is refused (CONFLICT), not moved.
     const target = { phase: run.gate.phase, attempt: run.gate.attempt };
     await flowCall(
-      call(tc.ctx, ApprovalsActions.decide, { id: `gate:${run.id}`, decision: c.decision, reason: c.reason, to_phase: c.to_phase, decider: ELICITATION_IDENTITY, idem: `elicitation:${tc.callId}`, target }),
+      call(tc.ctx, ApprovalsActions.decide, {
+        id: `gate:${run.id}`,
+        decision: c.decision,
+        reason: c.reason,
+        to_phase: c.to_phase,
+        decider: ELICITATION_IDENTITY,
+        idem: `elicitation:${tc.callId}`,
+        target,
+      }),
     );
     const after = await flowCall(call(tc.ctx, R.get, { run_id: run.id }));
-    return { ...base, run_status: after.status, status: 'decided', gate: gateSummary(run), decision: { decision: c.decision, reason: c.reason, to_phase: c.to_phase, approver: 'local:elicitation', approver_verified: false, surface: 'chat' }, note: `${c.decision} recorded at the gate "${run.gate.name}"` };
+    return {
+      ...base,
+      run_status: after.status,
+      status: 'decided',
+      gate: gateSummary(run),
+      decision: {
+        decision: c.decision,
+        reason: c.reason,
+        to_phase: c.to_phase,
+        approver: 'local:elicitation',
+        approver_verified: false,
+        surface: 'chat',
+      },
+      note: `${c.decision} recorded at the gate "${run.gate.name}"`,
+    };
   },
 });

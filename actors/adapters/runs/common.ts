@@ -12,7 +12,8 @@ export async function flowCall<T>(p: Promise<T>): Promise<T> {
     if (!(err instanceof ActorError)) throw err;
     const details = { code: err.type, ...((err.data as Record<string, unknown>) ?? {}) };
     if (err.type === 'VALIDATION_FAILED') throw new InvalidArgumentsError(err.message, details);
-    if (['NOT_FOUND', 'CONFLICT', 'PATCH_CONFLICT', 'STALE_REVISION'].includes(err.type)) throw new ToolError(err.message, details);
+    if (['NOT_FOUND', 'CONFLICT', 'PATCH_CONFLICT', 'STALE_REVISION'].includes(err.type))
+      throw new ToolError(err.message, details);
     throw err;
   }
 }

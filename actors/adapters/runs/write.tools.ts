@@ -15,13 +15,15 @@ import { flowCall } from './common.ts';
 export const writeTools = [
   defineTool({
     name: 'propose',
-    description: 'Propose a tailored flow: a built-in flow (base_flow) changed by operations (add_phase, remove_phase, modify_phase) with facts for its conditions. Saves a frozen version held for a person\'s approval; runs start on it once approved.',
+    description:
+      "Propose a tailored flow: a built-in flow (base_flow) changed by operations (add_phase, remove_phase, modify_phase) with facts for its conditions. Saves a frozen version held for a person's approval; runs start on it once approved.",
     input: FlowProposeSchema,
     handler: (a, tc) => flowCall(call(tc.ctx, F.proposeFlow, a)),
   }),
   defineTool({
     name: 'start_run',
-    description: 'Start a design-flow run: design_flow (hardware_v1 or mech_v1) or an approved flow version (version_id), with the goal in the requester\'s words. Answers the run view.',
+    description:
+      "Start a design-flow run: design_flow (hardware_v1 or mech_v1) or an approved flow version (version_id), with the goal in the requester's words. Answers the run view.",
     input: z.object({
       design_flow: DesignFlowSchema.optional(),
       version_id: z.string().min(1).optional(),
@@ -33,29 +35,53 @@ export const writeTools = [
     handler: (a, tc) => {
       const project_id = a.project_id ?? tc.caller.project_id ?? null;
       if (a.design_flow && a.version_id) throw new InvalidArgumentsError('give design_flow or version_id, not both');
-      if (a.version_id) return flowCall(call(tc.ctx, F.startVersion, { version_id: a.version_id, project_id, goal: a.goal, context: a.context }));
-      if (!a.design_flow) throw new InvalidArgumentsError(`give design_flow (${DesignFlowSchema.options.join(', ')}) or version_id`);
-      return flowCall(call(tc.ctx, R.start, { design_flow: a.design_flow, project_id, goal: a.goal, context: a.context, facts: a.facts }));
+      if (a.version_id)
+        return flowCall(
+          call(tc.ctx, F.startVersion, { version_id: a.version_id, project_id, goal: a.goal, context: a.context }),
+        );
+      if (!a.design_flow)
+        throw new InvalidArgumentsError(`give design_flow (${DesignFlowSchema.options.join(', ')}) or version_id`);
+      return flowCall(
+        call(tc.ctx, R.start, {
+          design_flow: a.design_flow,
+          project_id,
+          goal: a.goal,
+          context: a.context,
+          facts: a.facts,
+        }),
+      );
     },
   }),
   defineTool({
     name: 'patch',
-    description: 'Change a running flow. action propose: operations (add_phase, remove_phase, modify_phase) become a new frozen version held for a person (kind flow_patch). action apply: applies patch `version` once approved; refused as stale when the run moved past the patched phases.',
+    description:
+      'Change a running flow. action propose: operations (add_phase, remove_phase, modify_phase) become a new frozen version held for a person (kind flow_patch). action apply: applies patch `version` once approved; refused as stale when the run moved past the patched phases.',
     input: z.object({
       action: z.enum(['propose', 'apply']),
       run_id: z.string().min(1),
       operations: z.array(FlowOperationSchema).max(50).optional(),
       reason: z.string().max(2000).default(''),
-      base_hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+      base_hash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
       version: z.number().int().min(1).optional(),
     }),
     handler: (a, tc) => {
       if (a.action === 'apply') {
-        if (a.version === undefined) throw new InvalidArgumentsError('action apply needs version (the patch number propose answered)');
+        if (a.version === undefined)
+          throw new InvalidArgumentsError('action apply needs version (the patch number propose answered)');
         return flowCall(call(tc.ctx, F.applyPatch, { run_id: a.run_id, version: a.version }));
       }
       if (!a.operations?.length) throw new InvalidArgumentsError('action propose needs operations');
-      return flowCall(call(tc.ctx, F.proposePatch, { run_id: a.run_id, operations: a.operations, reason: a.reason, base_hash: a.base_hash }));
+      return flowCall(
+        call(tc.ctx, F.proposePatch, {
+          run_id: a.run_id,
+          operations: a.operations,
+          reason: a.reason,
+          base_hash: a.base_hash,
+        }),
+      );
     },
   }),
 ];

@@ -47,4 +47,9 @@ const tools = [
 ];
 
 /** The `session` adapter: start, log_event and complete over the sessions actor. */
-export const createSessionAdapter = createAdapterService({ id: 'session', version: '0.1.0', capability: 'session', tools });
+export const createSessionAdapter = createAdapterService({
+  id: 'session',
+  version: '0.1.0',
+  capability: 'session',
+  tools,
+});

@@ -31,7 +31,12 @@ const POLL_MS = 500;
  * file. Never trusts the exit code (notes/solver.md "Error detection"): `*ERROR` in the output or a missing `.frd` is
  * a ToolError carrying the solver's words.
  */
-export async function runCcx(opts: { dir: string; job: string; signal: AbortSignal; progress?: (fraction: number, message: string) => void }): Promise<CcxRun> {
+export async function runCcx(opts: {
+  dir: string;
+  job: string;
+  signal: AbortSignal;
+  progress?: (fraction: number, message: string) => void;
+}): Promise<CcxRun> {
   const started = performance.now();
   const cmd = await engineCommand('ccx', ['-i', opts.job], { scratch: opts.dir, missing: CCX_MISSING });
   const child = spawn(cmd.command, cmd.args, {
@@ -59,7 +64,11 @@ export async function runCcx(opts: { dir: string; job: string; signal: AbortSign
         lastSta = sta;
         const rows = sta.split('\n').filter((l) => /^\s*\d+\s+\d+\s+\d+/.test(l));
         const row = rows.at(-1)?.trim().split(/\s+/);
-        if (row) opts.progress?.(0.2 + 0.5 * Math.min(1, Number(row[5]) || 0), `solving: step ${row[0]}, increment ${row[1]}, step time ${row[5]}`);
+        if (row)
+          opts.progress?.(
+            0.2 + 0.5 * Math.min(1, Number(row[5]) || 0),
+            `solving: step ${row[0]}, increment ${row[1]}, step time ${row[5]}`,
+          );
       },
       () => undefined,
     );
@@ -81,10 +90,26 @@ export async function runCcx(opts: { dir: string; job: string; signal: AbortSign
   const frd = path.join(opts.dir, `${opts.job}.frd`);
   const dat = path.join(opts.dir, `${opts.job}.dat`);
   await fs.rm(path.join(opts.dir, `${opts.job}.12d`), { force: true });
-  if (errors.length) throw new ToolError(`CalculiX failed: ${errors.slice(0, 5).map((l) => l.trim()).join(' ')}`, { exit_code: exitCode, solver_errors: errors.slice(0, 20), tail: lines.slice(-20).join('\n') });
+  if (errors.length)
+    throw new ToolError(
+      `CalculiX failed: ${errors
+        .slice(0, 5)
+        .map((l) => l.trim())
+        .join(' ')}`,
+      { exit_code: exitCode, solver_errors: errors.slice(0, 20), tail: lines.slice(-20).join('\n') },
+    );
   const stat = await fs.stat(frd).catch(() => undefined);
   if (!stat || stat.size === 0) {
-    throw new ToolError(`CalculiX wrote no result file (exit code ${exitCode}): ${lines.filter((l) => l.trim()).slice(-5).join(' ').trim() || 'no output'}`, { exit_code: exitCode, tail: lines.slice(-20).join('\n') });
+    throw new ToolError(
+      `CalculiX wrote no result file (exit code ${exitCode}): ${
+        lines
+          .filter((l) => l.trim())
+          .slice(-5)
+          .join(' ')
+          .trim() || 'no output'
+      }`,
+      { exit_code: exitCode, tail: lines.slice(-20).join('\n') },
+    );
   }
   return { seconds, exitCode, stdout: out, warnings, frd, dat };
 }

@@ -12,8 +12,17 @@ export function convergenceRecord(points: MeshConvergencePoint[], tolerancePerce
   const sorted = [...points].sort((a, b) => b.element_size_mm - a.element_size_mm);
   const changes = sorted.slice(1).map((p, k) => {
     const prev = sorted[k];
-    const change = prev.max_von_mises_mpa === 0 ? (p.max_von_mises_mpa === 0 ? 0 : Infinity) : ((p.max_von_mises_mpa - prev.max_von_mises_mpa) / Math.abs(prev.max_von_mises_mpa)) * 100;
-    return { from_element_size_mm: prev.element_size_mm, to_element_size_mm: p.element_size_mm, percent_change: Number(change.toFixed(2)) };
+    const change =
+      prev.max_von_mises_mpa === 0
+        ? p.max_von_mises_mpa === 0
+          ? 0
+          : Infinity
+        : ((p.max_von_mises_mpa - prev.max_von_mises_mpa) / Math.abs(prev.max_von_mises_mpa)) * 100;
+    return {
+      from_element_size_mm: prev.element_size_mm,
+      to_element_size_mm: p.element_size_mm,
+      percent_change: Number(change.toFixed(2)),
+    };
   });
   const last = changes.at(-1)!;
   const converged = Math.abs(last.percent_change) <= tolerancePercent;
@@ -22,7 +31,12 @@ export function convergenceRecord(points: MeshConvergencePoint[], tolerancePerce
   let recommendation: string;
   if (converged) {
     recommendation = `converged: the last refinement (${last.from_element_size_mm} → ${last.to_element_size_mm} mm) changed max von Mises by ${pct(last.percent_change)}, within ${tolerancePercent} %; use ${finest.max_von_mises_mpa} MPa from the ${finest.element_size_mm} mm mesh.`;
-  } else if (singular(changes.map((c) => c.percent_change), tolerancePercent)) {
+  } else if (
+    singular(
+      changes.map((c) => c.percent_change),
+      tolerancePercent,
+    )
+  ) {
     recommendation =
       `not converged: max von Mises keeps rising as the elements shrink (${series}) and the changes do not shrink. That is a stress singularity, ` +
       'typically the peak at a fixture edge (a fully fixed face meeting free faces) or at a sharp re-entrant corner: refining will not converge it. ' +

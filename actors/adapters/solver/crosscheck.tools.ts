@@ -9,17 +9,35 @@ const Beam = {
   width_mm: z.number().positive().describe('section width b (across the load)'),
   height_mm: z.number().positive().describe('section height h (along the load)'),
   material: MaterialArgSchema,
-  frd_path: z.string().min(1).optional().describe('a solved .frd of the beam to measure (beam along axis from its low end, load along load_axis)'),
+  frd_path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('a solved .frd of the beam to measure (beam along axis from its low end, load along load_axis)'),
   axis: z.enum(['x', 'y', 'z']).default('x'),
   load_axis: z.enum(['x', 'y', 'z']).default('z'),
   tolerance_percent: z.number().positive().default(5),
 };
 
-type Comparison = { quantity: string; analytical: number; fea: number; percent_difference: number; within_tolerance: boolean };
+type Comparison = {
+  quantity: string;
+  analytical: number;
+  fea: number;
+  percent_difference: number;
+  within_tolerance: boolean;
+};
 const compare = (quantity: string, analytical: number, fea: number | undefined | null, tol: number): Comparison[] => {
   if (fea === undefined || fea === null || !Number.isFinite(fea)) return [];
   const d = ((fea - analytical) / Math.abs(analytical)) * 100;
-  return [{ quantity, analytical: r(analytical), fea: r(fea), percent_difference: Number(d.toFixed(3)), within_tolerance: Math.abs(d) <= tol }];
+  return [
+    {
+      quantity,
+      analytical: r(analytical),
+      fea: r(fea),
+      percent_difference: Number(d.toFixed(3)),
+      within_tolerance: Math.abs(d) <= tol,
+    },
+  ];
 };
 const verdict = (comparisons: Comparison[]) => ({
   comparisons,
@@ -29,11 +47,19 @@ const verdict = (comparisons: Comparison[]) => ({
 
 /** `cross_check_cantilever_beam`, `cross_check_cantilever_frequency`, `cross_check_thermal_steady_state`: FEA against closed forms. */
 export function crossCheckTools(deps: SolverDeps) {
-  const probe = async (tc: ToolContext, a: { frd_path?: string; axis: 'x' | 'y' | 'z'; load_axis: 'x' | 'y' | 'z' }, stationMm: number | null = null) => {
+  const probe = async (
+    tc: ToolContext,
+    a: { frd_path?: string; axis: 'x' | 'y' | 'z'; load_axis: 'x' | 'y' | 'z' },
+    stationMm: number | null = null,
+  ) => {
     if (!a.frd_path) return undefined;
     const frdPath = await existingFile(deps.workspace, a.frd_path, 'frd_path');
     if (a.axis === a.load_axis) throw new InvalidArgumentsError('axis and load_axis must differ');
-    const { ok: _ok, ...measured } = await deps.pool.run('probeFrd', { frdPath, axis: a.axis, loadAxis: a.load_axis, stationMm }, tc.signal);
+    const { ok: _ok, ...measured } = await deps.pool.run(
+      'probeFrd',
+      { frdPath, axis: a.axis, loadAxis: a.load_axis, stationMm },
+      tc.signal,
+    );
     return measured;
   };
   return [
@@ -46,7 +72,11 @@ export function crossCheckTools(deps: SolverDeps) {
       input: z.object({
         ...Beam,
         force_n: z.number().positive().describe('tip load magnitude P'),
-        station_mm: z.number().min(0).optional().describe('distance from the clamp where bending stress is compared (default L/4)'),
+        station_mm: z
+          .number()
+          .min(0)
+          .optional()
+          .describe('distance from the clamp where bending stress is compared (default L/4)'),
         fea_tip_deflection_mm: z.number().optional(),
         fea_stress_at_station_mpa: z.number().optional(),
       }),
@@ -61,9 +91,14 @@ export function crossCheckTools(deps: SolverDeps) {
         const G = E / (2 * (1 + m.poisson_ratio));
         const tip = (P * L ** 3) / (3 * E * I);
         const p = await probe(tc, a, x);
-        const fibres = p ? [p.top_fibre_stress_mpa, p.bottom_fibre_stress_mpa].filter((v): v is number => v !== undefined) : [];
-        const feaTip = a.fea_tip_deflection_mm ?? (p?.tip_deflection_mm !== undefined ? Math.abs(p.tip_deflection_mm) : undefined);
-        const feaStress = a.fea_stress_at_station_mpa ?? (fibres.length ? fibres.reduce((s, v) => s + Math.abs(v), 0) / fibres.length : undefined);
+        const fibres = p
+          ? [p.top_fibre_stress_mpa, p.bottom_fibre_stress_mpa].filter((v): v is number => v !== undefined)
+          : [];
+        const feaTip =
+          a.fea_tip_deflection_mm ?? (p?.tip_deflection_mm !== undefined ? Math.abs(p.tip_deflection_mm) : undefined);
+        const feaStress =
+          a.fea_stress_at_station_mpa ??
+          (fibres.length ? fibres.reduce((s, v) => s + Math.abs(v), 0) / fibres.length : undefined);
         const tol = a.tolerance_percent;
         return {
           analytical: {
@@ -75,8 +110,12 @@ export function crossCheckTools(deps: SolverDeps) {
             bending_stress_at_station_mpa: r((P * (L - x) * c) / I),
           },
           ...(p ? { measured: p } : {}),
-          ...verdict([...compare('tip_deflection_mm', tip, feaTip, tol), ...compare('bending_stress_at_station_mpa', (P * (L - x) * c) / I, feaStress, tol)]),
-          notes: 'A fully fixed 3D clamp also holds the Poisson contraction: FEA deflection typically lands ~0.5 % under Euler-Bernoulli. Stress at the clamp edge is singular; compare away from it.',
+          ...verdict([
+            ...compare('tip_deflection_mm', tip, feaTip, tol),
+            ...compare('bending_stress_at_station_mpa', (P * (L - x) * c) / I, feaStress, tol),
+          ]),
+          notes:
+            'A fully fixed 3D clamp also holds the Poisson contraction: FEA deflection typically lands ~0.5 % under Euler-Bernoulli. Stress at the clamp edge is singular; compare away from it.',
         };
       },
     }),
@@ -91,7 +130,8 @@ export function crossCheckTools(deps: SolverDeps) {
         const m = resolveMaterial(a.material);
         const { length_mm: L, width_mm: b, height_mm: h } = a;
         const rho = m.density_kg_m3 * 1e-12;
-        const freq = (lambda: number, I: number) => ((lambda ** 2) / (2 * Math.PI * L ** 2)) * Math.sqrt((m.youngs_modulus_mpa * I) / (rho * b * h));
+        const freq = (lambda: number, I: number) =>
+          (lambda ** 2 / (2 * Math.PI * L ** 2)) * Math.sqrt((m.youngs_modulus_mpa * I) / (rho * b * h));
         const modes = [1.8751, 4.6941, 7.8548].flatMap((lambda, k) => [
           { mode: k + 1, direction: 'height (load axis)', frequency_hz: r(freq(lambda, (b * h ** 3) / 12)) },
           { mode: k + 1, direction: 'width', frequency_hz: r(freq(lambda, (h * b ** 3) / 12)) },
@@ -130,10 +170,15 @@ export function crossCheckTools(deps: SolverDeps) {
         const p = await probe(tc, { frd_path: a.frd_path, axis: a.axis, load_axis: a.axis === 'z' ? 'x' : 'z' });
         const fea = a.fea_max_temperature_c ?? p?.temperature?.max;
         return {
-          analytical: { temperature_rise_k: r(rise), hot_end_temperature_c: r(hot), thermal_resistance_k_per_w: r(rise / a.power_w) },
+          analytical: {
+            temperature_rise_k: r(rise),
+            hot_end_temperature_c: r(hot),
+            thermal_resistance_k_per_w: r(rise / a.power_w),
+          },
           ...(p ? { measured: { temperature: p.temperature } } : {}),
           ...verdict(compare('hot_end_temperature_c', hot, fea, a.tolerance_percent)),
-          notes: 'Percent difference is on the temperature in C; judge the rise over the sink when the sink is near 0 C.',
+          notes:
+            'Percent difference is on the temperature in C; judge the rise over the sink when the sink is near 0 C.',
         };
       },
     }),

@@ -5,7 +5,10 @@ import { MaterialArgSchema, resolveMaterial } from './materials.ts';
 import { solve } from './solve.ts';
 
 const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
-const MeshFile = z.string().min(1).describe('workspace path of the .inp mesh (nodes, volume elements, node sets), e.g. from cadkernel.generate_mesh');
+const MeshFile = z
+  .string()
+  .min(1)
+  .describe('workspace path of the .inp mesh (nodes, volume elements, node sets), e.g. from cadkernel.generate_mesh');
 
 /** Arguments of `solver.run_fea` (TOOLS.md names). */
 export const RunFeaInputSchema = z.object({
@@ -13,9 +16,19 @@ export const RunFeaInputSchema = z.object({
   load_case: z.string().min(1).describe('name of the load case, recorded with the result'),
   analysis_type: z.enum(['static_stress', 'modal', 'thermal']),
   material: MaterialArgSchema,
-  fixed_node_set: z.string().min(1).default('FIXED').describe('node set held in all three translations (thermal: the sink set)'),
-  load_node_set: z.string().min(1).default('LOAD').describe('node set the force is split over in equal shares (thermal: the heat source set)'),
-  load_force_n: Vec3.optional().describe('total force [Fx, Fy, Fz] in N, in the mesh (twin) frame; required for static_stress'),
+  fixed_node_set: z
+    .string()
+    .min(1)
+    .default('FIXED')
+    .describe('node set held in all three translations (thermal: the sink set)'),
+  load_node_set: z
+    .string()
+    .min(1)
+    .default('LOAD')
+    .describe('node set the force is split over in equal shares (thermal: the heat source set)'),
+  load_force_n: Vec3.optional().describe(
+    'total force [Fx, Fy, Fz] in N, in the mesh (twin) frame; required for static_stress',
+  ),
   num_modes: z.number().int().min(1).max(50).default(6).describe('modal: how many modes'),
   power_dissipation_w: z.number().positive().optional().describe('thermal only: heat into the load set, W'),
   sink_temp_c: z.number().default(20).describe('thermal only: temperature held on the fixed set, C'),
@@ -25,7 +38,11 @@ export const RunFeaInputSchema = z.object({
 export const RunThermalInputSchema = z.object({
   mesh_file: MeshFile,
   material: MaterialArgSchema,
-  heat_source_node_set: z.string().min(1).default('LOAD').describe('node set the power goes into (a uniform flux over its element faces)'),
+  heat_source_node_set: z
+    .string()
+    .min(1)
+    .default('LOAD')
+    .describe('node set the power goes into (a uniform flux over its element faces)'),
   power_dissipation_w: z.number().positive().describe('heat into the source set, W'),
   sink_node_set: z.string().min(1).default('FIXED').describe('node set held at sink_temp_c'),
   sink_temp_c: z.number().default(20),
@@ -45,10 +62,15 @@ export function feaTools(deps: SolverDeps) {
       handler: async (a, tc) => {
         const material = resolveMaterial(a.material);
         if (a.analysis_type === 'static_stress') {
-          if (!a.load_force_n) throw new InvalidArgumentsError('load_force_n [Fx, Fy, Fz] is required for a static_stress analysis');
-          if (a.load_force_n.every((f) => f === 0)) throw new InvalidArgumentsError('load_force_n is zero: nothing would load the part');
+          if (!a.load_force_n)
+            throw new InvalidArgumentsError('load_force_n [Fx, Fy, Fz] is required for a static_stress analysis');
+          if (a.load_force_n.every((f) => f === 0))
+            throw new InvalidArgumentsError('load_force_n is zero: nothing would load the part');
         }
-        if (a.analysis_type === 'thermal' && !a.power_dissipation_w) throw new InvalidArgumentsError('power_dissipation_w is required for a thermal analysis (or use solver.run_thermal)');
+        if (a.analysis_type === 'thermal' && !a.power_dissipation_w)
+          throw new InvalidArgumentsError(
+            'power_dissipation_w is required for a thermal analysis (or use solver.run_thermal)',
+          );
         return solve(
           deps,
           {

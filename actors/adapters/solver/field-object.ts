@@ -15,7 +15,13 @@ export function fieldMetrics(registry: client.Registry): FieldMetrics {
   const total = getOrCreate(
     registry,
     'service_sim_field_payload_total',
-    () => new client.Counter({ name: 'service_sim_field_payload_total', help: 'Result field payloads built by the solver, by outcome (built, decimated, failed)', labelNames: ['analysis_type', 'outcome'] as const, registers: [registry] }),
+    () =>
+      new client.Counter({
+        name: 'service_sim_field_payload_total',
+        help: 'Result field payloads built by the solver, by outcome (built, decimated, failed)',
+        labelNames: ['analysis_type', 'outcome'] as const,
+        registers: [registry],
+      }),
   ) as client.Counter<'analysis_type' | 'outcome'>;
   const bytes = getOrCreate(
     registry,
@@ -37,7 +43,12 @@ export function fieldMetrics(registry: client.Registry): FieldMetrics {
  * counts and ranges; plus `sha256` (the stable ETag: gzip bytes are deterministic) and `size_bytes`. A payload that
  * could not be built gives the object with `error` only; the solve still succeeds.
  */
-export function fieldObject(outcome: FieldOutcome, file: string, analysisType: string, metrics: FieldMetrics): SolverFieldObject & Record<string, unknown> {
+export function fieldObject(
+  outcome: FieldOutcome,
+  file: string,
+  analysisType: string,
+  metrics: FieldMetrics,
+): SolverFieldObject & Record<string, unknown> {
   const head = { format: SIM_FIELD_FORMAT, media_type: SIM_FIELD_MEDIA_TYPE, encoding: 'gzip' } as const;
   if (!outcome.ok) {
     metrics.total.inc({ analysis_type: analysisType, outcome: 'failed' });

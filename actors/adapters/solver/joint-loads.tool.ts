@@ -11,7 +11,12 @@ export const JointLoadsInputSchema = z.object({
         name: z.string().min(1).optional(),
         length_mm: z.number().positive(),
         mass_kg: z.number().min(0),
-        com_fraction: z.number().min(0).max(1).default(0.5).describe('centre of mass along the link, 0 at its joint, 1 at its end'),
+        com_fraction: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.5)
+          .describe('centre of mass along the link, 0 at its joint, 1 at its end'),
         angle_deg: z.number().default(0).describe('link angle from the horizontal (absolute, in the vertical plane)'),
       }),
     )
@@ -65,7 +70,8 @@ export function jointLoads(a: z.output<typeof JointLoadsInputSchema>) {
     reach_mm: r(xFlat[n] * 1000),
     pose_reach_mm: r(x[n] * 1000),
     safety_factor: a.safety_factor,
-    assumptions: 'static, planar chain in a vertical plane, gravity straight down, angles from the horizontal, no accelerations or friction; torque sign positive when gravity pulls the outer links down',
+    assumptions:
+      'static, planar chain in a vertical plane, gravity straight down, angles from the horizontal, no accelerations or friction; torque sign positive when gravity pulls the outer links down',
   };
 }
 

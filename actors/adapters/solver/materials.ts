@@ -41,14 +41,20 @@ export const MaterialArgSchema = z
     }),
   ])
   .default('steel')
-  .describe(`material name (${Object.keys(MATERIALS).join(', ')}) or {youngs_modulus_mpa, poisson_ratio, density_kg_m3, thermal_conductivity_w_mk, specific_heat_j_kgk}`);
+  .describe(
+    `material name (${Object.keys(MATERIALS).join(', ')}) or {youngs_modulus_mpa, poisson_ratio, density_kg_m3, thermal_conductivity_w_mk, specific_heat_j_kgk}`,
+  );
 
 /** Resolves `material`; an unknown name is invalid arguments listing the known ones. */
 export function resolveMaterial(arg: z.output<typeof MaterialArgSchema>): Material {
   if (typeof arg === 'string') {
     const found = materialByName(arg);
     const m = found && MATERIALS[found.key];
-    if (!m) throw new InvalidArgumentsError(`unknown material ${JSON.stringify(arg)}; known: ${Object.keys(MATERIALS).join(', ')}, or pass {youngs_modulus_mpa, poisson_ratio, ...}`, { material: arg });
+    if (!m)
+      throw new InvalidArgumentsError(
+        `unknown material ${JSON.stringify(arg)}; known: ${Object.keys(MATERIALS).join(', ')}, or pass {youngs_modulus_mpa, poisson_ratio, ...}`,
+        { material: arg },
+      );
     return m;
   }
   const steel = MATERIALS.steel;

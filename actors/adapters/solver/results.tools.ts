@@ -23,7 +23,11 @@ export function resultTools(deps: SolverDeps) {
       }),
       handler: async (a, tc) => {
         const meshPath = await existingFile(deps.workspace, a.mesh_file, 'mesh_file');
-        const { ok: _ok, ...q } = await deps.pool.run('meshQuality', { meshPath, maxAspectRatio: a.max_aspect_ratio }, tc.signal);
+        const { ok: _ok, ...q } = await deps.pool.run(
+          'meshQuality',
+          { meshPath, maxAspectRatio: a.max_aspect_ratio },
+          tc.signal,
+        );
         return { mesh_file: a.mesh_file, ...q };
       },
     }),
@@ -36,7 +40,11 @@ export function resultTools(deps: SolverDeps) {
       input: z.object({
         frd_path: z.string().min(1).describe('workspace path of the .frd'),
         analysis_type: z.enum(['static_stress', 'modal', 'thermal']).optional(),
-        mesh_file: z.string().min(1).optional().describe('the .inp with the node sets (default: same name as the .frd)'),
+        mesh_file: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('the .inp with the node sets (default: same name as the .frd)'),
         fixed_node_set: z.string().min(1).default('FIXED'),
         load_node_set: z.string().min(1).default('LOAD'),
         load_force_n: Vec3.optional().describe('force shown on the load marker, N'),
@@ -52,9 +60,16 @@ export function resultTools(deps: SolverDeps) {
         }
         let sets: Record<string, Int32Array> = {};
         if (meshPath) {
-          const found = await deps.pool.run('readSets', { meshPath, names: [a.fixed_node_set, a.load_node_set] }, tc.signal);
+          const found = await deps.pool.run(
+            'readSets',
+            { meshPath, names: [a.fixed_node_set, a.load_node_set] },
+            tc.signal,
+          );
           sets = found.sets;
-          if (found.missing.length) warnings.push(`no markers for ${found.missing.join(', ')}: not node sets of ${deps.workspace.relative(meshPath)}`);
+          if (found.missing.length)
+            warnings.push(
+              `no markers for ${found.missing.join(', ')}: not node sets of ${deps.workspace.relative(meshPath)}`,
+            );
         } else warnings.push('no mesh_file (and no .inp beside the .frd): the field has no fixture or load markers');
         const dir = await deps.workspace.scratch('solver.extract_results');
         const outPath = path.join(dir, 'result.field.json.gz');
@@ -66,7 +81,10 @@ export function resultTools(deps: SolverDeps) {
             outPath,
             capBytes: deps.fieldCapBytes,
             fixtures: sets[a.fixed_node_set] ? [{ label: a.fixed_node_set, nodeIds: sets[a.fixed_node_set] }] : [],
-            loads: sets[a.load_node_set] && a.load_force_n ? [{ label: a.load_node_set, nodeIds: sets[a.load_node_set], vector: a.load_force_n, unit: 'N' }] : [],
+            loads:
+              sets[a.load_node_set] && a.load_force_n
+                ? [{ label: a.load_node_set, nodeIds: sets[a.load_node_set], vector: a.load_force_n, unit: 'N' }]
+                : [],
             probes: sets[a.load_node_set] ? [{ name: a.load_node_set, nodeIds: sets[a.load_node_set] }] : [],
           },
           tc.signal,
@@ -89,8 +107,16 @@ export function resultTools(deps: SolverDeps) {
           min_von_mises_mpa: r(s.von_mises?.min),
           max_displacement_mm: r(s.displacement?.max),
           max_displacement_position_mm: s.displacement?.peak.position ?? null,
-          ...(probe?.mean_displacement ? { load_set_mean_displacement_mm: probe.mean_displacement.map((x) => r(x)) } : {}),
-          ...(s.temperature ? { max_temperature_c: r(s.temperature.max), min_temperature_c: r(s.temperature.min), max_temperature_position_mm: s.temperature.peak.position } : {}),
+          ...(probe?.mean_displacement
+            ? { load_set_mean_displacement_mm: probe.mean_displacement.map((x) => r(x)) }
+            : {}),
+          ...(s.temperature
+            ? {
+                max_temperature_c: r(s.temperature.max),
+                min_temperature_c: r(s.temperature.min),
+                max_temperature_position_mm: s.temperature.peak.position,
+              }
+            : {}),
           ...(s.modes ? { frequencies_hz: s.modes.map((m) => r(m.frequency_hz)), modes: s.modes } : {}),
           output_files: built.field.ok ? [deps.workspace.relative(outPath)] : [],
           warnings,

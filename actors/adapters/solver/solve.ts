@@ -50,18 +50,40 @@ export async function solve(deps: SolverDeps, spec: SolveSpec, tc: ToolContext):
       analysisType: spec.analysis,
       outPath: fieldFile,
       capBytes: deps.fieldCapBytes,
-      fixtures: [{ label: thermal ? `${spec.fixedSet} (T = ${spec.sinkTempC} C)` : `${spec.fixedSet} (fixed)`, nodeIds: deck.fixedNodeIds }],
+      fixtures: [
+        {
+          label: thermal ? `${spec.fixedSet} (T = ${spec.sinkTempC} C)` : `${spec.fixedSet} (fixed)`,
+          nodeIds: deck.fixedNodeIds,
+        },
+      ],
       loads:
         spec.analysis === 'modal' || !spec.loadSet
           ? []
-          : [thermal ? { label: `${spec.loadSet} (${spec.powerW} W heat input)`, nodeIds: deck.loadNodeIds, vector: [0, 0, 0], unit: 'W' } : { label: `${spec.loadSet} (force)`, nodeIds: deck.loadNodeIds, vector: spec.forceN ?? [0, 0, 0], unit: 'N' }],
+          : [
+              thermal
+                ? {
+                    label: `${spec.loadSet} (${spec.powerW} W heat input)`,
+                    nodeIds: deck.loadNodeIds,
+                    vector: [0, 0, 0],
+                    unit: 'W',
+                  }
+                : {
+                    label: `${spec.loadSet} (force)`,
+                    nodeIds: deck.loadNodeIds,
+                    vector: spec.forceN ?? [0, 0, 0],
+                    unit: 'N',
+                  },
+            ],
       bodies: deck.bodies,
       probes: spec.loadSet ? [{ name: spec.loadSet, nodeIds: deck.loadNodeIds }] : [],
     },
     tc.signal,
   );
   const s = built.summary;
-  if (s.nodes === 0) throw new ToolError('CalculiX wrote a result file with no nodes', { tail: run.stdout.split('\n').slice(-20).join('\n') });
+  if (s.nodes === 0)
+    throw new ToolError('CalculiX wrote a result file with no nodes', {
+      tail: run.stdout.split('\n').slice(-20).join('\n'),
+    });
   const size = Math.max(...[0, 1, 2].map((k) => deck.bbox.max[k] - deck.bbox.min[k]));
   if (s.displacement && spec.analysis === 'static_stress' && s.displacement.max > IMPLAUSIBLE_FACTOR * size) {
     throw new ToolError(

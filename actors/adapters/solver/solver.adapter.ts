@@ -25,7 +25,13 @@ export function createSolverAdapter(infra: Infra): ServiceSchema {
     capability: 'fea',
     // SPEC Limits: the solver adapter example, 2048 MB, 600 CPU seconds, 512 MB disk.
     resourceLimits: { max_memory_mb: 2048, max_cpu_seconds: 600, max_disk_mb: 512 },
-    tools: () => [...feaTools(deps), ...resultTools(deps), checkMeshConvergenceTool, ...crossCheckTools(deps), jointLoadsTool],
+    tools: () => [
+      ...feaTools(deps),
+      ...resultTools(deps),
+      checkMeshConvergenceTool,
+      ...crossCheckTools(deps),
+      jointLoadsTool,
+    ],
     checkEngine: async () => {
       if (!(await onPath('ccx'))) return { status: 'unhealthy', message: CCX_MISSING };
       const sandbox = await checkEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);

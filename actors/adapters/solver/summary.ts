@@ -13,7 +13,15 @@ const rv = (v: Vec3 | undefined) => v?.map((x) => r(x)) as Vec3 | undefined;
  * of a cantilever), reaction against applied load, frequencies, temperatures; warnings and the solver's own warnings.
  * Every number comes from the solved `.frd`/`.dat`, never from the simplified field.
  */
-export function solveSummary(a: { spec: SolveSpec; deck: PreparedDeck; summary: FrdSummary; run: CcxRun; reaction: Vec3 | null; outputs: string[]; field: Record<string, unknown> }) {
+export function solveSummary(a: {
+  spec: SolveSpec;
+  deck: PreparedDeck;
+  summary: FrdSummary;
+  run: CcxRun;
+  reaction: Vec3 | null;
+  outputs: string[];
+  field: Record<string, unknown>;
+}) {
   const { spec, deck, summary: s, run } = a;
   const warnings = [...deck.warnings];
   const common = {
@@ -24,7 +32,12 @@ export function solveSummary(a: { spec: SolveSpec; deck: PreparedDeck; summary: 
     solver_time: r(run.seconds, 4),
     mesh_elements: deck.elements,
     mesh_nodes: deck.nodes,
-    meshStats: { nodes: deck.nodes, elements: deck.elements, element_types: deck.element_types, stripped_elements: deck.stripped },
+    meshStats: {
+      nodes: deck.nodes,
+      elements: deck.elements,
+      element_types: deck.element_types,
+      stripped_elements: deck.stripped,
+    },
     node_sets: deck.sets,
     output_files: a.outputs,
     result_file: a.outputs[1],
@@ -66,7 +79,10 @@ export function solveSummary(a: { spec: SolveSpec; deck: PreparedDeck; summary: 
   if (a.reaction) {
     const residual = Math.hypot(...a.reaction.map((x, k) => x + applied[k]));
     const load = Math.hypot(...applied);
-    if (load > 0 && residual > 0.02 * load) warnings.push(`the reaction on ${spec.fixedSet} (${a.reaction.map((x) => r(x, 4)).join(', ')} N) does not balance the applied load (${applied.join(', ')} N)`);
+    if (load > 0 && residual > 0.02 * load)
+      warnings.push(
+        `the reaction on ${spec.fixedSet} (${a.reaction.map((x) => r(x, 4)).join(', ')} N) does not balance the applied load (${applied.join(', ')} N)`,
+      );
   }
   const mean = spec.loadSet ? s.probes[spec.loadSet]?.mean_displacement : undefined;
   return {

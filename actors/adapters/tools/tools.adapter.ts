@@ -15,4 +15,9 @@ const tools = [
 ];
 
 /** The `tools` adapter: `tools.search` over the registry. */
-export const createToolsAdapter = createAdapterService({ id: 'tools', version: '0.1.0', capability: 'discovery', tools });
+export const createToolsAdapter = createAdapterService({
+  id: 'tools',
+  version: '0.1.0',
+  capability: 'discovery',
+  tools,
+});

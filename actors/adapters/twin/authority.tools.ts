@@ -9,7 +9,13 @@ import { projectOf } from './common.ts';
  * Files a pending human-authority request and refuses to decide it: no tool approves its own call, and these
  * decisions belong to a person (SPEC "What the service does" 3, TOOLS.md "human authority").
  */
-async function fileRequest(tc: ToolContext, kind: string, projectId: string | null, title: string, request: Record<string, unknown>): Promise<never> {
+async function fileRequest(
+  tc: ToolContext,
+  kind: string,
+  projectId: string | null,
+  title: string,
+  request: Record<string, unknown>,
+): Promise<never> {
   const r = await call(tc.ctx, HoldsActions.file, {
     kind: 'human_authority',
     tool_id: `twin.${kind}`,
@@ -20,31 +26,51 @@ async function fileRequest(tc: ToolContext, kind: string, projectId: string | nu
     requested_by: tc.caller.client ?? tc.caller.kind,
   });
   const id = `tool:${r.id}`;
-  throw new ToolError(`${kind} needs a person's authority and a tool cannot decide it: pending request ${id} was filed for a person to decide in the approvals queue`, {
-    code: 'human_authority_required',
-    request_id: id,
-    kind,
-  });
+  throw new ToolError(
+    `${kind} needs a person's authority and a tool cannot decide it: pending request ${id} was filed for a person to decide in the approvals queue`,
+    {
+      code: 'human_authority_required',
+      request_id: id,
+      kind,
+    },
+  );
 }
 
 /** `attempt_promotion`, `approve_design_loop`, `approve_engineering_change`: create the pending request, never decide. */
 export const authorityTools = [
   defineTool({
     name: 'attempt_promotion',
-    description: 'Request promotion of a project to a maturity level once its required claims hold. A person decides; this files the request.',
+    description:
+      'Request promotion of a project to a maturity level once its required claims hold. A person decides; this files the request.',
     input: AttemptPromotionRequestSchema,
     handler: (a, tc) => fileRequest(tc, 'attempt_promotion', projectOf(tc, a.projectId), `promotion to ${a.level}`, a),
   }),
   defineTool({
     name: 'approve_design_loop',
     description: 'Ask a person to approve the winning iteration of a design loop. Files the request; a person decides.',
-    input: z.object({ design_loop_id: z.string().min(1), project_id: z.string().nullable().optional(), note: z.string().default('') }),
-    handler: (a, tc) => fileRequest(tc, 'approve_design_loop', projectOf(tc, a.project_id), `design loop ${a.design_loop_id}`, a),
+    input: z.object({
+      design_loop_id: z.string().min(1),
+      project_id: z.string().nullable().optional(),
+      note: z.string().default(''),
+    }),
+    handler: (a, tc) =>
+      fileRequest(tc, 'approve_design_loop', projectOf(tc, a.project_id), `design loop ${a.design_loop_id}`, a),
   }),
   defineTool({
     name: 'approve_engineering_change',
     description: 'Ask a person to approve a proposed engineering change. Files the request; a person decides.',
-    input: z.object({ change_id: z.string().min(1), project_id: z.string().nullable().optional(), note: z.string().default('') }),
-    handler: (a, tc) => fileRequest(tc, 'approve_engineering_change', projectOf(tc, a.project_id), `engineering change ${a.change_id}`, a),
+    input: z.object({
+      change_id: z.string().min(1),
+      project_id: z.string().nullable().optional(),
+      note: z.string().default(''),
+    }),
+    handler: (a, tc) =>
+      fileRequest(
+        tc,
+        'approve_engineering_change',
+        projectOf(tc, a.project_id),
+        `engineering change ${a.change_id}`,
+        a,
+      ),
   }),
 ];

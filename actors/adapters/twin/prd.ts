@@ -9,7 +9,8 @@ export const PRD_ITEM_NAME = 'Product requirements document';
 /** At most this many stray values are reported (SPEC Limits). */
 export const MAX_STRAY_VALUES = 20;
 
-const UNIT = '(mm|cm|m|km|µm|um|kg|g|t|N|kN|MPa|GPa|kPa|Pa|bar|W|kW|mW|V|mV|kV|A|mA|Ah|mAh|Hz|kHz|MHz|GHz|°C|degC|K|h|min|s|ms|rpm|%|USD|EUR|dB|Nm|N·m)';
+const UNIT =
+  '(mm|cm|m|km|µm|um|kg|g|t|N|kN|MPa|GPa|kPa|Pa|bar|W|kW|mW|V|mV|kV|A|mA|Ah|mAh|Hz|kHz|MHz|GHz|°C|degC|K|h|min|s|ms|rpm|%|USD|EUR|dB|Nm|N·m)';
 const VALUE_WITH_UNIT = new RegExp(`(?<![\\w.])(\\d+(?:[.,]\\d+)?)\\s?${UNIT}(?![\\w])`, 'g');
 
 /** Values with units written in prose, e.g. `200 mm`, `100 N`, `2.5 kg`, in first-seen order, unique. */
@@ -43,7 +44,9 @@ export async function recordPrd(content: string, projectId: string | null, tc: T
   const stated = new Set<string>();
   const refs: string[] = [];
   for (const item of sets.items) {
-    const node = await twinCall(call(tc.ctx, T.getNode, { item_key: item.key, run_id: tc.caller.run_id })).catch(() => undefined);
+    const node = await twinCall(call(tc.ctx, T.getNode, { item_key: item.key, run_id: tc.caller.run_id })).catch(
+      () => undefined,
+    );
     if (!node) continue;
     refs.push(node.item_ref!);
     for (const c of (node.properties.constraints as Constraint[] | undefined) ?? []) {
@@ -55,7 +58,13 @@ export async function recordPrd(content: string, projectId: string | null, tc: T
     .slice(0, MAX_STRAY_VALUES)
     .map((v) => v.text);
   const w = await twinCall(
-    call(tc.ctx, T.writeDefinition, { project_id: projectId, item_type: 'prd', name: PRD_ITEM_NAME, properties: { prose: content, requirement_refs: refs }, writer: writerOf(tc) }),
+    call(tc.ctx, T.writeDefinition, {
+      project_id: projectId,
+      item_type: 'prd',
+      name: PRD_ITEM_NAME,
+      properties: { prose: content, requirement_refs: refs },
+      writer: writerOf(tc),
+    }),
   );
   return {
     node_id: w.node.id,
@@ -64,7 +73,8 @@ export async function recordPrd(content: string, projectId: string | null, tc: T
     revision: w.revision,
     item_ref: w.item_ref,
     ...(w.revision_status ? { revision_status: w.revision_status, draft_note: w.draft_note } : {}),
-    requirements_home: 'constraint_set: requirement values live only in constraint sets (twin.record_constraint_set); the prd is prose',
+    requirements_home:
+      'constraint_set: requirement values live only in constraint sets (twin.record_constraint_set); the prd is prose',
     requirement_refs: refs,
     ...(strays.length
       ? {

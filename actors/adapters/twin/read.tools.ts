@@ -21,15 +21,30 @@ export const readTools = [
       max_rows: z.number().int().min(1).max(10_000).optional(),
     }),
     handler: (a, tc) =>
-      twinCall(call(tc.ctx, T.query, { query: a.query, params: a.params, project_scope: tc.caller.project_id, run_id: tc.caller.run_id, max_rows: a.max_rows })),
+      twinCall(
+        call(tc.ctx, T.query, {
+          query: a.query,
+          params: a.params,
+          project_scope: tc.caller.project_id,
+          run_id: tc.caller.run_id,
+          max_rows: a.max_rows,
+        }),
+      ),
   }),
   defineTool({
     name: 'get_node',
-    description: 'Read one twin node with its edges, by node_id or by item_key (KEY gives your current revision, KEY@n that revision).',
+    description:
+      'Read one twin node with its edges, by node_id or by item_key (KEY gives your current revision, KEY@n that revision).',
     input: Ref,
     handler: async (a, tc) => {
       if (!given(a.node_id) && !given(a.item_key)) throw new InvalidArgumentsError('give node_id or item_key');
-      return twinCall(call(tc.ctx, T.getNode, { node_id: given(a.node_id) ? a.node_id : undefined, item_key: given(a.item_key) ? a.item_key : undefined, run_id: tc.caller.run_id }));
+      return twinCall(
+        call(tc.ctx, T.getNode, {
+          node_id: given(a.node_id) ? a.node_id : undefined,
+          item_key: given(a.item_key) ? a.item_key : undefined,
+          run_id: tc.caller.run_id,
+        }),
+      );
     },
   }),
   defineTool({

@@ -6,9 +6,18 @@ import { given, projectOf, twinCall, writerOf } from './common.ts';
 
 /** Optional item addressing of every definition write (SPEC Twin rule 3). */
 export const DefinitionRefArgs = {
-  item_key: z.string().nullable().optional().describe('KEY or KEY@n of the item to revise; a stale @n fails; an unknown bare key names a new item'),
+  item_key: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('KEY or KEY@n of the item to revise; a stale @n fails; an unknown bare key names a new item'),
   supersedes: z.string().nullable().optional().describe('node id of the revision this write supersedes'),
-  change_reason: z.string().max(4000).nullable().optional().describe('why this revision exists (stored on the revision edge)'),
+  change_reason: z
+    .string()
+    .max(4000)
+    .nullable()
+    .optional()
+    .describe('why this revision exists (stored on the revision edge)'),
 };
 
 const Constraint = z.object({
@@ -24,7 +33,14 @@ const Constraint = z.object({
 });
 
 /** Shapes a definition-write answer: the spec's item write result plus the node id. */
-export const writeResult = (w: { node: { id: string }; item_key: string; revision: number; item_ref: string; revision_status?: 'draft'; draft_note?: string }) => ({
+export const writeResult = (w: {
+  node: { id: string };
+  item_key: string;
+  revision: number;
+  item_ref: string;
+  revision_status?: 'draft';
+  draft_note?: string;
+}) => ({
   node_id: w.node.id,
   item_key: w.item_key,
   revision: w.revision,
@@ -36,7 +52,8 @@ export const writeResult = (w: { node: { id: string }; item_key: string; revisio
 export const recordTools = [
   defineTool({
     name: 'record_decision',
-    description: 'Record a design decision (append-only) with its rationale and alternatives; depends_on pins the exact revisions it rests on (KEY@n or KEY).',
+    description:
+      'Record a design decision (append-only) with its rationale and alternatives; depends_on pins the exact revisions it rests on (KEY@n or KEY).',
     input: z.object({
       project_id: z.string().nullable().optional(),
       title: z.string().min(1).max(300),
@@ -61,19 +78,35 @@ export const recordTools = [
   }),
   defineTool({
     name: 'record_constraint_set',
-    description: 'Record the next revision of a constraint set: quantified limits (metric, operator, limit, unit) with severity and verification method.',
-    input: z.object({ project_id: z.string().nullable().optional(), name: z.string().min(1).max(300), constraints: z.array(Constraint).min(1), ...DefinitionRefArgs }),
+    description:
+      'Record the next revision of a constraint set: quantified limits (metric, operator, limit, unit) with severity and verification method.',
+    input: z.object({
+      project_id: z.string().nullable().optional(),
+      name: z.string().min(1).max(300),
+      constraints: z.array(Constraint).min(1),
+      ...DefinitionRefArgs,
+    }),
     handler: async (a, tc) => {
       const constraints = a.constraints.map((c, i) => ({ ...c, id: c.id ?? `C${i + 1}` }));
       const w = await twinCall(
-        call(tc.ctx, T.writeDefinition, { project_id: projectOf(tc, a.project_id), item_type: 'constraint_set', name: a.name, properties: { constraints }, item_key: a.item_key, supersedes: a.supersedes, change_reason: a.change_reason, writer: writerOf(tc) }),
+        call(tc.ctx, T.writeDefinition, {
+          project_id: projectOf(tc, a.project_id),
+          item_type: 'constraint_set',
+          name: a.name,
+          properties: { constraints },
+          item_key: a.item_key,
+          supersedes: a.supersedes,
+          change_reason: a.change_reason,
+          writer: writerOf(tc),
+        }),
       );
       return { ...writeResult(w), constraint_count: constraints.length };
     },
   }),
   defineTool({
     name: 'record_engineering_entity',
-    description: 'Record the next revision of an engineering entity: intent, stakeholder_need or objective; parent_refs link it to what motivates it.',
+    description:
+      'Record the next revision of an engineering entity: intent, stakeholder_need or objective; parent_refs link it to what motivates it.',
     input: z.object({
       project_id: z.string().nullable().optional(),
       entity_type: z.enum(['intent', 'stakeholder_need', 'objective']),
@@ -102,7 +135,8 @@ export const recordTools = [
   }),
   defineTool({
     name: 'record_component_selection',
-    description: 'Record the next revision of a component selection (part number, manufacturer, quantity, key specs, why).',
+    description:
+      'Record the next revision of a component selection (part number, manufacturer, quantity, key specs, why).',
     input: z.object({
       project_id: z.string().nullable().optional(),
       name: z.string().min(1).max(300),
@@ -116,14 +150,24 @@ export const recordTools = [
     handler: async (a, tc) => {
       const { project_id, name, item_key, supersedes, change_reason, ...props } = a;
       const w = await twinCall(
-        call(tc.ctx, T.writeDefinition, { project_id: projectOf(tc, project_id), item_type: 'component_selection', name, properties: props, item_key, supersedes, change_reason, writer: writerOf(tc) }),
+        call(tc.ctx, T.writeDefinition, {
+          project_id: projectOf(tc, project_id),
+          item_type: 'component_selection',
+          name,
+          properties: props,
+          item_key,
+          supersedes,
+          change_reason,
+          writer: writerOf(tc),
+        }),
       );
       return writeResult(w);
     },
   }),
   defineTool({
     name: 'propose_change',
-    description: 'Propose a design change to an item (a pending proposal for a person in the approvals queue); nothing changes until it is approved.',
+    description:
+      'Propose a design change to an item (a pending proposal for a person in the approvals queue); nothing changes until it is approved.',
     input: z.object({
       project_id: z.string().nullable().optional(),
       target: z.string().min(1).describe('KEY or KEY@n of the item to change'),
@@ -138,12 +182,23 @@ export const recordTools = [
           project_id: projectOf(tc, a.project_id),
           node_type: 'design_change',
           name: a.title,
-          properties: { status: 'pending', target: a.target, rationale: a.rationale, changes: a.changes, requested_by: tc.caller.client ?? tc.caller.kind },
+          properties: {
+            status: 'pending',
+            target: a.target,
+            rationale: a.rationale,
+            changes: a.changes,
+            requested_by: tc.caller.client ?? tc.caller.kind,
+          },
           depends_on: [a.target],
           writer: writerOf(tc),
         }),
       );
-      return { change_id: r.node.id, approval_id: `change:${r.node.id}`, status: 'pending', target: r.pinned[0]?.ref ?? a.target };
+      return {
+        change_id: r.node.id,
+        approval_id: `change:${r.node.id}`,
+        status: 'pending',
+        target: r.pinned[0]?.ref ?? a.target,
+      };
     },
   }),
 ];

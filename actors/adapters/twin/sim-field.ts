@@ -20,20 +20,27 @@ export function checkSimField(bytes: Buffer): CheckedField {
   try {
     json = isGzip(bytes) ? zlib.gunzipSync(bytes) : bytes;
   } catch (err) {
-    throw new ToolError(`the field is not a service.sim_field payload: gzip data is corrupt (${(err as Error).message}); no result was recorded`);
+    throw new ToolError(
+      `the field is not a service.sim_field payload: gzip data is corrupt (${(err as Error).message}); no result was recorded`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(json.toString('utf8'));
   } catch (err) {
-    throw new ToolError(`the field is not a service.sim_field payload: not JSON (${(err as Error).message}); no result was recorded`);
+    throw new ToolError(
+      `the field is not a service.sim_field payload: not JSON (${(err as Error).message}); no result was recorded`,
+    );
   }
   const parsed = SimFieldPayloadSchema.safeParse(value);
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error).slice(0, 10);
-    throw new ToolError(`the field is not a service.sim_field v1 payload: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}; no result was recorded`, {
-      validation_errors: issues,
-    });
+    throw new ToolError(
+      `the field is not a service.sim_field v1 payload: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}; no result was recorded`,
+      {
+        validation_errors: issues,
+      },
+    );
   }
   const gz = isGzip(bytes) ? bytes : zlib.gzipSync(json, { level: 6 });
   return { payload: parsed.data, gz };

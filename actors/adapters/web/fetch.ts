@@ -25,12 +25,20 @@ export function parseHttpUrl(raw: string): URL {
   if (scheme !== 'http' && scheme !== 'https') {
     throw new InvalidArgumentsError(`url scheme ${scheme} is not supported: only http and https`, { url: raw, scheme });
   }
-  if (url.username || url.password) throw new InvalidArgumentsError('url must not carry credentials', { url: url.origin });
+  if (url.username || url.password)
+    throw new InvalidArgumentsError('url must not carry credentials', { url: url.origin });
   return url;
 }
 
 /** Streams the body, keeping at most `max` bytes; stops reading (and drops the connection) once over. */
-async function readBody(res: Response, max: number, expected: number | null, tc: ToolContext, url: URL, timeoutSeconds: number) {
+async function readBody(
+  res: Response,
+  max: number,
+  expected: number | null,
+  tc: ToolContext,
+  url: URL,
+  timeoutSeconds: number,
+) {
   const parts: Uint8Array[] = [];
   let bytes = 0;
   let truncated = false;
@@ -57,8 +65,14 @@ async function readBody(res: Response, max: number, expected: number | null, tc:
   } catch (err) {
     if (tc.signal.aborted) throw err;
     const reason =
-      (err as Error).name === 'TimeoutError' ? `no complete body within ${timeoutSeconds} seconds` : `the connection broke (${(err as Error).message})`;
-    throw new ToolError(`reading the response from ${url.host} failed: ${reason} after ${bytes} bytes`, { url: url.href, bytes, reason });
+      (err as Error).name === 'TimeoutError'
+        ? `no complete body within ${timeoutSeconds} seconds`
+        : `the connection broke (${(err as Error).message})`;
+    throw new ToolError(`reading the response from ${url.host} failed: ${reason} after ${bytes} bytes`, {
+      url: url.href,
+      bytes,
+      reason,
+    });
   }
   if (truncated) await reader.cancel().catch(() => undefined);
   return { body: Buffer.concat(parts), truncated };
@@ -66,7 +80,8 @@ async function readBody(res: Response, max: number, expected: number | null, tc:
 
 const mimeOf = (ct: string | null) => (ct ?? '').split(';')[0].trim().toLowerCase();
 const charsetOf = (ct: string | null) => /charset\s*=\s*"?([^";\s]+)/i.exec(ct ?? '')?.[1];
-const metaCharset = (body: Buffer) => /<meta[^>]+charset\s*=\s*["']?([-\w.:]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1];
+const metaCharset = (body: Buffer) =>
+  /<meta[^>]+charset\s*=\s*["']?([-\w.:]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1];
 
 /** Decodes with the named charset, UTF-8 when it is missing or unknown. */
 function decode(body: Buffer, label: string | undefined): string {
@@ -111,10 +126,22 @@ export async function fetchUrl(args: WebFetchInput, tc: ToolContext): Promise<We
   tc.progress(1, `received ${body.byteLength} bytes${truncated ? ' (truncated)' : ''}`);
   tc.log.info({ url: url.href, status: res.status, bytes: body.byteLength, truncated }, 'web fetch done');
 
-  const base = { url: url.href, final_url: res.url || url.href, status: res.status, content_type: contentType, content_length: expected, bytes: body.byteLength, truncated };
+  const base = {
+    url: url.href,
+    final_url: res.url || url.href,
+    status: res.status,
+    content_type: contentType,
+    content_length: expected,
+    bytes: body.byteLength,
+    truncated,
+  };
   const mime = mimeOf(contentType);
-  if (!(TEXTUAL.test(mime) || (!mime && looksLikeText(body)))) return { ...base, encoding: 'base64', base64: body.toString('base64') };
-  const isHtml = mime === 'text/html' || mime === 'application/xhtml+xml' || (!mime && /^\s*<(?:!doctype html|html)\b/i.test(body.subarray(0, 512).toString('latin1')));
+  if (!(TEXTUAL.test(mime) || (!mime && looksLikeText(body))))
+    return { ...base, encoding: 'base64', base64: body.toString('base64') };
+  const isHtml =
+    mime === 'text/html' ||
+    mime === 'application/xhtml+xml' ||
+    (!mime && /^\s*<(?:!doctype html|html)\b/i.test(body.subarray(0, 512).toString('latin1')));
   const text = decode(body, charsetOf(contentType) ?? (isHtml ? metaCharset(body) : undefined));
   if (!isHtml) return { ...base, encoding: 'text', text };
   return { ...base, encoding: 'text', text: htmlToText(text), html: text, title: htmlTitle(text) };

@@ -32,7 +32,7 @@ function reasonOf(code: string | undefined, err: unknown, hostname: string): str
       return 'the connection closed before a response arrived';
   }
   const cause = (err as { cause?: { message?: string } }).cause;
-  if (cause?.message === 'bad port') return 'the port is on the fetch standard\'s list of blocked ports';
+  if (cause?.message === 'bad port') return "the port is on the fetch standard's list of blocked ports";
   if (code && /CERT|TLS|SSL/.test(code)) return `TLS failed: ${cause?.message ?? code}`;
   return cause?.message ?? (err as Error).message ?? String(err);
 }
@@ -45,5 +45,10 @@ export function unreachable(url: URL, err: unknown, timeoutSeconds: number): Too
   const timedOut = (err as { name?: string }).name === 'TimeoutError';
   const code = timedOut ? 'TIMEOUT' : codeOf(err);
   const reason = timedOut ? `no response within ${timeoutSeconds} seconds` : reasonOf(code, err, url.hostname);
-  return new ToolError(`host ${url.host} could not be reached: ${reason}`, { url: url.href, host: url.host, code: code ?? null, reason });
+  return new ToolError(`host ${url.host} could not be reached: ${reason}`, {
+    url: url.href,
+    host: url.host,
+    code: code ?? null,
+    reason,
+  });
 }

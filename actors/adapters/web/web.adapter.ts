@@ -4,7 +4,12 @@ import { createAdapterService } from '../kit/adapter.service.ts';
 import { defineTool } from '../kit/tool.ts';
 import { fetchUrl } from './fetch.ts';
 import { searchWeb } from './search.ts';
-import { WebFetchInputSchema, WebFetchResultSchema, WebSearchInputSchema, WebSearchResultSchema } from './web.schemas.ts';
+import {
+  WebFetchInputSchema,
+  WebFetchResultSchema,
+  WebSearchInputSchema,
+  WebSearchResultSchema,
+} from './web.schemas.ts';
 
 /** The web tools; `search` reads its endpoint from `SERVICE_WEB_SEARCH_URL`. */
 function webTools(searchUrl: string | undefined) {
@@ -42,6 +47,8 @@ export function createWebAdapter(infra: Infra): ServiceSchema {
     capability: 'web',
     tools: webTools(searchUrl),
     checkEngine: async () =>
-      searchUrl ? { status: 'healthy' } : { status: 'degraded', message: 'SERVICE_WEB_SEARCH_URL is not set: web.search cannot run' },
+      searchUrl
+        ? { status: 'healthy' }
+        : { status: 'degraded', message: 'SERVICE_WEB_SEARCH_URL is not set: web.search cannot run' },
   })(infra);
 }

@@ -9,7 +9,18 @@ import type { ProjectScope } from './gates.source.ts';
  * and the count of records without a project, in indexed queries on its table). Single records and every decision go
  * through `holds.get` and `holds.decide`.
  */
-export async function listLedger(via: Caller, status: 'pending' | 'decided' | 'all', scope: ProjectScope, kinds: LedgerKind[] | undefined, countUnscoped: boolean): Promise<{ records: LedgerRecord[]; unscoped: number }> {
-  const r = await call(via, HoldsQueueActions.ledger, { status, project_id: scope, kinds, count_unscoped: countUnscoped });
+export async function listLedger(
+  via: Caller,
+  status: 'pending' | 'decided' | 'all',
+  scope: ProjectScope,
+  kinds: LedgerKind[] | undefined,
+  countUnscoped: boolean,
+): Promise<{ records: LedgerRecord[]; unscoped: number }> {
+  const r = await call(via, HoldsQueueActions.ledger, {
+    status,
+    project_id: scope,
+    kinds,
+    count_unscoped: countUnscoped,
+  });
   return { records: r.records, unscoped: r.unscoped_count };
 }

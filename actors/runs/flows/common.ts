@@ -4,12 +4,18 @@ import type { PhaseDef } from '../../../contracts/flow-defs.ts';
 export const intentPhase: PhaseDef = {
   id: 'intent',
   title: 'Intent',
-  objective: 'Record one intent entity: purpose, stakeholders, context, boundary and the outcome that would count as success.',
+  objective:
+    'Record one intent entity: purpose, stakeholders, context, boundary and the outcome that would count as success.',
   required_deliverables: ['intent'],
   expected_artifacts: ['intent'],
   enforce_deliverables: true,
   disciplines: [],
-  gate: { name: 'Intent sign-off', gate_id: 'G1', criteria: ['the intent states purpose, context and success'], enforce_constraints: false },
+  gate: {
+    name: 'Intent sign-off',
+    gate_id: 'G1',
+    criteria: ['the intent states purpose, context and success'],
+    enforce_constraints: false,
+  },
 };
 
 export const needsPhase: PhaseDef = {
@@ -20,7 +26,12 @@ export const needsPhase: PhaseDef = {
   expected_artifacts: ['stakeholder_need'],
   enforce_deliverables: true,
   disciplines: [],
-  gate: { name: 'Needs sign-off', gate_id: 'G2', criteria: ['every need traces to the intent'], enforce_constraints: false },
+  gate: {
+    name: 'Needs sign-off',
+    gate_id: 'G2',
+    criteria: ['every need traces to the intent'],
+    enforce_constraints: false,
+  },
 };
 
 export const feasibilityPhase: PhaseDef = {
@@ -32,5 +43,10 @@ export const feasibilityPhase: PhaseDef = {
   expected_artifacts: ['design_decision'],
   enforce_deliverables: true,
   disciplines: [],
-  gate: { name: 'Preliminary Feasibility', gate_id: 'G3', criteria: ['estimates are labelled as hand calculations', 'risks have owners'], enforce_constraints: false },
+  gate: {
+    name: 'Preliminary Feasibility',
+    gate_id: 'G3',
+    criteria: ['estimates are labelled as hand calculations', 'risks have owners'],
+    enforce_constraints: false,
+  },
 };

@@ -35,7 +35,8 @@ export function validateFlow(def: FlowDef): FlowDef {
   const parsed = FlowDefSchema.parse(def);
   const ids = new Set(parsed.phases.map((p) => p.id));
   if (ids.size !== parsed.phases.length) throw new Error(`flow ${parsed.id} has duplicate phase ids`);
-  for (const p of parsed.phases) for (const d of p.depends_on ?? []) if (!ids.has(d)) throw new Error(`phase ${p.id} depends on unknown phase ${d}`);
+  for (const p of parsed.phases)
+    for (const d of p.depends_on ?? []) if (!ids.has(d)) throw new Error(`phase ${p.id} depends on unknown phase ${d}`);
   return parsed;
 }
 
@@ -43,5 +44,11 @@ export function validateFlow(def: FlowDef): FlowDef {
 export function freezeFlow(def: FlowDef, facts: Record<string, unknown>): FrozenFlow {
   const definition = validateFlow(def);
   const content_hash = crypto.createHash('sha256').update(canonicalJson({ definition, facts })).digest('hex');
-  return { version_id: `${definition.id}@${definition.version}#${content_hash.slice(0, 12)}`, flow_id: definition.id, content_hash, definition, facts };
+  return {
+    version_id: `${definition.id}@${definition.version}#${content_hash.slice(0, 12)}`,
+    flow_id: definition.id,
+    content_hash,
+    definition,
+    facts,
+  };
 }

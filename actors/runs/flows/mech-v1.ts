@@ -12,23 +12,35 @@ export const MECH_V1: FlowDef = {
     {
       id: 'requirements',
       title: 'Requirements',
-      objective: 'Quantified requirements: load magnitude and location, material class, safety-factor target, mass and envelope, each with a verification method.',
+      objective:
+        'Quantified requirements: load magnitude and location, material class, safety-factor target, mass and envelope, each with a verification method.',
       required_deliverables: ['design_decision', 'constraint_set'],
       expected_artifacts: ['constraint_set', 'design_decision'],
       enforce_deliverables: true,
       disciplines: [],
-      gate: { name: 'Requirements sign-off', gate_id: 'G2R', criteria: ['every requirement is quantified and verifiable'], enforce_constraints: false },
+      gate: {
+        name: 'Requirements sign-off',
+        gate_id: 'G2R',
+        criteria: ['every requirement is quantified and verifiable'],
+        enforce_constraints: false,
+      },
     },
     feasibilityPhase,
     {
       id: 'design',
       title: 'Mechanical design',
-      objective: 'Design the part the goal describes with the CAD tools, name it, and commit its geometry as a cad_model.',
+      objective:
+        'Design the part the goal describes with the CAD tools, name it, and commit its geometry as a cad_model.',
       required_deliverables: ['cad_model'],
       expected_artifacts: ['cad_model', 'design_decision'],
       enforce_deliverables: true,
       disciplines: ['mechanical'],
-      gate: { name: 'Mechanical design review', gate_id: 'G6', criteria: ['geometry committed', 'material and dimensions stated'], enforce_constraints: false },
+      gate: {
+        name: 'Mechanical design review',
+        gate_id: 'G6',
+        criteria: ['geometry committed', 'material and dimensions stated'],
+        enforce_constraints: false,
+      },
     },
     {
       id: 'simulation',
@@ -39,7 +51,12 @@ export const MECH_V1: FlowDef = {
       expected_artifacts: ['simulation_result', 'design_decision'],
       enforce_deliverables: true,
       disciplines: ['simulation'],
-      gate: { name: 'V&V sign-off', gate_id: 'G7', criteria: ['every constraint compared with a current valid result'], enforce_constraints: true },
+      gate: {
+        name: 'V&V sign-off',
+        gate_id: 'G7',
+        criteria: ['every constraint compared with a current valid result'],
+        enforce_constraints: true,
+      },
     },
   ],
 };

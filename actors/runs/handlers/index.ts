@@ -2,7 +2,12 @@ import type { HandlerTable } from '../executors.ts';
 import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
 import { designPhase, simulationPhase } from './mech/late-phases.ts';
 
-const early = { intent: intentPhase, needs: needsPhase, requirements: requirementsPhase, feasibility: feasibilityPhase };
+const early = {
+  intent: intentPhase,
+  needs: needsPhase,
+  requirements: requirementsPhase,
+  feasibility: feasibilityPhase,
+};
 
 /**
  * The deterministic phase handlers. mech_v1 is fully deterministic; hardware_v1 shares the early phases, and its other

@@ -26,14 +26,21 @@ function describe(o: Exclude<ToolCallOutcome, { kind: 'ok' }>): string {
 }
 
 /** Calls a tool as the run's service caller; anything but success stops the phase with the right failure kind. */
-export async function use<T = Record<string, any>>(input: PhaseInput, tool: string, args: Record<string, unknown>, timeoutSeconds?: number): Promise<T> {
+export async function use<T = Record<string, any>>(
+  input: PhaseInput,
+  tool: string,
+  args: Record<string, unknown>,
+  timeoutSeconds?: number,
+): Promise<T> {
   const o = await input.callTool(tool, args, timeoutSeconds);
   if (o.kind !== 'ok') throw new PhaseStop(failureKind(o), `${tool}: ${describe(o)}`);
   return o.data as T;
 }
 
 /** Runs a handler body; a PhaseStop becomes the phase's failure. */
-export async function phase(body: () => Promise<{ summary: string; deliverables: Deliverable[] }>): Promise<PhaseOutcome> {
+export async function phase(
+  body: () => Promise<{ summary: string; deliverables: Deliverable[] }>,
+): Promise<PhaseOutcome> {
   try {
     return { ok: true, ...(await body()) };
   } catch (err) {
@@ -44,5 +51,7 @@ export async function phase(body: () => Promise<{ summary: string; deliverables:
 
 /** The refs earlier phases delivered, of one type. */
 export function priorOf(input: PhaseInput, type: string): Deliverable[] {
-  return Object.values(input.prior).flat().filter((d) => d.type === type);
+  return Object.values(input.prior)
+    .flat()
+    .filter((d) => d.type === type);
 }

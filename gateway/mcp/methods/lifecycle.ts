@@ -21,7 +21,11 @@ const CancelledParams = z.looseObject({ requestId: z.union([z.string(), z.number
 
 function parse<T extends z.ZodType>(schema: T, params: unknown, method: string): z.output<T> {
   const r = schema.safeParse(params ?? {});
-  if (!r.success) throw rpcError('INVALID_PARAMS', `invalid params for ${method}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+  if (!r.success)
+    throw rpcError(
+      'INVALID_PARAMS',
+      `invalid params for ${method}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+    );
   return r.data;
 }
 
@@ -32,7 +36,10 @@ function parse<T extends z.ZodType>(schema: T, params: unknown, method: string):
 export function addLifecycleMethods(server: JSONRPCServer<McpRequestContext>, deps: McpDeps): void {
   server.addMethod('initialize', async (params, ctx) => {
     const p = parse(InitializeParams, params, 'initialize');
-    const skew = p.protocolVersion !== PINNED_PROTOCOL_VERSION ? { requested: p.protocolVersion, pinned: PINNED_PROTOCOL_VERSION } : undefined;
+    const skew =
+      p.protocolVersion !== PINNED_PROTOCOL_VERSION
+        ? { requested: p.protocolVersion, pinned: PINNED_PROTOCOL_VERSION }
+        : undefined;
     const session = await deps.sessions.create({
       protocol_version: PINNED_PROTOCOL_VERSION,
       requested_version: p.protocolVersion,

@@ -19,14 +19,32 @@ export function addResourceMethods(server: JSONRPCServer<McpRequestContext>, dep
     const { sources } = await call(deps.bus, KnowledgeActions.listSources, { limit: 200, offset: 0 });
     return {
       resources: [
-        { uri: SOURCES_URI, name: 'knowledge-sources', title: 'Knowledge sources', description: 'Every ingested source, newest first', mimeType: 'application/json' },
-        ...sources.map((s) => ({ uri: `${SOURCE_PREFIX}${s.id}`, name: s.title, description: s.uri ?? undefined, mimeType: 'text/plain' })),
+        {
+          uri: SOURCES_URI,
+          name: 'knowledge-sources',
+          title: 'Knowledge sources',
+          description: 'Every ingested source, newest first',
+          mimeType: 'application/json',
+        },
+        ...sources.map((s) => ({
+          uri: `${SOURCE_PREFIX}${s.id}`,
+          name: s.title,
+          description: s.uri ?? undefined,
+          mimeType: 'text/plain',
+        })),
       ],
     };
   });
 
   server.addMethod('resources/templates/list', () => ({
-    resourceTemplates: [{ uriTemplate: `${SOURCE_PREFIX}{id}`, name: 'knowledge-source', title: 'One knowledge source', mimeType: 'text/plain' }],
+    resourceTemplates: [
+      {
+        uriTemplate: `${SOURCE_PREFIX}{id}`,
+        name: 'knowledge-source',
+        title: 'One knowledge source',
+        mimeType: 'text/plain',
+      },
+    ],
   }));
 
   server.addMethod('resources/read', async (params) => {
@@ -42,7 +60,8 @@ export function addResourceMethods(server: JSONRPCServer<McpRequestContext>, dep
       const source = await call(deps.bus, KnowledgeActions.getSource, { id: uri.slice(SOURCE_PREFIX.length) });
       return { contents: [{ uri, mimeType: 'text/plain', text: source.text }] };
     } catch (err) {
-      if (err instanceof ActorError && err.type === 'NOT_FOUND') throw rpcError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
+      if (err instanceof ActorError && err.type === 'NOT_FOUND')
+        throw rpcError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
       throw rpcError('RESOURCE_READ_ERROR', `Resource ${uri} could not be read: ${(err as Error).message}`, { uri });
     }
   });

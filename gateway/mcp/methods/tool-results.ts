@@ -5,7 +5,8 @@ import { rpcError } from '../errors.ts';
 
 /** MCP `tools/list` entry of an announced tool: named by its canonical id, or its bare name when the registry granted one. */
 export function toMcpTool(t: AnnouncedTool) {
-  const outputSchema = t.output_schema && (t.output_schema as { type?: string }).type === 'object' ? t.output_schema : undefined;
+  const outputSchema =
+    t.output_schema && (t.output_schema as { type?: string }).type === 'object' ? t.output_schema : undefined;
   return {
     name: t.bare_name ? t.name : t.tool_id,
     ...(t.title ? { title: t.title } : {}),
@@ -41,10 +42,14 @@ export function sharedError(o: ToolCallOutcome) {
       });
     }
     case 'invalid_params':
-      return rpcError('INVALID_PARAMS', `Invalid arguments for ${o.tool_id}: ${o.validation_errors.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
-        tool_id: o.tool_id,
-        validation_errors: o.validation_errors,
-      });
+      return rpcError(
+        'INVALID_PARAMS',
+        `Invalid arguments for ${o.tool_id}: ${o.validation_errors.map((v) => `${v.path} ${v.message}`).join('; ')}`,
+        {
+          tool_id: o.tool_id,
+          validation_errors: o.validation_errors,
+        },
+      );
     case 'unavailable':
       return rpcError('TOOL_UNAVAILABLE', `Tool adapter is unavailable: ${o.message}`, {
         error_type: 'TOOL_UNAVAILABLE',
@@ -70,10 +75,15 @@ const OwnContent = ToolContentSchema.array().min(1);
  */
 function okResult(data: Record<string, unknown>, callId: string) {
   const own = TOOL_CONTENT_KEY in data ? OwnContent.safeParse(data[TOOL_CONTENT_KEY]) : undefined;
-  if (!own?.success) return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: { callId } };
+  if (!own?.success)
+    return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: { callId } };
   // The blocks go out as the tool wrote them (the schema would strip extra keys such as `annotations` from text blocks).
   const { [TOOL_CONTENT_KEY]: content, ...rest } = data;
-  return { content: content as typeof own.data, ...(Object.keys(rest).length ? { structuredContent: rest } : {}), _meta: { callId } };
+  return {
+    content: content as typeof own.data,
+    ...(Object.keys(rest).length ? { structuredContent: rest } : {}),
+    _meta: { callId },
+  };
 }
 
 /** MCP dialect (`tools/call`): success and tool failures are results; the rest are JSON-RPC errors. */
@@ -82,13 +92,20 @@ export function toMcpResult(o: ToolCallOutcome, callId: string) {
   if (err) throw err;
   if (o.kind === 'ok') return okResult(o.data, callId);
   if (o.kind === 'refused') {
-    return { content: [{ type: 'text', text: o.message }], isError: true, _meta: { callId, error: { toolId: o.tool_id, details: o.message, durationMs: 0 } } };
+    return {
+      content: [{ type: 'text', text: o.message }],
+      isError: true,
+      _meta: { callId, error: { toolId: o.tool_id, details: o.message, durationMs: 0 } },
+    };
   }
   if (o.kind === 'tool_error') {
     return {
       content: [{ type: 'text', text: o.error.message }],
       isError: true,
-      _meta: { callId, error: { toolId: o.tool_id, type: o.error.type, details: o.error.details, durationMs: o.duration_ms } },
+      _meta: {
+        callId,
+        error: { toolId: o.tool_id, type: o.error.type, details: o.error.details, durationMs: o.duration_ms },
+      },
     };
   }
   throw new Error(`unmapped outcome ${o.kind}`);
@@ -101,18 +118,38 @@ export const LEGACY_EXECUTION_MESSAGE = 'Tool execution failed';
 export function toLegacyResult(o: ToolCallOutcome) {
   const err = sharedError(o);
   if (err) throw err;
-  if (o.kind === 'ok') return { tool_id: o.tool_id, status: 'success', data: o.data, duration_ms: o.duration_ms, output_files: o.output_files };
+  if (o.kind === 'ok')
+    return {
+      tool_id: o.tool_id,
+      status: 'success',
+      data: o.data,
+      duration_ms: o.duration_ms,
+      output_files: o.output_files,
+    };
   if (o.kind === 'refused') {
-    throw rpcError('TOOL_EXECUTION_ERROR', LEGACY_EXECUTION_MESSAGE, { error_type: 'TOOL_EXECUTION_ERROR', tool_id: o.tool_id, details: o.message, duration_ms: 0 });
+    throw rpcError('TOOL_EXECUTION_ERROR', LEGACY_EXECUTION_MESSAGE, {
+      error_type: 'TOOL_EXECUTION_ERROR',
+      tool_id: o.tool_id,
+      details: o.message,
+      duration_ms: 0,
+    });
   }
   if (o.kind === 'tool_error') {
     if (o.error.type === 'TOOL_TIMEOUT') {
-      throw rpcError('TOOL_TIMEOUT', o.error.message, { error_type: 'TOOL_TIMEOUT', tool_id: o.tool_id, details: o.error.details, duration_ms: o.duration_ms });
+      throw rpcError('TOOL_TIMEOUT', o.error.message, {
+        error_type: 'TOOL_TIMEOUT',
+        tool_id: o.tool_id,
+        details: o.error.details,
+        duration_ms: o.duration_ms,
+      });
     }
     throw rpcError('TOOL_EXECUTION_ERROR', LEGACY_EXECUTION_MESSAGE, {
       error_type: 'TOOL_EXECUTION_ERROR',
       tool_id: o.tool_id,
-      details: typeof o.error.details === 'string' ? `${o.error.message}: ${o.error.details}`.replace(/^(.*): \1$/, '$1') : { message: o.error.message, ...o.error.details },
+      details:
+        typeof o.error.details === 'string'
+          ? `${o.error.message}: ${o.error.details}`.replace(/^(.*): \1$/, '$1')
+          : { message: o.error.message, ...o.error.details },
       duration_ms: o.duration_ms,
     });
   }

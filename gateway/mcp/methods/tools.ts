@@ -27,7 +27,11 @@ function parse<T extends z.ZodType>(schema: T, params: unknown, method: string):
   const r = schema.safeParse(params ?? {});
   if (!r.success) {
     const issues = r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
-    throw rpcError('INVALID_PARAMS', `invalid params for ${method}: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { validation_errors: issues });
+    throw rpcError(
+      'INVALID_PARAMS',
+      `invalid params for ${method}: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+      { validation_errors: issues },
+    );
   }
   return r.data;
 }
@@ -35,7 +39,10 @@ function parse<T extends z.ZodType>(schema: T, params: unknown, method: string):
 function profileOf(ctx: McpRequestContext, deps: McpDeps): string | undefined {
   const profile = ctx.profile ?? deps.defaultProfile;
   if (profile && !PROFILE_NAMES.includes(profile)) {
-    throw rpcError('INVALID_PARAMS', `unknown profile ${profile}; valid profiles: ${PROFILE_NAMES.join(', ')}`, { profile, valid: PROFILE_NAMES });
+    throw rpcError('INVALID_PARAMS', `unknown profile ${profile}; valid profiles: ${PROFILE_NAMES.join(', ')}`, {
+      profile,
+      valid: PROFILE_NAMES,
+    });
   }
   return profile;
 }
@@ -77,7 +84,14 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
     return { tools: res.tools.map(toManifest), ...meta };
   });
 
-  const run = async (ctx: McpRequestContext, dialect: 'mcp' | 'legacy', name: string, args: Record<string, unknown>, timeout: number, token?: string | number) => {
+  const run = async (
+    ctx: McpRequestContext,
+    dialect: 'mcp' | 'legacy',
+    name: string,
+    args: Record<string, unknown>,
+    timeout: number,
+    token?: string | number,
+  ) => {
     const callId = `call_${crypto.randomUUID()}`;
     const requestId = ctx.requestId ?? callId;
     const done = deps.inflight.add({
@@ -97,7 +111,15 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
       const outcome = await call(
         deps.bus,
         ToolsActions.call,
-        { name, arguments: args, timeout_seconds: timeout, call_id: callId, caller: callerOf(ctx), progress_node: deps.nodeID, has_progress: token !== undefined },
+        {
+          name,
+          arguments: args,
+          timeout_seconds: timeout,
+          call_id: callId,
+          caller: callerOf(ctx),
+          progress_node: deps.nodeID,
+          has_progress: token !== undefined,
+        },
         { timeout: (timeout + (deps.holdMaxSeconds ?? 0)) * 1000 + 10_000 },
       );
       return { outcome, callId };

@@ -18,10 +18,20 @@ export interface SeedPlan {
 }
 
 /** The default plan: 10,000 pending items across kinds and 20 projects. */
-export const PLAN: SeedPlan = { gates: 2000, ledger: 2000, changes: 2000, loops: 1000, sketches: 1500, drawings: 1500, projects: 20, unscopedEvery: 50 };
+export const PLAN: SeedPlan = {
+  gates: 2000,
+  ledger: 2000,
+  changes: 2000,
+  loops: 1000,
+  sketches: 1500,
+  drawings: 1500,
+  projects: 20,
+  unscopedEvery: 50,
+};
 
 /** SQL for the project of the i-th item (`$projects` projects, one in `$every` unscoped). */
-const projectOf = (i: string) => `CASE WHEN ${i} % $2 = 0 THEN NULL ELSE 'bench-p' || lpad((${i} % $1)::text, 2, '0') END`;
+const projectOf = (i: string) =>
+  `CASE WHEN ${i} % $2 = 0 THEN NULL ELSE 'bench-p' || lpad((${i} % $1)::text, 2, '0') END`;
 
 /** Clones the template run (parked at its first gate) into `n` runs with their own ids, projects and logs. */
 async function cloneRuns(c: pg.Client, templateId: string, n: number, plan: SeedPlan): Promise<void> {
@@ -45,7 +55,11 @@ async function cloneRuns(c: pg.Client, templateId: string, n: number, plan: Seed
 }
 
 /** Seeds the plan; answers the approval ids of each kind (newest last). */
-export async function seedApprovals(c: pg.Client, templateRunId: string, plan: SeedPlan = PLAN): Promise<Record<'gate' | 'tool' | 'change' | 'sketch', string[]>> {
+export async function seedApprovals(
+  c: pg.Client,
+  templateRunId: string,
+  plan: SeedPlan = PLAN,
+): Promise<Record<'gate' | 'tool' | 'change' | 'sketch', string[]>> {
   await cloneRuns(c, templateRunId, plan.gates, plan);
   const kinds = ['human_authority', 'tool_call', 'flow_version', 'human_authority'];
   await c.query(
@@ -61,7 +75,11 @@ export async function seedApprovals(c: pg.Client, templateRunId: string, plan: S
        SELECT gen_random_uuid(), ${projectOf('i')}, $3, $3 || ' ' || i, ${props}, now() + i * interval '1 millisecond', now() FROM generate_series(1, $4) AS i`,
       [plan.projects, plan.unscopedEvery, type, n],
     );
-  await nodes('design_change', plan.changes, `jsonb_build_object('status', 'pending', 'target', 'CAD-BENCH', 'rationale', 'bench change ' || i)`);
+  await nodes(
+    'design_change',
+    plan.changes,
+    `jsonb_build_object('status', 'pending', 'target', 'CAD-BENCH', 'rationale', 'bench change ' || i)`,
+  );
   await nodes('sketch', plan.sketches, `'{"description": "bench sketch"}'::jsonb`);
   await nodes('technical_drawing', plan.drawings, `'{"description": "bench drawing"}'::jsonb`);
   await nodes('design_iteration', plan.loops, `jsonb_build_object('loop', i)`);
@@ -75,8 +93,12 @@ export async function seedApprovals(c: pg.Client, templateRunId: string, plan: S
   const ids = async (sql: string) => (await c.query<{ id: string }>(sql)).rows.map((r) => r.id);
   return {
     gate: await ids(`SELECT 'gate:' || id AS id FROM runs WHERE id LIKE 'run_bench_%' ORDER BY created_at`),
-    tool: await ids(`SELECT 'tool:' || id AS id FROM tool_approvals WHERE kind = 'human_authority' ORDER BY created_at`),
-    change: await ids(`SELECT 'change:' || id AS id FROM twin_nodes WHERE node_type = 'design_change' ORDER BY created_at`),
+    tool: await ids(
+      `SELECT 'tool:' || id AS id FROM tool_approvals WHERE kind = 'human_authority' ORDER BY created_at`,
+    ),
+    change: await ids(
+      `SELECT 'change:' || id AS id FROM twin_nodes WHERE node_type = 'design_change' ORDER BY created_at`,
+    ),
     sketch: await ids(`SELECT 'sketch:' || id AS id FROM twin_nodes WHERE node_type = 'sketch' ORDER BY created_at`),
   };
 }

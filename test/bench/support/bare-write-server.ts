@@ -10,7 +10,9 @@ const [url, rowsArg = '3000', poolArg = '20'] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: url, max: Number(poolArg) });
 await pool.query('DROP TABLE IF EXISTS bench_floor');
 await pool.query('CREATE TABLE bench_floor (path text PRIMARY KEY, decided_at timestamptz, body jsonb)');
-await pool.query('INSERT INTO bench_floor (path) SELECT \'/row/\' || g FROM generate_series(0, $1::int - 1) g', [Number(rowsArg)]);
+await pool.query("INSERT INTO bench_floor (path) SELECT '/row/' || g FROM generate_series(0, $1::int - 1) g", [
+  Number(rowsArg),
+]);
 
 const out = JSON.stringify({ status: 'decided' });
 const server = http.createServer((req, res) => {
@@ -23,8 +25,14 @@ const server = http.createServer((req, res) => {
     };
     if (req.method !== 'POST') return done(200);
     pool
-      .query('UPDATE bench_floor SET decided_at = now(), body = $2 WHERE path = $1 AND decided_at IS NULL', [req.url, raw || '{}'])
-      .then((r) => done(r.rowCount === 1 ? 200 : 409), () => done(500));
+      .query('UPDATE bench_floor SET decided_at = now(), body = $2 WHERE path = $1 AND decided_at IS NULL', [
+        req.url,
+        raw || '{}',
+      ])
+      .then(
+        (r) => done(r.rowCount === 1 ? 200 : 409),
+        () => done(500),
+      );
   });
 });
 server.keepAliveTimeout = 65_000;

@@ -13,10 +13,14 @@ const [base, file, mode, warmPath = '/warm-up', headersJson = '{}'] = process.ar
 const work = JSON.parse(fs.readFileSync(file, 'utf8')) as { path: string; body: unknown }[];
 const slots = mode === 'all' ? work.length : Number(mode);
 const url = new URL(base);
-const extra = Object.entries(JSON.parse(headersJson) as Record<string, string>).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+const extra = Object.entries(JSON.parse(headersJson) as Record<string, string>)
+  .map(([k, v]) => `${k}: ${v}\r\n`)
+  .join('');
 
 function request(method: string, path: string, body = ''): Buffer {
-  const head = `${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\n${extra}` + (body ? `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` : '');
+  const head =
+    `${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\n${extra}` +
+    (body ? `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` : '');
   return Buffer.from(`${head}\r\n${body}`);
 }
 
@@ -75,9 +79,11 @@ const one = async (c: Conn, i: number) => {
 if (mode === 'all') await Promise.all(work.map((_, i) => one(conns[i], i)));
 else {
   let next = 0;
-  await Promise.all(conns.map(async (c) => {
-    for (let i = next++; i < work.length; i = next++) await one(c, i);
-  }));
+  await Promise.all(
+    conns.map(async (c) => {
+      for (let i = next++; i < work.length; i = next++) await one(c, i);
+    }),
+  );
 }
 const span = performance.now() - start;
 for (const c of conns) c.close();

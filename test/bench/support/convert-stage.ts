@@ -12,12 +12,17 @@ import { assemblyGeo, gmshStep } from '../../support/cad-files.ts';
 type Run = { wall: number; cpu: number; read: number; build: number; triangles: number; glb: number; parts: number };
 
 /** Runs the stage and returns the report lines (BENCH_PARTS solids, default 56 ≈ 400 KB; BENCH_CONVERT_RUNS warm runs, default 7). */
-export async function convertStage(parts = Number(process.env.BENCH_PARTS ?? 56), runs = Number(process.env.BENCH_CONVERT_RUNS ?? 7)): Promise<string[]> {
+export async function convertStage(
+  parts = Number(process.env.BENCH_PARTS ?? 56),
+  runs = Number(process.env.BENCH_CONVERT_RUNS ?? 7),
+): Promise<string[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-convert-'));
   const gmsh = new Uint8Array(await fs.readFile(await gmshStep(dir, 'assembly', assemblyGeo(parts))));
   // The CAx-IF as1 assembly (442 KB, 18 parts) that occt-import-js ships with its tests: the file notes/cad-kernel.md
   // measured (511 ms warm), so both figures are comparable.
-  const as1 = new Uint8Array(await fs.readFile(createRequire(import.meta.url).resolve('occt-import-js/test/testfiles/cax-if/as1-oc-214.stp')));
+  const as1 = new Uint8Array(
+    await fs.readFile(createRequire(import.meta.url).resolve('occt-import-js/test/testfiles/cax-if/as1-oc-214.stp')),
+  );
   const out = [...(await measure('gmsh assembly', gmsh, runs)), ...(await measure('CAx-IF as1-oc-214.stp', as1, runs))];
   await fs.rm(dir, { recursive: true, force: true });
   return out;
@@ -33,7 +38,15 @@ async function measure(label: string, source: Uint8Array, runs: number): Promise
     const c = process.cpuUsage(c0);
     if (!out.ok) throw new Error(`conversion failed: ${out.reason}`);
     const s = out.metadata.stats;
-    return { wall, cpu: (c.user + c.system) / 1000, read: s.read_ms, build: s.build_ms, triangles: s.triangles, glb: s.glb_bytes, parts: s.parts };
+    return {
+      wall,
+      cpu: (c.user + c.system) / 1000,
+      read: s.read_ms,
+      build: s.build_ms,
+      triangles: s.triangles,
+      glb: s.glb_bytes,
+      parts: s.parts,
+    };
   };
   const cold = await once();
   const warm: Run[] = [];
@@ -48,10 +61,16 @@ async function measure(label: string, source: Uint8Array, runs: number): Promise
     ['source', `${kb(source.byteLength)} STEP, ${cold.parts} parts`],
     ['output', `${kb(cold.glb)} GLB, ${cold.triangles} triangles (deflection 0.1 mm, 0.5 rad)`],
     ['cold first file (pool start + reader init)', `${ms(cold.wall)} (read ${ms(cold.read)}, GLB ${ms(cold.build)})`],
-    [`warm, median of ${runs}`, `${ms(median('wall'))} (read + tessellate ${ms(median('read'))}, GLB ${ms(median('build'))})`],
+    [
+      `warm, median of ${runs}`,
+      `${ms(median('wall'))} (read + tessellate ${ms(median('read'))}, GLB ${ms(median('build'))})`,
+    ],
     ['warm min / max', `${ms(sorted('wall')[0])} / ${ms(sorted('wall').at(-1)!)}`],
     ['warm CPU time, median (≈ wall on a free core)', ms(median('cpu'))],
-    ['target: under 500 ms warm', `wall ${median('wall') < 500 ? 'met' : 'NOT met'}, CPU ${median('cpu') < 500 ? 'met' : 'NOT met'}`],
+    [
+      'target: under 500 ms warm',
+      `wall ${median('wall') < 500 ? 'met' : 'NOT met'}, CPU ${median('cpu') < 500 ? 'met' : 'NOT met'}`,
+    ],
     ['peak RSS of the process so far', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`],
   ];
   return [

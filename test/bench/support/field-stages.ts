@@ -31,7 +31,13 @@ export function measureStages(frdPath: string, capBytes: number) {
   const mark = (stage: string) => {
     const now = performance.now();
     const used = process.cpuUsage(cpu);
-    stages.push({ stage, ms: Math.round((now - t) * 10) / 10, cpu_ms: Math.round((used.user + used.system) / 100) / 10, rss_mb: mb(process.memoryUsage().rss), peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024) });
+    stages.push({
+      stage,
+      ms: Math.round((now - t) * 10) / 10,
+      cpu_ms: Math.round((used.user + used.system) / 100) / 10,
+      rss_mb: mb(process.memoryUsage().rss),
+      peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+    });
     t = performance.now();
     cpu = process.cpuUsage();
   };
@@ -55,12 +61,32 @@ export function measureStages(frdPath: string, capBytes: number) {
     coords: f.coords,
     displacement: disp,
     fields: [
-      { key: 'von_mises', label: 'von Mises stress', unit: 'MPa', values: vm, min: s1.min, max: s1.max, peak: { position: at(s1.peak), value: s1.max } },
-      { key: 'displacement_magnitude', label: 'Displacement magnitude', unit: 'mm', values: mag, min: s2.min, max: s2.max, peak: { position: at(s2.peak), value: s2.max } },
+      {
+        key: 'von_mises',
+        label: 'von Mises stress',
+        unit: 'MPa',
+        values: vm,
+        min: s1.min,
+        max: s1.max,
+        peak: { position: at(s1.peak), value: s1.max },
+      },
+      {
+        key: 'displacement_magnitude',
+        label: 'Displacement magnitude',
+        unit: 'mm',
+        values: mag,
+        min: s2.min,
+        max: s2.max,
+        peak: { position: at(s2.peak), value: s2.max },
+      },
     ],
   });
   mark('outer surface');
-  const fit = fitPayload(mesh, { analysisType: 'static_stress', markers: [], bbox: boundsOf(f.coords, null, used) }, capBytes);
+  const fit = fitPayload(
+    mesh,
+    { analysisType: 'static_stress', markers: [], bbox: boundsOf(f.coords, null, used) },
+    capBytes,
+  );
   mark(fit.decimated ? 'decimate + JSON + gzip' : 'JSON + gzip');
   return {
     file_mb: mb(bytes.length),
@@ -70,10 +96,19 @@ export function measureStages(frdPath: string, capBytes: number) {
     stages,
     total_ms: Math.round(stages.reduce((s, x) => s + x.ms, 0)),
     total_cpu_ms: Math.round(stages.reduce((s, x) => s + x.cpu_ms, 0)),
-    payload: { bytes: fit.gz.length, vertices: fit.vertexCount, triangles: fit.triangleCount, source_triangles: fit.sourceTriangleCount, decimated: fit.decimated, cell_mm: fit.cellSize, passes: fit.passes },
+    payload: {
+      bytes: fit.gz.length,
+      vertices: fit.vertexCount,
+      triangles: fit.triangleCount,
+      source_triangles: fit.sourceTriangleCount,
+      decimated: fit.decimated,
+      cell_mm: fit.cellSize,
+      passes: fit.passes,
+    },
     max_von_mises: Number(s1.max.toPrecision(5)),
   };
 }
 
 // Run as a script (`node field-stages.ts <frd> <cap>`): a fresh, light process, so RSS figures are this path's alone.
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(JSON.stringify(measureStages(process.argv[2], Number(process.argv[3]))));
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  process.stdout.write(JSON.stringify(measureStages(process.argv[2], Number(process.argv[3]))));

@@ -15,7 +15,13 @@ export interface FlowFigures {
   retries: number;
 }
 
-const who = { approver: 'local:bench', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null };
+const who = {
+  approver: 'local:bench',
+  approver_verified: false,
+  surface: 'dashboard',
+  on_behalf_of: null,
+  agent: null,
+};
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
 /**
@@ -23,21 +29,36 @@ const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p
  * it opens (the `runs.gateOpened` broadcast, `runs.get` as fallback) with `runs.decide`, sent to the nodes in rotation.
  * Then reads each run's log and measures, per approval, the time from the call to the PhaseStarted it caused.
  */
-export async function driveFlows(label: string, opts: { nodes: string[]; bus: ServiceBroker; watch: GateWatch; runs: number }): Promise<FlowFigures> {
+export async function driveFlows(
+  label: string,
+  opts: { nodes: string[]; bus: ServiceBroker; watch: GateWatch; runs: number },
+): Promise<FlowFigures> {
   const stats: DecideStats = { retries: 0, byCode: {} };
   const calledAt = new Map<string, number>();
   let rr = 0;
   const t0 = performance.now();
   const drive = async (i: number): Promise<RunView> => {
     const nodeID = opts.nodes.length ? opts.nodes[i % opts.nodes.length] : undefined;
-    let view = await call(opts.bus, R.start, { design_flow: 'mech_v1', project_id: `bench-${i}`, goal: `bracket ${i}` }, { nodeID, timeout: 120_000 });
+    let view = await call(
+      opts.bus,
+      R.start,
+      { design_flow: 'mech_v1', project_id: `bench-${i}`, goal: `bracket ${i}` },
+      { nodeID, timeout: 120_000 },
+    );
     const decided = new Set<string>();
     for (;;) {
       const gate = await opts.watch.next(view.id, decided, 300_000, 2000);
       if (!gate) return view;
       const idem = `${gate.gate_id}:approve`;
       calledAt.set(idem, Date.now());
-      view = await decideWithRetry(opts.bus, opts.nodes, rr++, { run_id: view.id, decision: 'approve', identity: who, idem }, stats, { timeoutMs: 60_000 });
+      view = await decideWithRetry(
+        opts.bus,
+        opts.nodes,
+        rr++,
+        { run_id: view.id, decision: 'approve', identity: who, idem },
+        stats,
+        { timeoutMs: 60_000 },
+      );
       decided.add(gate.gate_id);
       if (view.status === 'completed') return view;
     }
@@ -47,10 +68,15 @@ export async function driveFlows(label: string, opts: { nodes: string[]; bus: Se
 
   const latencies: number[] = [];
   for (const run of done) {
-    const log = (await call(opts.bus, R.events, { run_id: run.id })).events as { type: string; idem?: string; at: string }[];
+    const log = (await call(opts.bus, R.events, { run_id: run.id })).events as {
+      type: string;
+      idem?: string;
+      at: string;
+    }[];
     log.forEach((e, i) => {
       const next = log[i + 1];
-      if (e.type === 'GateDecided' && next?.type === 'PhaseStarted' && calledAt.has(e.idem!)) latencies.push(Date.parse(next.at) - calledAt.get(e.idem!)!);
+      if (e.type === 'GateDecided' && next?.type === 'PhaseStarted' && calledAt.has(e.idem!))
+        latencies.push(Date.parse(next.at) - calledAt.get(e.idem!)!);
     });
   }
   latencies.sort((a, b) => a - b);
@@ -60,7 +86,13 @@ export async function driveFlows(label: string, opts: { nodes: string[]; bus: Se
     completed: done.filter((v) => v.status === 'completed').length,
     seconds,
     runsPerSecond: opts.runs / seconds,
-    latencyMs: { p50: pct(latencies, 0.5), p90: pct(latencies, 0.9), p99: pct(latencies, 0.99), max: latencies.at(-1) ?? NaN, n: latencies.length },
+    latencyMs: {
+      p50: pct(latencies, 0.5),
+      p90: pct(latencies, 0.9),
+      p99: pct(latencies, 0.99),
+      max: latencies.at(-1) ?? NaN,
+      n: latencies.length,
+    },
     retries: stats.retries,
   };
 }

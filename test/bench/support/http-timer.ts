@@ -25,8 +25,10 @@ for (let i = 0; i < Number(warm) + Number(runs); i++) {
   const t0 = performance.now();
   const res = await get();
   const took = performance.now() - t0;
-  if (res.status !== Number(expect)) throw new Error(`GET ${url}: status ${res.status}, expected ${expect}: ${res.body.toString('utf8', 0, 300)}`);
-  if (sha && crypto.createHash('sha256').update(res.body).digest('hex') !== sha) throw new Error(`GET ${url}: bytes out differ from bytes stored`);
+  if (res.status !== Number(expect))
+    throw new Error(`GET ${url}: status ${res.status}, expected ${expect}: ${res.body.toString('utf8', 0, 300)}`);
+  if (sha && crypto.createHash('sha256').update(res.body).digest('hex') !== sha)
+    throw new Error(`GET ${url}: bytes out differ from bytes stored`);
   bytes = res.body.length;
   if (i >= Number(warm)) ms.push(took);
 }

@@ -12,7 +12,14 @@ export interface LoadResult {
 /** Drives `url` with `connections` concurrent keep-alive connections for `seconds` and reports latency and throughput. */
 export async function load(
   label: string,
-  opts: { url: string; connections?: number; seconds?: number; method?: string; body?: string; headers?: Record<string, string> },
+  opts: {
+    url: string;
+    connections?: number;
+    seconds?: number;
+    method?: string;
+    body?: string;
+    headers?: Record<string, string>;
+  },
 ): Promise<LoadResult> {
   const r = await autocannon({
     url: opts.url,
@@ -34,7 +41,9 @@ export async function load(
 
 export function printTable(rows: LoadResult[], baseline: LoadResult): void {
   const fmt = (n: number, d = 1) => n.toFixed(d).padStart(10);
-  process.stdout.write(`${'case'.padEnd(44)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'ratio'.padStart(10)}${'non2xx'.padStart(8)}\n`);
+  process.stdout.write(
+    `${'case'.padEnd(44)}${'req/s'.padStart(10)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'ratio'.padStart(10)}${'non2xx'.padStart(8)}\n`,
+  );
   for (const r of rows) {
     process.stdout.write(
       `${r.label.padEnd(44)}${fmt(r.requestsPerSec, 0)}${fmt(r.p50ms)}${fmt(r.p99ms)}${fmt(r.requestsPerSec / baseline.requestsPerSec, 2)}${String(r.non2xx + r.errors).padStart(8)}\n`,

@@ -7,7 +7,11 @@ import autocannon from 'autocannon';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Headers of every Streamable HTTP request after `initialize` (notes/mcp-clients.md "SDK v1 client on the wire"). */
-export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+export const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
 
 /** One measured case: throughput, latency, and how many answers were not real successful tool results. */
 export interface McpLoadResult {
@@ -29,11 +33,20 @@ export async function openSession(base: string): Promise<string> {
   const init = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: MCP_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
   });
   const session = init.headers.get('mcp-session-id');
   if (init.status !== 200 || !session) throw new Error(`initialize failed: ${init.status} ${await init.text()}`);
-  await fetch(`${base}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'mcp-session-id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   return session;
 }
 
@@ -51,7 +64,12 @@ export async function callOnce(url: string, body: string, headers: Record<string
 }
 
 /** Retries `callOnce` until it succeeds (an adapter on another node joins the registry a moment after start). */
-export async function untilCallable(url: string, body: string, headers: Record<string, string>, timeoutMs = 20_000): Promise<string> {
+export async function untilCallable(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<string> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -102,7 +120,16 @@ export async function mcpLoad(
     const run = autocannon(options, (err, result) => (err ? reject(err) : resolve(result)));
     run.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
-  return { label, callsPerSec: r.requests.average, p50ms: quantile(latencies, 0.5), p99ms: quantile(latencies, 0.99), calls, non2xx: r.non2xx, errors: r.errors + r.timeouts, rpcErrors };
+  return {
+    label,
+    callsPerSec: r.requests.average,
+    p50ms: quantile(latencies, 0.5),
+    p99ms: quantile(latencies, 0.99),
+    calls,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    rpcErrors,
+  };
 }
 
 /** Starts test/bench/support/bare-server.ts (a node:http JSON-RPC echo answering `result`) as a child process. */
@@ -114,14 +141,18 @@ export async function startBare(result: unknown): Promise<{ url: string; stop():
 /** Starts one of the bench's bare servers (a script here printing its port on stdout) as a child process; `url` is its base. */
 export async function startChildServer(script: string, args: string[]): Promise<{ url: string; stop(): void }> {
   const proc = spawn(process.execPath, [path.join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => readline.createInterface({ input: proc.stdout! }).once('line', resolve));
+  const line = await new Promise<string>((resolve) =>
+    readline.createInterface({ input: proc.stdout! }).once('line', resolve),
+  );
   return { url: `http://127.0.0.1:${line.trim()}`, stop: () => proc.kill('SIGKILL') };
 }
 
 /** Prints one row per case with its ratio to the baseline (bare node:http) and the count of bad answers. */
 export function printMcpTable(rows: McpLoadResult[], baseline: McpLoadResult): void {
   const col = (s: string, w = 10) => s.padStart(w);
-  process.stdout.write(`${'case'.padEnd(46)}${col('calls/s')}${col('p50 ms')}${col('p99 ms')}${col('x bare/s')}${col('x bare p50', 12)}${col('bad', 8)}\n`);
+  process.stdout.write(
+    `${'case'.padEnd(46)}${col('calls/s')}${col('p50 ms')}${col('p99 ms')}${col('x bare/s')}${col('x bare p50', 12)}${col('bad', 8)}\n`,
+  );
   for (const r of rows) {
     const bad = r.non2xx + r.errors + r.rpcErrors;
     process.stdout.write(

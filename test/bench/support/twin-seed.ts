@@ -4,8 +4,16 @@ import type { Queryable } from '../../../brokers/db/index.ts';
 
 /** Item types of the seeded project, with the key prefix the twin gives each. */
 const TYPES: [string, string][] = [
-  ['cad_model', 'CAD'], ['constraint_set', 'CS'], ['component_selection', 'CMP'], ['intent', 'INT'], ['stakeholder_need', 'NEED'],
-  ['objective', 'OBJ'], ['schematic', 'SCH'], ['pcb_layout', 'PCB'], ['test_plan', 'TP'], ['bom', 'BOM'],
+  ['cad_model', 'CAD'],
+  ['constraint_set', 'CS'],
+  ['component_selection', 'CMP'],
+  ['intent', 'INT'],
+  ['stakeholder_need', 'NEED'],
+  ['objective', 'OBJ'],
+  ['schematic', 'SCH'],
+  ['pcb_layout', 'PCB'],
+  ['test_plan', 'TP'],
+  ['bom', 'BOM'],
 ];
 
 /** What `seedTwin` inserted, and the keys the bench drafts. */
@@ -21,12 +29,21 @@ export interface SeededTwin {
 }
 
 /** Inserts rows column-wise with one `INSERT ... SELECT FROM unnest(...)` statement per batch (notes/runtime.md). */
-async function insertColumns(q: Queryable, table: string, cols: [string, string][], rows: unknown[][], batch = 10_000): Promise<void> {
+async function insertColumns(
+  q: Queryable,
+  table: string,
+  cols: [string, string][],
+  rows: unknown[][],
+  batch = 10_000,
+): Promise<void> {
   const names = cols.map(([n]) => n).join(', ');
   const args = cols.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
   for (let i = 0; i < rows.length; i += batch) {
     const slice = rows.slice(i, i + batch);
-    await q.query(`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${args})`, cols.map((_, c) => slice.map((r) => r[c])));
+    await q.query(
+      `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${args})`,
+      cols.map((_, c) => slice.map((r) => r[c])),
+    );
   }
 }
 
@@ -35,7 +52,11 @@ async function insertColumns(q: Queryable, table: string, cols: [string, string]
  * `deepRevisions` revisions, the others sharing the rest evenly; REVISION_OF and SUPERSEDES edges between
  * consecutive revisions; heads on the last revision; then ANALYZE.
  */
-export async function seedTwin(q: Queryable, projectId: string, opts = { items: 10_000, revisions: 100_000, deepRevisions: 1_000 }): Promise<SeededTwin> {
+export async function seedTwin(
+  q: Queryable,
+  projectId: string,
+  opts = { items: 10_000, revisions: 100_000, deepRevisions: 1_000 },
+): Promise<SeededTwin> {
   const t0 = performance.now();
   const counts = Array.from({ length: opts.items }, (_, i) => (i === 0 ? opts.deepRevisions : 0));
   const rest = opts.revisions - opts.deepRevisions;
@@ -55,7 +76,19 @@ export async function seedTwin(q: Queryable, projectId: string, opts = { items: 
     for (let r = 1; r <= counts[i]; r++) {
       const id = crypto.randomUUID();
       const at = new Date(base + seq++ * 10);
-      nodes.push([id, projectId, type, name, JSON.stringify({ v: r, note: `revision ${r} of ${key}` }), key, r, 'committed', r - 1, at, at]);
+      nodes.push([
+        id,
+        projectId,
+        type,
+        name,
+        JSON.stringify({ v: r, note: `revision ${r} of ${key}` }),
+        key,
+        r,
+        'committed',
+        r - 1,
+        at,
+        at,
+      ]);
       if (prev) edges.push([id, prev, 'REVISION_OF'], [id, prev, 'SUPERSEDES']);
       prev = id;
     }
@@ -63,19 +96,61 @@ export async function seedTwin(q: Queryable, projectId: string, opts = { items: 
     items.push([key, projectId, type, name, counts[i], prev, at, at]);
     if (i > 0) keys.push({ key, item_type: type, name });
   }
-  await insertColumns(q, 'twin_nodes', [
-    ['id', 'uuid'], ['project_id', 'text'], ['node_type', 'text'], ['name', 'text'], ['properties', 'jsonb'], ['item_key', 'text'],
-    ['revision', 'int'], ['revision_status', 'text'], ['base_revision', 'int'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
-  ], nodes);
-  await insertColumns(q, 'twin_items', [
-    ['key', 'text'], ['project_id', 'text'], ['item_type', 'text'], ['name', 'text'], ['head_revision', 'int'], ['head_node_id', 'uuid'],
-    ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
-  ], items);
-  await insertColumns(q, 'twin_edges', [['src', 'uuid'], ['dst', 'uuid'], ['rel_type', 'text']], edges, 20_000);
+  await insertColumns(
+    q,
+    'twin_nodes',
+    [
+      ['id', 'uuid'],
+      ['project_id', 'text'],
+      ['node_type', 'text'],
+      ['name', 'text'],
+      ['properties', 'jsonb'],
+      ['item_key', 'text'],
+      ['revision', 'int'],
+      ['revision_status', 'text'],
+      ['base_revision', 'int'],
+      ['created_at', 'timestamptz'],
+      ['updated_at', 'timestamptz'],
+    ],
+    nodes,
+  );
+  await insertColumns(
+    q,
+    'twin_items',
+    [
+      ['key', 'text'],
+      ['project_id', 'text'],
+      ['item_type', 'text'],
+      ['name', 'text'],
+      ['head_revision', 'int'],
+      ['head_node_id', 'uuid'],
+      ['created_at', 'timestamptz'],
+      ['updated_at', 'timestamptz'],
+    ],
+    items,
+  );
+  await insertColumns(
+    q,
+    'twin_edges',
+    [
+      ['src', 'uuid'],
+      ['dst', 'uuid'],
+      ['rel_type', 'text'],
+    ],
+    edges,
+    20_000,
+  );
   await q.query('ANALYZE twin_nodes');
   await q.query('ANALYZE twin_items');
   await q.query('ANALYZE twin_edges');
-  return { items: items.length, revisions: nodes.length, edges: edges.length, deepKey: String(items[0][0]), keys, ms: performance.now() - t0 };
+  return {
+    items: items.length,
+    revisions: nodes.length,
+    edges: edges.length,
+    deepKey: String(items[0][0]),
+    keys,
+    ms: performance.now() - t0,
+  };
 }
 
 /** Deterministic pseudo-random numbers (mulberry32), so the payload has the same size on every run. */
@@ -100,14 +175,29 @@ export function simFieldPayload(vertices: number): Buffer {
     const values = Array.from({ length: vertices }, () => round(rand() * scale));
     const max = values.reduce((a, b) => Math.max(a, b), -Infinity);
     const at = values.indexOf(max);
-    return { label, unit, values, min: values.reduce((a, b) => Math.min(a, b), Infinity), max, peak: { position: positions.slice(at * 3, at * 3 + 3), value: max } };
+    return {
+      label,
+      unit,
+      values,
+      min: values.reduce((a, b) => Math.min(a, b), Infinity),
+      max,
+      peak: { position: positions.slice(at * 3, at * 3 + 3), value: max },
+    };
   };
   const payload = {
-    format: 'service.sim_field', version: 1, analysis_type: 'static_stress',
+    format: 'service.sim_field',
+    version: 1,
+    analysis_type: 'static_stress',
     units: { length: 'mm', stress: 'MPa', displacement: 'mm', temperature: 'C' },
-    positions, indices, displacement,
-    fields: { von_mises: scalar('Von Mises stress', 'MPa', 300), displacement_magnitude: scalar('Displacement', 'mm', 0.2) },
-    markers: [], bbox: { min: [0, 0, 0], max: [100, 100, 100] },
+    positions,
+    indices,
+    displacement,
+    fields: {
+      von_mises: scalar('Von Mises stress', 'MPa', 300),
+      displacement_magnitude: scalar('Displacement', 'mm', 0.2),
+    },
+    markers: [],
+    bbox: { min: [0, 0, 0], max: [100, 100, 100] },
     decimation: { applied: false, source_triangle_count: vertices * 2, cell_size_mm: null },
   };
   return zlib.gzipSync(Buffer.from(JSON.stringify(payload)), { level: 6 });

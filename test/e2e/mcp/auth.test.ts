@@ -41,7 +41,9 @@ describe('SERVICE_MCP_API_KEY on the transports', () => {
   });
 
   it('protects /mcp/sse too and leaves /health open, reporting api_key', async () => {
-    const sse = await fetch(`${t.url}/mcp/sse?request=${encodeURIComponent(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }))}`);
+    const sse = await fetch(
+      `${t.url}/mcp/sse?request=${encodeURIComponent(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }))}`,
+    );
     expect(sse.status).toBe(401);
     const health = await fetch(`${t.url}/health`);
     expect(health.status).toBe(200);

@@ -27,14 +27,19 @@ afterAll(async () => {
 });
 
 async function connect() {
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${KEY}` } },
+  });
   const client = new Client({ name: 'bad-input', version: '1.0.0' }, { capabilities: {} });
   await client.connect(transport);
   return client;
 }
 
 const errorOf = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(McpError);
   return err as McpError;
 };
@@ -61,7 +66,12 @@ describe('a NUL byte in a tool argument is -32602 naming the field', () => {
   });
 
   it('in the legacy tool/call too', async () => {
-    const r = await rawMcp(t.url, { authorization: `Bearer ${KEY}` }).post({ jsonrpc: '2.0', id: 1, method: 'tool/call', params: { tool_id: 'project.get', arguments: { project_id: 'a\u0000' } } });
+    const r = await rawMcp(t.url, { authorization: `Bearer ${KEY}` }).post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tool/call',
+      params: { tool_id: 'project.get', arguments: { project_id: 'a\u0000' } },
+    });
     expect(r.json.error.code).toBe(-32602);
     expect(JSON.stringify(r.json.error)).toContain('project_id');
   });
@@ -80,24 +90,39 @@ describe('a NUL byte in a tool argument is -32602 naming the field', () => {
 
 describe('the SSE transport and the Bearer scheme', () => {
   it('answers ?request=[] with an event: response carrying -32600, then done', async () => {
-    const res = await fetch(`${t.url}/mcp/sse?request=${encodeURIComponent('[]')}`, { headers: { authorization: `Bearer ${KEY}` } });
+    const res = await fetch(`${t.url}/mcp/sse?request=${encodeURIComponent('[]')}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     const text = await res.text();
     const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => [m[1], JSON.parse(m[2])] as const);
     expect(events.map((e) => e[0])).toEqual(['response', 'done']);
     expect(events[0][1]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
   });
 
-  it.each(['bearer', 'BEARER', 'Bearer'])('accepts the scheme spelled %s on /mcp and on the approvals routes', async (scheme) => {
-    const ping = await rawMcp(t.url, { authorization: `${scheme} ${KEY}` }).post({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    expect(ping.status).toBe(200);
-    expect(ping.json.result).toEqual({});
-    const list = await fetch(`${t.url}/v1/approvals`, { headers: { authorization: `${scheme} ${TOKEN}` } });
-    expect(list.status).toBe(200);
-  });
+  it.each(['bearer', 'BEARER', 'Bearer'])(
+    'accepts the scheme spelled %s on /mcp and on the approvals routes',
+    async (scheme) => {
+      const ping = await rawMcp(t.url, { authorization: `${scheme} ${KEY}` }).post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+      });
+      expect(ping.status).toBe(200);
+      expect(ping.json.result).toEqual({});
+      const list = await fetch(`${t.url}/v1/approvals`, { headers: { authorization: `${scheme} ${TOKEN}` } });
+      expect(list.status).toBe(200);
+    },
+  );
 
   it('still refuses another scheme or a wrong key on both', async () => {
-    expect((await rawMcp(t.url, { authorization: `Basic ${KEY}` }).post({ jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(401);
-    expect((await rawMcp(t.url, { authorization: 'bearer nope' }).post({ jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(401);
-    expect((await fetch(`${t.url}/v1/approvals`, { headers: { authorization: 'bearer not-a-known-token-xx' } })).status).toBe(401);
+    expect(
+      (await rawMcp(t.url, { authorization: `Basic ${KEY}` }).post({ jsonrpc: '2.0', id: 1, method: 'ping' })).status,
+    ).toBe(401);
+    expect(
+      (await rawMcp(t.url, { authorization: 'bearer nope' }).post({ jsonrpc: '2.0', id: 1, method: 'ping' })).status,
+    ).toBe(401);
+    expect(
+      (await fetch(`${t.url}/v1/approvals`, { headers: { authorization: 'bearer not-a-known-token-xx' } })).status,
+    ).toBe(401);
   });
 });

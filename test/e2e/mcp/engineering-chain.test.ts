@@ -49,10 +49,15 @@ describe.runIf(inject('servers').pg)('the engineering chain over MCP stdio with 
   };
 
   it('solves the beam and serves its field', async () => {
-    const beam = await data('cadscript.create_parametric', { shape_type: 'box', parameters: { length: 200, width: 20, height: 10 } });
+    const beam = await data('cadscript.create_parametric', {
+      shape_type: 'box',
+      parameters: { length: 200, width: 20, height: 10 },
+    });
     expect(beam.volume_mm3).toBeCloseTo(40_000, 0);
     const mesh = await data('cadkernel.generate_mesh', { file_path: beam.cad_file });
-    const faces = Object.entries(mesh.surface_sets as Record<string, { centroid_mm: number[]; normal: number[] }>).filter(([, f]) => Math.abs(f.normal[0]) > 0.9);
+    const faces = Object.entries(
+      mesh.surface_sets as Record<string, { centroid_mm: number[]; normal: number[] }>,
+    ).filter(([, f]) => Math.abs(f.normal[0]) > 0.9);
     const fixed = faces.reduce((a, b) => (a[1].centroid_mm[0] < b[1].centroid_mm[0] ? a : b))[0];
     const loaded = faces.reduce((a, b) => (a[1].centroid_mm[0] > b[1].centroid_mm[0] ? a : b))[0];
     const fea = await data('solver.run_fea', {

@@ -11,9 +11,19 @@ const t = useNode((env) => startHoldsNode({ env: { ...env, SERVICE_DASHBOARD_URL
 
 /** The person behind the client's elicitation handler: records each question and answers when the test says so. */
 function person() {
-  const asked: { id: string | number; params: Record<string, any>; signal: AbortSignal; answer(r: ElicitResult): void }[] = [];
-  const handler = (req: { params: Record<string, unknown> }, extra: { signal: AbortSignal; requestId: string | number }) =>
-    new Promise<ElicitResult>((answer) => asked.push({ id: extra.requestId, params: req.params, signal: extra.signal, answer }));
+  const asked: {
+    id: string | number;
+    params: Record<string, any>;
+    signal: AbortSignal;
+    answer(r: ElicitResult): void;
+  }[] = [];
+  const handler = (
+    req: { params: Record<string, unknown> },
+    extra: { signal: AbortSignal; requestId: string | number },
+  ) =>
+    new Promise<ElicitResult>((answer) =>
+      asked.push({ id: extra.requestId, params: req.params, signal: extra.signal, answer }),
+    );
   return { asked, handler };
 }
 
@@ -24,14 +34,20 @@ async function connect(p: ReturnType<typeof person>) {
   return client;
 }
 
-const write = (project: string, title: string) => ({ name: 'twin.record_decision', arguments: { project_id: project, title, decision: 'M6 A2-70 bolts' } });
+const write = (project: string, title: string) => ({
+  name: 'twin.record_decision',
+  arguments: { project_id: project, title, decision: 'M6 A2-70 bolts' },
+});
 const recordFor = async (project: string) => {
   await expect.poll(async () => (await t.pending()).some((r) => r.project_id === project)).toBe(true);
   return (await t.pending()).find((r) => r.project_id === project)!;
 };
 const statusOf = async (id: string) => (await call(t.node.broker, HoldsActions.get, { id })).status;
 const errorOf = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(McpError);
   return err as McpError & { data: Record<string, unknown> };
 };
@@ -44,9 +60,17 @@ describe('a held twin write answered in the client (elicitation)', () => {
     const res = client.callTool(write(project, 'Use M6 bolts'));
     await expect.poll(() => p.asked.length).toBe(1);
     const rec = await recordFor(project);
-    expect(rec).toMatchObject({ route: 'elicitation', source: 'mcp', kind: 'tool_call', tool_id: 'twin.record_decision' });
+    expect(rec).toMatchObject({
+      route: 'elicitation',
+      source: 'mcp',
+      kind: 'tool_call',
+      tool_id: 'twin.record_decision',
+    });
     expect(p.asked[0].params.message).toContain(`tool:${rec.id}`);
-    expect(p.asked[0].params.requestedSchema).toMatchObject({ required: ['decision'], properties: { decision: { enum: ['approve', 'reject'] } } });
+    expect(p.asked[0].params.requestedSchema).toMatchObject({
+      required: ['decision'],
+      properties: { decision: { enum: ['approve', 'reject'] } },
+    });
     expect(await decisionsOf(t.url, project)).toEqual([]);
     p.asked[0].answer({ action: 'accept', content: { decision: 'approve', reason: 'checked the load case' } });
     const out = await res;
@@ -54,7 +78,16 @@ describe('a held twin write answered in the client (elicitation)', () => {
     expect(out.structuredContent).toMatchObject({ node_id: expect.any(String) });
     expect(await decisionsOf(t.url, project)).toEqual(['Use M6 bolts']);
     const after = await call(t.node.broker, HoldsActions.get, { id: rec.id });
-    expect(after).toMatchObject({ status: 'approved', decision: { decision: 'approve', approver: 'local:elicitation', approver_verified: false, surface: 'chat', reason: 'checked the load case' } });
+    expect(after).toMatchObject({
+      status: 'approved',
+      decision: {
+        decision: 'approve',
+        approver: 'local:elicitation',
+        approver_verified: false,
+        surface: 'chat',
+        reason: 'checked the load case',
+      },
+    });
     await client.close();
   });
 
@@ -65,11 +98,20 @@ describe('a held twin write answered in the client (elicitation)', () => {
     const res = errorOf(client.callTool(write(project, 'Use M5 bolts')));
     await expect.poll(() => p.asked.length).toBe(1);
     const rec = await recordFor(project);
-    await expect(call(t.node.broker, HoldsActions.decide, { id: rec.id, decision: 'approve', decider: DASHBOARD })).rejects.toMatchObject({ type: 'CONFLICT' });
+    await expect(
+      call(t.node.broker, HoldsActions.decide, { id: rec.id, decision: 'approve', decider: DASHBOARD }),
+    ).rejects.toMatchObject({ type: 'CONFLICT' });
     p.asked[0].answer({ action: 'decline' });
     const err = await res;
     expect(err.code).toBe(-32001);
-    expect(err.data).toMatchObject({ tool_id: 'twin.record_decision', code: 'approval_required', outcome: 'rejected', retryable: false, approval_id: `tool:${rec.id}`, route: 'elicitation' });
+    expect(err.data).toMatchObject({
+      tool_id: 'twin.record_decision',
+      code: 'approval_required',
+      outcome: 'rejected',
+      retryable: false,
+      approval_id: `tool:${rec.id}`,
+      route: 'elicitation',
+    });
     expect(err.message).toContain('declined in the client');
     expect(await statusOf(rec.id)).toBe('rejected');
     expect(await decisionsOf(t.url, project)).toEqual([]);
@@ -113,7 +155,13 @@ describe('a held twin write answered in the client (elicitation)', () => {
     expect(await statusOf(rec.id)).toBe('awaiting_approval');
     await t.advance(1);
     const err = await res;
-    expect(err.data).toMatchObject({ outcome: 'timed_out', approval_id: `tool:${rec.id}`, held_seconds: 100, window_seconds: 100, route: 'elicitation' });
+    expect(err.data).toMatchObject({
+      outcome: 'timed_out',
+      approval_id: `tool:${rec.id}`,
+      held_seconds: 100,
+      window_seconds: 100,
+      route: 'elicitation',
+    });
     expect(await statusOf(rec.id)).toBe('expired');
     await expect.poll(() => p.asked[0].signal.aborted).toBe(true);
     expect(await decisionsOf(t.url, project)).toEqual([]);

@@ -9,7 +9,12 @@ describe('held writes over stdio with SERVICE_EXEMPT_LOCAL_WRITES=false', () => 
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [SERVICE_BIN, '--transport', 'stdio', '--roles', 'gateway,tools,holds,projects,adapter:project'],
-      env: { ...(process.env as Record<string, string>), SERVICE_DATA_DIR: 'memory://', SERVICE_LOG_LEVEL: 'warn', SERVICE_EXEMPT_LOCAL_WRITES: 'false' },
+      env: {
+        ...(process.env as Record<string, string>),
+        SERVICE_DATA_DIR: 'memory://',
+        SERVICE_LOG_LEVEL: 'warn',
+        SERVICE_EXEMPT_LOCAL_WRITES: 'false',
+      },
       stderr: 'pipe',
     });
     const answers: ElicitResult[] = [{ action: 'accept', content: { decision: 'approve' } }, { action: 'decline' }];
@@ -24,9 +29,16 @@ describe('held writes over stdio with SERVICE_EXEMPT_LOCAL_WRITES=false', () => 
       const created = await client.callTool({ name: 'project.create', arguments: { name: 'approved over stdio' } });
       expect(created.isError).toBeFalsy();
       expect(asked[0]).toContain('project.create');
-      const err = await client.callTool({ name: 'project.create', arguments: { name: 'declined over stdio' } }).then(() => undefined, (e: unknown) => e);
+      const err = await client.callTool({ name: 'project.create', arguments: { name: 'declined over stdio' } }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(McpError);
-      expect((err as McpError).data).toMatchObject({ outcome: 'rejected', route: 'elicitation', code: 'approval_required' });
+      expect((err as McpError).data).toMatchObject({
+        outcome: 'rejected',
+        route: 'elicitation',
+        code: 'approval_required',
+      });
       const list = await client.callTool({ name: 'project.list', arguments: {} });
       const names = (list.structuredContent as { projects: { name: string }[] }).projects.map((p) => p.name);
       expect(names).toContain('approved over stdio');

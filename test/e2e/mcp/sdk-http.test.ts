@@ -21,7 +21,10 @@ async function connect(profile?: string) {
 }
 
 const errorOf = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(McpError);
   return err as McpError;
 };
@@ -62,7 +65,11 @@ describe('the official SDK client over Streamable HTTP', () => {
   });
 
   it('calls a tool and returns its data as structured content and text', async () => {
-    const created = await fetch(`${t.url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Via MCP' }) });
+    const created = await fetch(`${t.url}/v1/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Via MCP' }),
+    });
     const project = (await created.json()) as { id: string };
     const { client } = await connect();
     const res = await client.callTool({ name: 'project.get', arguments: { project_id: project.id } });
@@ -89,7 +96,10 @@ describe('the official SDK client over Streamable HTTP', () => {
     const { client } = await connect();
     const err = await errorOf(client.callTool({ name: 'project.get', arguments: { project_id: 42 } }));
     expect(err.code).toBe(-32602);
-    expect(err.data).toMatchObject({ tool_id: 'project.get', validation_errors: [expect.objectContaining({ path: 'project_id' })] });
+    expect(err.data).toMatchObject({
+      tool_id: 'project.get',
+      validation_errors: [expect.objectContaining({ path: 'project_id' })],
+    });
     await client.close();
   });
 
@@ -98,7 +108,10 @@ describe('the official SDK client over Streamable HTTP', () => {
     const res = await client.callTool({ name: 'project.get', arguments: { project_id: 'no-such-project' } });
     expect(res.isError).toBe(true);
     expect((res.content as { text: string }[])[0].text).toContain('no-such-project');
-    expect(res._meta).toMatchObject({ callId: expect.any(String), error: { toolId: 'project.get', durationMs: expect.any(Number) } });
+    expect(res._meta).toMatchObject({
+      callId: expect.any(String),
+      error: { toolId: 'project.get', durationMs: expect.any(Number) },
+    });
     await client.close();
   });
 
@@ -110,8 +123,15 @@ describe('the official SDK client over Streamable HTTP', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${bare.url}/mcp`)));
       const err = await errorOf(client.callTool({ name: 'project.create', arguments: { name: 'held' } }));
       expect(err.code).toBe(-32001);
-      expect(err.data).toEqual({ tool_id: 'project.create', code: 'approval_required', outcome: 'not_configured', retryable: false });
-      const list = (await (await fetch(`${bare.url}/v1/projects?limit=1000`)).json()) as { projects: { name: string }[] };
+      expect(err.data).toEqual({
+        tool_id: 'project.create',
+        code: 'approval_required',
+        outcome: 'not_configured',
+        retryable: false,
+      });
+      const list = (await (await fetch(`${bare.url}/v1/projects?limit=1000`)).json()) as {
+        projects: { name: string }[];
+      };
       expect(list.projects.map((p) => p.name)).not.toContain('held');
       await client.close();
     } finally {
@@ -126,7 +146,11 @@ describe('the official SDK client over Streamable HTTP', () => {
     await transport.terminateSession();
     const res = await fetch(`${t.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(404);

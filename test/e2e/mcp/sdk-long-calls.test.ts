@@ -58,7 +58,7 @@ async function connect() {
 }
 
 describe('long calls over Streamable HTTP with the SDK client', () => {
-  it('sends notifications/progress on the call\'s own stream when the call carries a progress token', async () => {
+  it("sends notifications/progress on the call's own stream when the call carries a progress token", async () => {
     const client = await connect();
     const seen: number[] = [];
     const res = await client.callTool({ name: 'web.fetch', arguments: { url: `${siteUrl}/big` } }, undefined, {
@@ -74,7 +74,11 @@ describe('long calls over Streamable HTTP with the SDK client', () => {
   it('stops the work when the client cancels its call', async () => {
     const client = await connect();
     const controller = new AbortController();
-    const pending = client.callTool({ name: 'web.fetch', arguments: { url: `${siteUrl}/slow`, timeout_seconds: 60 } }, undefined, { signal: controller.signal });
+    const pending = client.callTool(
+      { name: 'web.fetch', arguments: { url: `${siteUrl}/slow`, timeout_seconds: 60 } },
+      undefined,
+      { signal: controller.signal },
+    );
     // Cancel once the work is under way: the slow site has the adapter's request.
     await slowOpened;
     controller.abort('user pressed stop');
@@ -86,23 +90,43 @@ describe('long calls over Streamable HTTP with the SDK client', () => {
 
   it('answers a legacy call past its timeout with TOOL_TIMEOUT and the spec message', async () => {
     const r = await rawMcp(t.url).post(
-      { jsonrpc: '2.0', id: 1, method: 'tool/call', params: { tool_id: 'web.fetch', arguments: { url: `${siteUrl}/slow` }, timeout_seconds: 1 } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tool/call',
+        params: { tool_id: 'web.fetch', arguments: { url: `${siteUrl}/slow` }, timeout_seconds: 1 },
+      },
       { accept: 'application/json' },
     );
-    expect(r.json.error).toMatchObject({ code: -32006, message: 'tool web.fetch exceeded its timeout of 1 seconds', data: { error_type: 'TOOL_TIMEOUT', tool_id: 'web.fetch' } });
+    expect(r.json.error).toMatchObject({
+      code: -32006,
+      message: 'tool web.fetch exceeded its timeout of 1 seconds',
+      data: { error_type: 'TOOL_TIMEOUT', tool_id: 'web.fetch' },
+    });
   });
 
   it('lists and reads the knowledge sources as MCP resources', async () => {
-    const ingested = await okData(callTool(t.node.broker, 'knowledge.ingest', { title: 'Beam notes', text: 'A cantilever beam carries its load to a single support.' }));
+    const ingested = await okData(
+      callTool(t.node.broker, 'knowledge.ingest', {
+        title: 'Beam notes',
+        text: 'A cantilever beam carries its load to a single support.',
+      }),
+    );
     const id = ingested.source.id as string;
     const client = await connect();
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['service://knowledge/sources', `service://knowledge/sources/${id}`]));
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(['service://knowledge/sources', `service://knowledge/sources/${id}`]),
+    );
     const list = await client.readResource({ uri: 'service://knowledge/sources' });
-    expect(JSON.parse((list.contents[0] as { text: string }).text).sources.map((s: { id: string }) => s.id)).toContain(id);
+    expect(JSON.parse((list.contents[0] as { text: string }).text).sources.map((s: { id: string }) => s.id)).toContain(
+      id,
+    );
     const one = await client.readResource({ uri: `service://knowledge/sources/${id}` });
     expect((one.contents[0] as { text: string }).text).toContain('cantilever beam');
-    await expect(client.readResource({ uri: 'service://knowledge/sources/nope' })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource({ uri: 'service://knowledge/sources/nope' })).rejects.toMatchObject({
+      code: -32002,
+    });
     await client.close();
   });
 

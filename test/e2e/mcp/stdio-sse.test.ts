@@ -36,16 +36,29 @@ describe('the SSE transports', () => {
   });
 
   it('answers GET /mcp/sse?request= with event: response blocks and one event: done', async () => {
-    const request = encodeURIComponent(JSON.stringify({ jsonrpc: '2.0', id: 'r1', method: 'tool/call', params: { tool_id: 'project.list', arguments: {} } }));
+    const request = encodeURIComponent(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'r1',
+        method: 'tool/call',
+        params: { tool_id: 'project.list', arguments: {} },
+      }),
+    );
     const res = await fetch(`${t.url}/mcp/sse?request=${request}`);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const text = await res.text();
-    const events = text.split('\n\n').filter(Boolean).map((block) => ({
-      event: /^event: (.*)$/m.exec(block)?.[1],
-      data: /^data: (.*)$/m.exec(block)?.[1],
-    }));
+    const events = text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((block) => ({
+        event: /^event: (.*)$/m.exec(block)?.[1],
+        data: /^data: (.*)$/m.exec(block)?.[1],
+      }));
     expect(events.map((e) => e.event)).toEqual(['response', 'done']);
-    expect(JSON.parse(events[0].data!)).toMatchObject({ id: 'r1', result: { status: 'success', tool_id: 'project.list' } });
+    expect(JSON.parse(events[0].data!)).toMatchObject({
+      id: 'r1',
+      result: { status: 'success', tool_id: 'project.list' },
+    });
   });
 
   it('reports a parse error on the SSE transport as a response event', async () => {

@@ -12,10 +12,16 @@ export async function warmUp(t: TestNode, tool: string): Promise<void> {
   const out = await call(
     t.node.broker,
     ToolsActions.call,
-    { name: tool, arguments: { file_path: 'warm-up/missing.step' }, call_id: `warm-${crypto.randomUUID()}`, caller: { kind: 'stdio', transport: 'stdio' } },
+    {
+      name: tool,
+      arguments: { file_path: 'warm-up/missing.step' },
+      call_id: `warm-${crypto.randomUUID()}`,
+      caller: { kind: 'stdio', transport: 'stdio' },
+    },
     { timeout: 120_000 },
   );
-  if (out.kind !== 'tool_error' && out.kind !== 'invalid_params') throw new Error(`warm-up call answered ${JSON.stringify(out)}`);
+  if (out.kind !== 'tool_error' && out.kind !== 'invalid_params')
+    throw new Error(`warm-up call answered ${JSON.stringify(out)}`);
 }
 
 /** A tool call (local caller) with a broker timeout that outlasts a kernel thread's restart on a loaded machine. */
@@ -23,7 +29,13 @@ export function patientCall(t: TestNode, name: string, args: Record<string, unkn
   return call(
     t.node.broker,
     ToolsActions.call,
-    { name, arguments: args, timeout_seconds: timeoutSeconds, call_id: `t-${crypto.randomUUID()}`, caller: { kind: 'stdio', transport: 'stdio' } },
+    {
+      name,
+      arguments: args,
+      timeout_seconds: timeoutSeconds,
+      call_id: `t-${crypto.randomUUID()}`,
+      caller: { kind: 'stdio', transport: 'stdio' },
+    },
     { timeout: (timeoutSeconds + 5) * 1000 },
   );
 }

@@ -25,7 +25,10 @@ describe('cad session store (migration 0030)', () => {
     // A second writer that also started at 0 (another node in the takeover window) writes nothing.
     expect(await store.append(id, 0, 'create_body', { name: 'b' }, 'node-b', now)).toBe(false);
     expect(await store.append(id, 1, 'create_body', { name: 'c' }, 'node-b', now)).toBe(true);
-    expect((await store.history(id)).map((f) => [f.seq, f.args.name])).toEqual([[1, 'a'], [2, 'c']]);
+    expect((await store.history(id)).map((f) => [f.seq, f.args.name])).toEqual([
+      [1, 'a'],
+      [2, 'c'],
+    ]);
     expect(await store.get(id)).toMatchObject({ feature_count: 2, owner_node: 'node-b', status: 'open' });
     await store.close(id, now);
     expect(await store.append(id, 2, 'create_body', {}, 'node-b', now)).toBe(false);
@@ -48,7 +51,10 @@ describe('cad session store (migration 0030)', () => {
 describe('CAD engine health', () => {
   it('is unhealthy naming why when the kernel threads cannot start, healthy otherwise', async () => {
     const failing = { startupError: () => 'RuntimeError: wasm validation failed' } as unknown as KernelPool;
-    expect(await checkKernel({ current: () => failing })).toEqual({ status: 'unhealthy', message: 'the OpenCascade kernel threads do not start: RuntimeError: wasm validation failed' });
+    expect(await checkKernel({ current: () => failing })).toEqual({
+      status: 'unhealthy',
+      message: 'the OpenCascade kernel threads do not start: RuntimeError: wasm validation failed',
+    });
     expect(await checkKernel({ current: () => undefined })).toEqual({ status: 'healthy' });
   });
 });

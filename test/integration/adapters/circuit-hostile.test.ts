@@ -37,12 +37,19 @@ describe('circuit.run_simulation with a hostile netlist', () => {
     expect(await refused({ netlist: `*ng_script\n${touch('inline')}\n.end\n`, analysis_type: 'op' })).toMatch(/line 1/);
     fs.writeFileSync(path.join(workspace, 'nets/script.cir'), `*NG_SCRIPT\n${touch('by-path')}\n.end\n`);
     expect(await refused({ netlist_path: 'nets/script.cir', analysis_type: 'op' })).toMatch(/line 1/);
-    expect(await refused({ netlist: `.control\n${touch('control')}\n.endc\n${body}`, analysis_type: 'op' })).toMatch(/line 1/);
+    expect(await refused({ netlist: `.control\n${touch('control')}\n.endc\n${body}`, analysis_type: 'op' })).toMatch(
+      /line 1/,
+    );
     expect(fs.readdirSync(outside)).toEqual(['secret.lib']);
   });
 
   it('refuses .incl, .includex and .libx outside the workspace (finding 2) without leaking the file', async () => {
-    for (const card of ['.incl /etc/hostname', `.includex ${outside}/secret.lib`, `.LIBX "${outside}/secret.lib" tt`, '.inc ../outside/secret.lib']) {
+    for (const card of [
+      '.incl /etc/hostname',
+      `.includex ${outside}/secret.lib`,
+      `.LIBX "${outside}/secret.lib" tt`,
+      '.inc ../outside/secret.lib',
+    ]) {
       const message = await refused({ netlist: `* t\n${card}\n${body}`, analysis_type: 'op' });
       expect(message).toMatch(/outside the workspace|leads outside/);
       expect(message).not.toMatch(/vsecret|shorted/i);
@@ -66,9 +73,13 @@ describe('circuit.run_simulation with a hostile netlist', () => {
   });
 
   it('still runs a netlist of allowed statements with a nested workspace include and a .lib section', async () => {
-    fs.writeFileSync(path.join(workspace, 'nets/parts.lib'), '* parts\n.lib typ\n.subckt div top mid\nR1 top mid 1k\nR2 mid 0 {rlow}\n.ends div\n.endl typ\n');
+    fs.writeFileSync(
+      path.join(workspace, 'nets/parts.lib'),
+      '* parts\n.lib typ\n.subckt div top mid\nR1 top mid 1k\nR2 mid 0 {rlow}\n.ends div\n.endl typ\n',
+    );
     fs.writeFileSync(path.join(workspace, 'nets/top.inc'), '.lib parts.lib typ\n');
-    const text = '* divider ; allowed statements\n.param rlow = {sqrt(1e6)}\n.options reltol=1e-4 noacct\n.include nets/top.inc\nV1 in 0 DC 10\nX1 in mid div\n.save all\n.op\n.end\n';
+    const text =
+      '* divider ; allowed statements\n.param rlow = {sqrt(1e6)}\n.options reltol=1e-4 noacct\n.include nets/top.inc\nV1 in 0 DC 10\nX1 in mid div\n.save all\n.op\n.end\n';
     const r = await okData(run({ netlist: text, analysis_type: 'op' }));
     expect(r.vectors['v(mid)']).toMatchObject({ final: expect.closeTo(5, 9) });
   });

@@ -10,8 +10,15 @@ const t = useTestNode({ roles: 'tools,adapter:circuit', path: '/nonexistent-bin'
 describe('circuit adapter without ngspice', () => {
   it('reports unhealthy naming ngspice, and calls fail with TOOL_UNAVAILABLE naming it', async () => {
     const health = await call(t.node.broker, adapterActions('circuit').health, {});
-    expect(health).toMatchObject({ status: 'unhealthy', tools_available: 0, message: expect.stringContaining('ngspice') });
-    const o = await callTool(t.node.broker, 'circuit.run_simulation', { netlist: '* t\nR1 a 0 1k\n', analysis_type: 'op' });
+    expect(health).toMatchObject({
+      status: 'unhealthy',
+      tools_available: 0,
+      message: expect.stringContaining('ngspice'),
+    });
+    const o = await callTool(t.node.broker, 'circuit.run_simulation', {
+      netlist: '* t\nR1 a 0 1k\n',
+      analysis_type: 'op',
+    });
     expect(JSON.stringify(o)).toContain('ngspice');
     expect(o.kind === 'unavailable' || (o.kind === 'tool_error' && o.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
   });

@@ -37,11 +37,25 @@ describe('circuit.run_simulation on ngspice', () => {
   });
 
   it('runs a transient from params, decimated to max_points with the ends kept, and a DC sweep keyed by its scale', async () => {
-    const tr = await okData(run({ netlist: netlist('rc_lowpass.cir'), analysis_type: 'transient', params: { tstep: '5u', tstop: '2m' }, probes: ['out'], max_points: 40 }));
+    const tr = await okData(
+      run({
+        netlist: netlist('rc_lowpass.cir'),
+        analysis_type: 'transient',
+        params: { tstep: '5u', tstop: '2m' },
+        probes: ['out'],
+        max_points: 40,
+      }),
+    );
     expect(tr).toMatchObject({ card: '.tran 5u 2m', waveform: { scale: 'time', points: 40, decimated: true } });
     expect(tr.waveform.x.at(-1)).toBeCloseTo(2e-3, 9);
     expect(tr.vectors['v(out)'].final).toBeGreaterThan(0.99);
-    const dc = await okData(run({ netlist: netlist('rc_lowpass.cir'), analysis_type: 'dc', params: { source: 'V1', start: 0, stop: 2, step: 0.5 } }));
+    const dc = await okData(
+      run({
+        netlist: netlist('rc_lowpass.cir'),
+        analysis_type: 'dc',
+        params: { source: 'V1', start: 0, stop: 2, step: 0.5 },
+      }),
+    );
     expect(dc.waveform).toMatchObject({ scale: 'v(v-sweep)', x: [0, 0.5, 1, 1.5, 2] });
     expect(dc.vectors['v(out)']).toMatchObject({ final: 2, min: 0, max: 2 });
   });
@@ -49,7 +63,10 @@ describe('circuit.run_simulation on ngspice', () => {
   it('reads netlist_path from the workspace and runs op without a card', async () => {
     fs.mkdirSync(path.join(workspace, 'nets'), { recursive: true });
     fs.writeFileSync(path.join(workspace, 'nets/models.inc'), 'R2 mid 0 1k\n');
-    fs.writeFileSync(path.join(workspace, 'nets/div.cir'), '* divider\nV1 in 0 DC 10\nR1 in mid 1k\n.include models.inc\n.end\n');
+    fs.writeFileSync(
+      path.join(workspace, 'nets/div.cir'),
+      '* divider\nV1 in 0 DC 10\nR1 in mid 1k\n.include models.inc\n.end\n',
+    );
     const r = await okData(run({ netlist_path: 'nets/div.cir', analysis_type: 'op' }));
     expect(r.vectors['v(mid)']).toMatchObject({ final: expect.closeTo(5, 9) });
     expect(r.waveform).toBeNull();
@@ -59,7 +76,11 @@ describe('circuit.run_simulation on ngspice', () => {
     const e = await toolError(run({ netlist: netlist('rc_nonconv.cir'), analysis_type: 'transient' }));
     expect(e.type).toBe('TOOL_EXECUTION_ERROR');
     expect(e.message).toContain('Timestep too small');
-    expect(e.details).toMatchObject({ converged: false, exit_code: 1, log: expect.arrayContaining(['Transient solution failed -']) });
+    expect(e.details).toMatchObject({
+      converged: false,
+      exit_code: 1,
+      log: expect.arrayContaining(['Transient solution failed -']),
+    });
   });
 
   it('fails the bad-syntax netlist with the offending line and "circuit not parsed"', async () => {
@@ -75,11 +96,21 @@ describe('circuit.run_simulation on ngspice', () => {
       if (o.kind !== 'invalid_params') throw new Error(`expected invalid_params, got ${JSON.stringify(o)}`);
       return o.validation_errors.map((v) => v.message).join('\n');
     };
-    expect(await refused({ netlist: '* t\nV1 a 0 1\nR1 a 0 1k\n.control\nop\n.endc\n.end\n', analysis_type: 'op' })).toContain('.control block (line 4)');
-    expect(await refused({ netlist: '* t\n', netlist_path: 'x.cir', analysis_type: 'op' })).toBe('give exactly one of netlist and netlist_path');
-    expect(await refused({ netlist: '* t\n.include /etc/hostname\nV1 a 0 1\nR1 a 0 1k\n', analysis_type: 'op' })).toContain('outside the workspace');
-    expect(await refused({ netlist: netlist('rc_lowpass.cir'), analysis_type: 'op', probes: ['v(nowhere)'] })).toContain('available: v(in), v(out), i(v1)');
-    expect(await refused({ netlist: netlist('rc_lowpass.cir'), analysis_type: 'ac', params: { tstop: '1m' } })).toContain('do not apply to a ac analysis');
+    expect(
+      await refused({ netlist: '* t\nV1 a 0 1\nR1 a 0 1k\n.control\nop\n.endc\n.end\n', analysis_type: 'op' }),
+    ).toContain('.control block (line 4)');
+    expect(await refused({ netlist: '* t\n', netlist_path: 'x.cir', analysis_type: 'op' })).toBe(
+      'give exactly one of netlist and netlist_path',
+    );
+    expect(
+      await refused({ netlist: '* t\n.include /etc/hostname\nV1 a 0 1\nR1 a 0 1k\n', analysis_type: 'op' }),
+    ).toContain('outside the workspace');
+    expect(
+      await refused({ netlist: netlist('rc_lowpass.cir'), analysis_type: 'op', probes: ['v(nowhere)'] }),
+    ).toContain('available: v(in), v(out), i(v1)');
+    expect(
+      await refused({ netlist: netlist('rc_lowpass.cir'), analysis_type: 'ac', params: { tstop: '1m' } }),
+    ).toContain('do not apply to a ac analysis');
     expect(await refused({ netlist_path: '../../etc/passwd', analysis_type: 'op' })).toContain('outside the workspace');
   });
 
@@ -97,7 +128,11 @@ describe('circuit.run_simulation on ngspice', () => {
     const ngspiceHere = () =>
       fs.readdirSync('/proc').filter((pid) => {
         try {
-          return /^\d+$/.test(pid) && fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(scratch) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('ngspice');
+          return (
+            /^\d+$/.test(pid) &&
+            fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(scratch) &&
+            fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('ngspice')
+          );
         } catch {
           return false;
         }

@@ -40,8 +40,16 @@ afterAll(async () => {
 
 /** Runs a control script through runNgspice in the scratch folder; returns its stdout. */
 async function ngScript(lines: string[]): Promise<string> {
-  fs.writeFileSync(path.join(scratch, 'netlist.cir'), ['*ng_script', ...lines.map((l) => `shell ${l}`), '.end', ''].join('\n'));
-  const run = await runNgspice('/usr/bin/ngspice', { cwd: scratch, netlist: 'netlist.cir', raw: 'out.raw', signal: AbortSignal.timeout(20_000) });
+  fs.writeFileSync(
+    path.join(scratch, 'netlist.cir'),
+    ['*ng_script', ...lines.map((l) => `shell ${l}`), '.end', ''].join('\n'),
+  );
+  const run = await runNgspice('/usr/bin/ngspice', {
+    cwd: scratch,
+    netlist: 'netlist.cir',
+    raw: 'out.raw',
+    signal: AbortSignal.timeout(20_000),
+  });
   return run.stdout;
 }
 
@@ -69,7 +77,12 @@ describe('an engine subprocess in the sandbox', () => {
   });
 
   it('has no network: only a loopback interface, and the host loopback is unreachable', async () => {
-    const out = await ngScript(['echo BEGIN-NET', 'cat /proc/net/dev', 'echo END-NET', `${process.execPath} probe.cjs`]);
+    const out = await ngScript([
+      'echo BEGIN-NET',
+      'cat /proc/net/dev',
+      'echo END-NET',
+      `${process.execPath} probe.cjs`,
+    ]);
     const interfaces = [...between(out, 'NET').matchAll(/^\s*([^\s:|]+):/gm)].map((m) => m[1]);
     expect(interfaces).toEqual(['lo']);
     expect(out).toMatch(/NET:\w+/);
@@ -78,7 +91,10 @@ describe('an engine subprocess in the sandbox', () => {
 
   it('sees no other process: /proc lists only its own PID namespace', async () => {
     const out = await ngScript(['echo BEGIN-PROC', 'ls /proc', 'echo END-PROC']);
-    const pids = between(out, 'PROC').split(/\s+/).filter((x) => /^\d+$/.test(x)).map(Number);
+    const pids = between(out, 'PROC')
+      .split(/\s+/)
+      .filter((x) => /^\d+$/.test(x))
+      .map(Number);
     expect(pids.length).toBeGreaterThan(0);
     expect(pids).not.toContain(process.pid);
     // bwrap's init, ngspice, the shell and ls: a handful of low ids in a namespace of its own.

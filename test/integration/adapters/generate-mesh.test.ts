@@ -13,7 +13,8 @@ import { startActors } from '../../support/actors.ts';
 import { tempWorkspace, writeStep } from '../../support/sim-fixtures.ts';
 
 /** A 100 x 40 x 10 plate with a 10 mm through hole. */
-const PLATE = 'Box(1) = {0, 0, 0, 100, 40, 10};\nCylinder(2) = {50, 20, -1, 0, 0, 12, 5};\nBooleanDifference{ Volume{1}; Delete; }{ Volume{2}; Delete; }';
+const PLATE =
+  'Box(1) = {0, 0, 0, 100, 40, 10};\nCylinder(2) = {50, 20, -1, 0, 0, 12, 5};\nBooleanDifference{ Volume{1}; Delete; }{ Volume{2}; Delete; }';
 
 const ws = tempWorkspace('mesh-ws-');
 let h: BrokerHandle;
@@ -21,7 +22,12 @@ beforeAll(async () => {
   writeStep(ws.root, 'plate', PLATE);
   writeStep(ws.root, 'moved', 'Box(1) = {50, -20, 5, 30, 20, 10};');
   fs.writeFileSync(path.join(ws.root, 'junk.step'), 'not a step file\n');
-  const cadkernel = createAdapterService({ id: 'cadkernel', version: 'test', capability: 'cad', tools: (infra) => [generateMeshTool({ workspace: new Workspace(infra.config.SERVICE_WORKSPACE!) })] });
+  const cadkernel = createAdapterService({
+    id: 'cadkernel',
+    version: 'test',
+    capability: 'cad',
+    tools: (infra) => [generateMeshTool({ workspace: new Workspace(infra.config.SERVICE_WORKSPACE!) })],
+  });
   h = await startActors([cadkernel, createSolverAdapter], { SERVICE_WORKSPACE: ws.root });
 });
 afterAll(async () => {
@@ -30,7 +36,18 @@ afterAll(async () => {
 });
 
 const invoke = (adapter: string, tool: string, args: Record<string, unknown>): Promise<InvokeResult> =>
-  call(h.broker, adapterActions(adapter).invoke, { tool_id: `${adapter}.${tool}`, arguments: args, call_id: crypto.randomUUID(), timeout_ms: 120_000, caller: { kind: 'stdio', transport: 'stdio' } }, { timeout: 130_000 });
+  call(
+    h.broker,
+    adapterActions(adapter).invoke,
+    {
+      tool_id: `${adapter}.${tool}`,
+      arguments: args,
+      call_id: crypto.randomUUID(),
+      timeout_ms: 120_000,
+      caller: { kind: 'stdio', transport: 'stdio' },
+    },
+    { timeout: 130_000 },
+  );
 const ok = async (p: Promise<InvokeResult>) => {
   const r = await p;
   if (r.status !== 'success') throw new Error(JSON.stringify(r.error));
@@ -45,16 +62,30 @@ describe('cadkernel.generate_mesh (gmsh, second-order tets for CalculiX)', () =>
   }, 120_000);
 
   it('writes only C3D10 volume elements and one node set per B-rep face', () => {
-    expect(mesh).toMatchObject({ element_type: 'C3D10', element_types: { C3D10: mesh.elements }, coordinate_frame: 'twin', placement_baked: true, element_size_mm: 4 });
+    expect(mesh).toMatchObject({
+      element_type: 'C3D10',
+      element_types: { C3D10: mesh.elements },
+      coordinate_frame: 'twin',
+      placement_baked: true,
+      element_size_mm: 4,
+    });
     const inp = fs.readFileSync(path.join(ws.root, mesh.mesh_file), 'utf8');
     expect(inp).not.toMatch(/CPS|T3D/);
-    expect([...inp.matchAll(/^\*NSET, NSET=(Face\d+)$/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(mesh.surface_sets).sort());
+    expect([...inp.matchAll(/^\*NSET, NSET=(Face\d+)$/gm)].map((m) => m[1]).sort()).toEqual(
+      Object.keys(mesh.surface_sets).sort(),
+    );
     expect(Object.keys(mesh.surface_sets)).toHaveLength(7);
     near([...mesh.mesh_bbox_mm.min, ...mesh.mesh_bbox_mm.max], [0, 0, 0, 100, 40, 10]);
   });
 
   it('names each face with bbox, centroid, area and outward normal', () => {
-    const faces = Object.values(mesh.surface_sets) as { area_mm2: number; normal: number[] | null; centroid_mm: number[]; planar: boolean; bbox_mm: { min: number[] } }[];
+    const faces = Object.values(mesh.surface_sets) as {
+      area_mm2: number;
+      normal: number[] | null;
+      centroid_mm: number[];
+      planar: boolean;
+      bbox_mm: { min: number[] };
+    }[];
     const end = faces.find((f) => f.normal && f.normal[0] < -0.99)!;
     expect(end.area_mm2).toBeCloseTo(400, 3);
     near(end.centroid_mm, [0, 20, 5]);
@@ -73,7 +104,17 @@ describe('cadkernel.generate_mesh (gmsh, second-order tets for CalculiX)', () =>
     const sets = Object.entries(mesh.surface_sets) as [string, { normal: number[] | null }][];
     const fixed = sets.find(([, f]) => f.normal && f.normal[0] < -0.99)![0];
     const loaded = sets.find(([, f]) => f.normal && f.normal[0] > 0.99)![0];
-    const fea = await ok(invoke('solver', 'run_fea', { mesh_file: mesh.mesh_file, load_case: 'end load', analysis_type: 'static_stress', material: 'aluminium_6061', fixed_node_set: fixed, load_node_set: loaded, load_force_n: [0, 0, -100] }));
+    const fea = await ok(
+      invoke('solver', 'run_fea', {
+        mesh_file: mesh.mesh_file,
+        load_case: 'end load',
+        analysis_type: 'static_stress',
+        material: 'aluminium_6061',
+        fixed_node_set: fixed,
+        load_node_set: loaded,
+        load_force_n: [0, 0, -100],
+      }),
+    );
     // Beam theory without the hole: P L^3 / (3 E I) = 100 * 100^3 / (3 * 68900 * 3333.3) = 0.145 mm; the hole adds a little.
     expect(-fea.load_set_mean_displacement_mm[2]).toBeGreaterThan(0.14);
     expect(-fea.load_set_mean_displacement_mm[2]).toBeLessThan(0.17);
@@ -88,8 +129,17 @@ describe('generate_mesh input', () => {
     near([...moved.mesh_bbox_mm.min, ...moved.mesh_bbox_mm.max], [50, -20, 5, 80, 0, 15]);
     expect(moved.element_size_mm).toBe(1.5);
     const junk = await invoke('cadkernel', 'generate_mesh', { file_path: 'junk.step' });
-    expect(junk).toMatchObject({ status: 'error', error: { type: 'TOOL_EXECUTION_ERROR', message: expect.stringContaining('not a STEP file') } });
-    expect(await invoke('cadkernel', 'generate_mesh', { file_path: 'none.step' })).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS' } });
-    expect(await invoke('cadkernel', 'generate_mesh', { file_path: '../../etc/passwd' })).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS' } });
+    expect(junk).toMatchObject({
+      status: 'error',
+      error: { type: 'TOOL_EXECUTION_ERROR', message: expect.stringContaining('not a STEP file') },
+    });
+    expect(await invoke('cadkernel', 'generate_mesh', { file_path: 'none.step' })).toMatchObject({
+      status: 'error',
+      error: { type: 'INVALID_ARGUMENTS' },
+    });
+    expect(await invoke('cadkernel', 'generate_mesh', { file_path: '../../etc/passwd' })).toMatchObject({
+      status: 'error',
+      error: { type: 'INVALID_ARGUMENTS' },
+    });
   }, 120_000);
 });

@@ -28,10 +28,17 @@ for (const backend of backends) {
     };
 
     /** Records a session through the session tools, as an agent would. */
-    async function capture(key: string, title: string, events: [string, string, Record<string, unknown>?][], summary?: string, projectId?: string) {
+    async function capture(
+      key: string,
+      title: string,
+      events: [string, string, Record<string, unknown>?][],
+      summary?: string,
+      projectId?: string,
+    ) {
       const s = await ok('session.start', { title, project_id: projectId });
       ids[key] = String(s.id);
-      for (const [kind, message, data] of events) await ok('session.log_event', { session_id: s.id, kind, message, data: data ?? {} });
+      for (const [kind, message, data] of events)
+        await ok('session.log_event', { session_id: s.id, kind, message, data: data ?? {} });
       if (summary) await ok('session.complete', { session_id: s.id, summary });
     }
 
@@ -47,7 +54,11 @@ for (const backend of backends) {
         'Motor bracket fatigue check',
         [
           ['note', 'Meshed the bracket with 0.5 mm tetrahedra'],
-          ['insight', 'Fillet radius below 2 mm concentrates stress at the bracket root', { theme: 'mechanical_validation' }],
+          [
+            'insight',
+            'Fillet radius below 2 mm concentrates stress at the bracket root',
+            { theme: 'mechanical_validation' },
+          ],
           ['decision', 'Raised the fillet radius to 3 mm'],
         ],
         'Bracket passes fatigue after enlarging the fillet',
@@ -62,7 +73,13 @@ for (const backend of backends) {
         ],
         'Switched to a buck converter',
       );
-      await capture('arm', 'Arm tube stiffness', [['insight', 'Carbon tube stiffness sets the first bending mode', { theme: 'mechanical_validation' }]], undefined, project);
+      await capture(
+        'arm',
+        'Arm tube stiffness',
+        [['insight', 'Carbon tube stiffness sets the first bending mode', { theme: 'mechanical_validation' }]],
+        undefined,
+        project,
+      );
     });
     afterAll(async () => {
       await t?.stop();
@@ -70,29 +87,46 @@ for (const backend of backends) {
     });
 
     it('ranks the most similar session first, with its most relevant events', async () => {
-      const res = ExperienceListSchema.parse(await ok('memory.retrieve_similar_experience', { query: 'stress concentration at a bracket fillet' }));
+      const res = ExperienceListSchema.parse(
+        await ok('memory.retrieve_similar_experience', { query: 'stress concentration at a bracket fillet' }),
+      );
       expect(res.experiences.length).toBeGreaterThan(0);
       const [best] = res.experiences;
-      expect(best.session).toMatchObject({ id: ids.bracket, status: 'completed', summary: 'Bracket passes fatigue after enlarging the fillet' });
+      expect(best.session).toMatchObject({
+        id: ids.bracket,
+        status: 'completed',
+        summary: 'Bracket passes fatigue after enlarging the fillet',
+      });
       expect(best.score).toBeGreaterThan(0);
       expect(best.events[0]).toMatchObject({ seq: 2, kind: 'insight' });
       expect(best.events.length).toBeLessThanOrEqual(3);
       expect(best.events.every((e) => e.score > 0)).toBe(true);
       expect(res.experiences.map((e) => e.session.id)).not.toContain(ids.power);
-      expect(res.experiences.map((e) => e.score)).toEqual([...res.experiences.map((e) => e.score)].sort((a, b) => b - a));
+      expect(res.experiences.map((e) => e.score)).toEqual(
+        [...res.experiences.map((e) => e.score)].sort((a, b) => b - a),
+      );
     });
 
     it('matches on event messages alone and filters by project', async () => {
-      const byEvent = ExperienceListSchema.parse(await ok('memory.retrieve_similar_experience', { query: 'regulator dissipation' }));
+      const byEvent = ExperienceListSchema.parse(
+        await ok('memory.retrieve_similar_experience', { query: 'regulator dissipation' }),
+      );
       expect(byEvent.experiences.map((e) => e.session.id)).toEqual([ids.power]);
-      const scoped = ExperienceListSchema.parse(await ok('memory.retrieve_similar_experience', { query: 'stiffness regulator bracket', project_id: project }));
+      const scoped = ExperienceListSchema.parse(
+        await ok('memory.retrieve_similar_experience', { query: 'stiffness regulator bracket', project_id: project }),
+      );
       expect(scoped.experiences.map((e) => e.session.id).sort()).toEqual([ids.arm, ids.bracket].sort());
-      const one = ExperienceListSchema.parse(await ok('memory.retrieve_similar_experience', { query: 'stiffness regulator bracket', limit: 1 }));
+      const one = ExperienceListSchema.parse(
+        await ok('memory.retrieve_similar_experience', { query: 'stiffness regulator bracket', limit: 1 }),
+      );
       expect(one.experiences).toHaveLength(1);
     });
 
     it('answers nothing similar with an empty list, whatever the query text', async () => {
-      expect(await ok('memory.retrieve_similar_experience', { query: 'underwater basket weaving' })).toEqual({ query: 'underwater basket weaving', experiences: [] });
+      expect(await ok('memory.retrieve_similar_experience', { query: 'underwater basket weaving' })).toEqual({
+        query: 'underwater basket weaving',
+        experiences: [],
+      });
       for (const query of ['the of and', `'quoted' \\ back\\slash & | ! :* (`, '""']) {
         const r = await invoke('memory.retrieve_similar_experience', { query });
         expect(r.status, query).toBe('success');
@@ -107,28 +141,51 @@ for (const backend of backends) {
         'Fillet radius below 2 mm concentrates stress at the bracket root',
       ]);
       expect(all.insights.every((i) => i.confidence === 'verbatim')).toBe(true);
-      expect(all.insights[1]).toMatchObject({ kind: 'lesson', theme: 'power_analysis', session_title: 'Power budget of the flight controller', project_id: null });
+      expect(all.insights[1]).toMatchObject({
+        kind: 'lesson',
+        theme: 'power_analysis',
+        session_title: 'Power budget of the flight controller',
+        project_id: null,
+      });
 
-      const scoped = InsightListSchema.parse(await ok('memory.list_insights', { project_id: project, theme: 'mechanical_validation', limit: 1 }));
+      const scoped = InsightListSchema.parse(
+        await ok('memory.list_insights', { project_id: project, theme: 'mechanical_validation', limit: 1 }),
+      );
       expect(scoped.insights.map((i) => i.session_id)).toEqual([ids.arm]);
       const power = InsightListSchema.parse(await ok('memory.list_insights', { theme: 'power_analysis' }));
       expect(power.insights.map((i) => i.session_id)).toEqual([ids.power]);
-      expect(await invoke('memory.list_insights', { theme: 'astrology' })).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS' } });
+      expect(await invoke('memory.list_insights', { theme: 'astrology' })).toMatchObject({
+        status: 'error',
+        error: { type: 'INVALID_ARGUMENTS' },
+      });
     });
 
     it('reads through the sessions actor: its query actions answer what memory serves, and memory is healthy only while sessions answers', async () => {
       const bus = t.node.broker;
-      const viaSessions = (await bus.call('sessions.searchSimilar', { query: 'stress concentration at a bracket fillet' })) as { experiences: unknown[] };
-      expect(await bus.call('memory.similar', { query: 'stress concentration at a bracket fillet' })).toEqual({ query: 'stress concentration at a bracket fillet', ...viaSessions });
-      const events = (await bus.call('sessions.insightEvents', { theme: 'power_analysis' })) as { events: Record<string, unknown>[] };
+      const viaSessions = (await bus.call('sessions.searchSimilar', {
+        query: 'stress concentration at a bracket fillet',
+      })) as { experiences: unknown[] };
+      expect(await bus.call('memory.similar', { query: 'stress concentration at a bracket fillet' })).toEqual({
+        query: 'stress concentration at a bracket fillet',
+        ...viaSessions,
+      });
+      const events = (await bus.call('sessions.insightEvents', { theme: 'power_analysis' })) as {
+        events: Record<string, unknown>[];
+      };
       expect(events.events.map((e) => e.session_id)).toEqual([ids.power]);
-      expect(await bus.call('memory.insights', { theme: 'power_analysis' })).toEqual({ insights: events.events.map((e) => ({ ...e, confidence: 'verbatim' })) });
+      expect(await bus.call('memory.insights', { theme: 'power_analysis' })).toEqual({
+        insights: events.events.map((e) => ({ ...e, confidence: 'verbatim' })),
+      });
       expect(await bus.call('memory.health', {})).toMatchObject({ name: 'memory', status: 'healthy', message: null });
 
       const sessions = bus.getLocalService('sessions')!;
       await bus.destroyService(sessions);
       try {
-        expect(await bus.call('memory.health', {})).toMatchObject({ name: 'memory', status: 'unhealthy', message: expect.stringContaining('the sessions actor does not answer') });
+        expect(await bus.call('memory.health', {})).toMatchObject({
+          name: 'memory',
+          status: 'unhealthy',
+          message: expect.stringContaining('the sessions actor does not answer'),
+        });
         await expect(bus.call('memory.similar', { query: 'bracket' })).rejects.toThrow(/sessions\.searchSimilar/);
       } finally {
         await bus.createService(sessions.originalSchema);

@@ -17,12 +17,23 @@ describe('engine adapters on a node without bubblewrap (sandbox on, the default)
   it('report unhealthy naming the package bubblewrap, and calls fail with TOOL_UNAVAILABLE naming it', async () => {
     for (const id of ['circuit', 'solver']) {
       const health = await call(t.node.broker, adapterActions(id).health, {});
-      expect(health, id).toMatchObject({ status: 'unhealthy', tools_available: 0, message: expect.stringContaining('bubblewrap') });
+      expect(health, id).toMatchObject({
+        status: 'unhealthy',
+        tools_available: 0,
+        message: expect.stringContaining('bubblewrap'),
+      });
     }
-    const o = await callTool(t.node.broker, 'circuit.run_simulation', { netlist: '* t\nV1 a 0 1\nR1 a 0 1k\n.end\n', analysis_type: 'op' });
+    const o = await callTool(t.node.broker, 'circuit.run_simulation', {
+      netlist: '* t\nV1 a 0 1\nR1 a 0 1k\n.end\n',
+      analysis_type: 'op',
+    });
     expect(JSON.stringify(o)).toContain('bubblewrap');
     expect(o.kind === 'unavailable' || (o.kind === 'tool_error' && o.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
-    const s = await callTool(t.node.broker, 'solver.run_fea', { mesh_file: 'm.inp', load_case: 'x', analysis_type: 'modal' });
+    const s = await callTool(t.node.broker, 'solver.run_fea', {
+      mesh_file: 'm.inp',
+      load_case: 'x',
+      analysis_type: 'modal',
+    });
     expect(JSON.stringify(s)).toContain('bubblewrap');
     expect(s.kind === 'unavailable' || (s.kind === 'tool_error' && s.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
   });

@@ -11,7 +11,11 @@ import { callTool, okData } from '../../support/tools.ts';
 const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'engines-no-bwrap-'));
 for (const engine of ['ccx', 'ngspice', 'gmsh']) fs.symlinkSync(`/usr/bin/${engine}`, path.join(bin, engine));
 afterAll(() => fs.rmSync(bin, { recursive: true, force: true }));
-const t = useTestNode({ roles: 'tools,adapter:circuit,adapter:solver', path: bin, env: { SERVICE_ENGINE_SANDBOX: 'off' } });
+const t = useTestNode({
+  roles: 'tools,adapter:circuit,adapter:solver',
+  path: bin,
+  env: { SERVICE_ENGINE_SANDBOX: 'off' },
+});
 
 describe('SERVICE_ENGINE_SANDBOX=off', () => {
   it('needs no bwrap: the engine adapters are healthy and ngspice runs', async () => {
@@ -19,7 +23,12 @@ describe('SERVICE_ENGINE_SANDBOX=off', () => {
       const health = await call(t.node.broker, adapterActions(id).health, {});
       expect(health, id).toMatchObject({ status: 'healthy' });
     }
-    const r = await okData(callTool(t.node.broker, 'circuit.run_simulation', { netlist: '* t\nV1 a 0 2\nR1 a b 1k\nR2 b 0 1k\n.end\n', analysis_type: 'op' }));
+    const r = await okData(
+      callTool(t.node.broker, 'circuit.run_simulation', {
+        netlist: '* t\nV1 a 0 2\nR1 a b 1k\nR2 b 0 1k\n.end\n',
+        analysis_type: 'op',
+      }),
+    );
     expect(r.vectors['v(b)']).toMatchObject({ final: expect.closeTo(1, 9) });
   });
 

@@ -15,7 +15,10 @@ for (const backend of backends) {
     let db: TestDatabase | undefined;
     beforeAll(async () => {
       db = await backend.database();
-      t = await startTestNode({ roles: 'projects,sessions,tools,adapter:session', env: db ? { SERVICE_DATABASE_URL: db.url } : {} });
+      t = await startTestNode({
+        roles: 'projects,sessions,tools,adapter:session',
+        env: db ? { SERVICE_DATABASE_URL: db.url } : {},
+      });
     });
     afterAll(async () => {
       await t?.stop();
@@ -23,7 +26,11 @@ for (const backend of backends) {
     });
 
     // Through the registry: arguments are validated there, once (ISSUE 13 point 3), not by the adapter.
-    const invoke = async (tool: string, args: Record<string, unknown>, caller: Record<string, unknown> = {}): Promise<InvokeResult> =>
+    const invoke = async (
+      tool: string,
+      args: Record<string, unknown>,
+      caller: Record<string, unknown> = {},
+    ): Promise<InvokeResult> =>
       InvokeResultSchema.parse(await invokeViaRegistry(t.node.broker, `session.${tool}`, args, caller));
     const ok = async (tool: string, args: Record<string, unknown>, caller?: Record<string, unknown>) => {
       const r = await invoke(tool, args, caller);
@@ -33,16 +40,37 @@ for (const backend of backends) {
 
     it('starts a session, numbers its events and completes it with a summary', async () => {
       const session = AgentSessionSchema.parse(await ok('start', { title: 'Bracket sizing', client: 'claude-code' }));
-      expect(session).toMatchObject({ title: 'Bracket sizing', client: 'claude-code', status: 'active', summary: null, project_id: null, event_count: 0 });
+      expect(session).toMatchObject({
+        title: 'Bracket sizing',
+        client: 'claude-code',
+        status: 'active',
+        summary: null,
+        project_id: null,
+        event_count: 0,
+      });
       expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
 
-      const first = SessionEventSchema.parse(await ok('log_event', { session_id: session.id, message: 'read the load case' }));
+      const first = SessionEventSchema.parse(
+        await ok('log_event', { session_id: session.id, message: 'read the load case' }),
+      );
       expect(first).toMatchObject({ session_id: session.id, seq: 1, kind: 'note', data: {} });
-      const second = await ok('log_event', { session_id: session.id, kind: 'decision', message: 'use 6061-T6', data: { why: 'weight' } });
+      const second = await ok('log_event', {
+        session_id: session.id,
+        kind: 'decision',
+        message: 'use 6061-T6',
+        data: { why: 'weight' },
+      });
       expect(second).toMatchObject({ seq: 2, kind: 'decision', data: { why: 'weight' } });
 
-      const done = AgentSessionSchema.parse(await ok('complete', { session_id: session.id, summary: 'sized the bracket at 4 mm' }));
-      expect(done).toMatchObject({ id: session.id, status: 'completed', summary: 'sized the bracket at 4 mm', event_count: 2 });
+      const done = AgentSessionSchema.parse(
+        await ok('complete', { session_id: session.id, summary: 'sized the bracket at 4 mm' }),
+      );
+      expect(done).toMatchObject({
+        id: session.id,
+        status: 'completed',
+        summary: 'sized the bracket at 4 mm',
+        event_count: 2,
+      });
       expect(Date.parse(done.completed_at!)).toBeGreaterThanOrEqual(Date.parse(done.started_at));
 
       const stored = await t.node.broker.call(SessionsActions.get.action, { id: session.id });
@@ -54,8 +82,14 @@ for (const backend of backends) {
 
     it('gives concurrent events consecutive sequence numbers without gaps', async () => {
       const { id } = AgentSessionSchema.parse(await ok('start', { title: 'parallel tool calls' }));
-      const events = await Promise.all(Array.from({ length: 12 }, (_, i) => ok('log_event', { session_id: id, kind: 'tool_call', message: `call ${i}` })));
-      expect(events.map((e) => e.seq).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      const events = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          ok('log_event', { session_id: id, kind: 'tool_call', message: `call ${i}` }),
+        ),
+      );
+      expect(events.map((e) => e.seq).sort((a, b) => Number(a) - Number(b))).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
     });
 
     it('refuses events and completion on an unknown session, naming it', async () => {
@@ -100,7 +134,10 @@ for (const backend of backends) {
       const { id } = AgentSessionSchema.parse(await ok('start', { title: 'strict' }));
       const r = await invoke('log_event', { session_id: id, kind: 'gossip', message: 'x' });
       expect(r).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS' } });
-      expect(await invoke('start', { title: '   ' })).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS' } });
+      expect(await invoke('start', { title: '   ' })).toMatchObject({
+        status: 'error',
+        error: { type: 'INVALID_ARGUMENTS' },
+      });
     });
   });
 }

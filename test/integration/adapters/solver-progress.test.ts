@@ -18,7 +18,10 @@ beforeAll(async () => {
   copyFixture(ws.root, 'beam_coarse.inp');
   copyFixture(ws.root, 'beam_medium.inp.gz');
   // A stand-in for the gateway that holds the caller's stream: it records the progress reports it receives.
-  const gateway = () => ({ name: 'gateway', actions: { toolProgress: action(CallerChannel.progress, (p) => (progress.push(p), { delivered: true })) } });
+  const gateway = () => ({
+    name: 'gateway',
+    actions: { toolProgress: action(CallerChannel.progress, (p) => (progress.push(p), { delivered: true })) },
+  });
   h = await startActors([createSolverAdapter, gateway], { SERVICE_WORKSPACE: ws.root });
 });
 afterAll(async () => {
@@ -27,14 +30,19 @@ afterAll(async () => {
 });
 
 const invoke = (args: Record<string, unknown>, timeout_ms = 120_000) =>
-  call(h.broker, adapterActions('solver').invoke, {
-    tool_id: 'solver.run_fea',
-    arguments: args,
-    call_id: crypto.randomUUID(),
-    timeout_ms,
-    caller: { kind: 'stdio', transport: 'stdio' },
-    progress_node: h.broker.nodeID,
-  }, { timeout: timeout_ms + 5000 });
+  call(
+    h.broker,
+    adapterActions('solver').invoke,
+    {
+      tool_id: 'solver.run_fea',
+      arguments: args,
+      call_id: crypto.randomUUID(),
+      timeout_ms,
+      caller: { kind: 'stdio', transport: 'stdio' },
+      progress_node: h.broker.nodeID,
+    },
+    { timeout: timeout_ms + 5000 },
+  );
 /** ccx processes working inside this test's workspace (other suites may run their own). */
 const ccxPidsHere = (): string[] => {
   let pids: string[] = [];
@@ -55,7 +63,12 @@ const ccxHere = (): number => ccxPidsHere().length;
 
 describe('run_fea progress and deadline', () => {
   it('reports progress in order: deck, solve, field, done', async () => {
-    const r = await invoke({ mesh_file: 'beam_coarse.inp', load_case: 'tip', analysis_type: 'static_stress', load_force_n: [0, 0, -1000] });
+    const r = await invoke({
+      mesh_file: 'beam_coarse.inp',
+      load_case: 'tip',
+      analysis_type: 'static_stress',
+      load_force_n: [0, 0, -1000],
+    });
     expect(r.status).toBe('success');
     const messages = progress.map((p) => p.message);
     expect(messages[0]).toBe('building the CalculiX deck');
@@ -76,9 +89,15 @@ describe('run_fea progress and deadline', () => {
         stopped++;
       }
     }, 20);
-    const r = await invoke({ mesh_file: 'beam_medium.inp', load_case: 'tip', analysis_type: 'static_stress', load_force_n: [0, 0, -1000] }, 8000);
+    const r = await invoke(
+      { mesh_file: 'beam_medium.inp', load_case: 'tip', analysis_type: 'static_stress', load_force_n: [0, 0, -1000] },
+      8000,
+    );
     clearInterval(freeze);
-    expect(r).toMatchObject({ status: 'error', error: { type: 'TOOL_TIMEOUT', message: expect.stringContaining('timeout of 8 seconds') } });
+    expect(r).toMatchObject({
+      status: 'error',
+      error: { type: 'TOOL_TIMEOUT', message: expect.stringContaining('timeout of 8 seconds') },
+    });
     expect(stopped).toBeGreaterThan(0);
     expect(progress.map((p) => p.message)).toContainEqual(expect.stringMatching(/^solving \d+ nodes/));
     await expect.poll(ccxHere, { timeout: 10_000 }).toBe(0);

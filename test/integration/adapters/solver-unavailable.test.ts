@@ -12,10 +12,22 @@ describe('solver adapter without CalculiX', () => {
     const health = await call(t.node.broker, adapterActions('solver').health, {});
     expect(health).toMatchObject({ status: 'unhealthy', tools_available: 0, message: expect.stringContaining('ccx') });
     const manifest = await call(t.node.broker, adapterActions('solver').manifest, {});
-    expect(manifest.tools.map((x) => x.name).sort()).toEqual(
-      ['check_mesh_convergence', 'compute_joint_loads', 'cross_check_cantilever_beam', 'cross_check_cantilever_frequency', 'cross_check_thermal_steady_state', 'extract_results', 'run_fea', 'run_thermal', 'validate_mesh'],
-    );
-    const o = await callTool(t.node.broker, 'solver.run_fea', { mesh_file: 'm.inp', load_case: 'x', analysis_type: 'modal' });
+    expect(manifest.tools.map((x) => x.name).sort()).toEqual([
+      'check_mesh_convergence',
+      'compute_joint_loads',
+      'cross_check_cantilever_beam',
+      'cross_check_cantilever_frequency',
+      'cross_check_thermal_steady_state',
+      'extract_results',
+      'run_fea',
+      'run_thermal',
+      'validate_mesh',
+    ]);
+    const o = await callTool(t.node.broker, 'solver.run_fea', {
+      mesh_file: 'm.inp',
+      load_case: 'x',
+      analysis_type: 'modal',
+    });
     expect(JSON.stringify(o)).toContain('ccx (CalculiX) is not installed');
     expect(o.kind === 'unavailable' || (o.kind === 'tool_error' && o.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
   });

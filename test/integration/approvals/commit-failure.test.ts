@@ -37,7 +37,12 @@ beforeAll(async () => {
           },
         }),
       createGatesService,
-      (infra) => createTwinService(infra, { faults: (step) => { if (step === faultAt) throw new Error(`injected fault at ${step}`); } }),
+      (infra) =>
+        createTwinService(infra, {
+          faults: (step) => {
+            if (step === faultAt) throw new Error(`injected fault at ${step}`);
+          },
+        }),
       createToolsService,
       createTwinAdapter,
       createApprovalsService,
@@ -54,22 +59,37 @@ afterAll(async () => {
 
 type Json = Record<string, any>;
 async function http(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Json };
 }
-const gate = (id: string) => expect.poll(async () => (await http('GET', `/v1/approvals/gate:${id}`)).json.status ?? null, { timeout: 15_000, interval: 50 });
+const gate = (id: string) =>
+  expect.poll(async () => (await http('GET', `/v1/approvals/gate:${id}`)).json.status ?? null, {
+    timeout: 15_000,
+    interval: 50,
+  });
 
 describe('a gate approval whose drafts fail to commit part-way', () => {
   it('answers 503 with nothing decided (heads restored), on the unified and the older route; approving again commits', async () => {
-    const routes = [(id: string) => http('POST', `/v1/approvals/gate:${id}/decision`, { decision: 'approve' }), (id: string) => http('POST', `/v1/runs/${id}/approval`, { decision: 'approve' })];
+    const routes = [
+      (id: string) => http('POST', `/v1/approvals/gate:${id}/decision`, { decision: 'approve' }),
+      (id: string) => http('POST', `/v1/runs/${id}/approval`, { decision: 'approve' }),
+    ];
     for (const send of routes) {
-      const run = (await http('POST', '/v1/runs', { design_flow: 'mech_v1', project_id: 'p-fault', goal: 'a bracket' })).json;
+      const run = (await http('POST', '/v1/runs', { design_flow: 'mech_v1', project_id: 'p-fault', goal: 'a bracket' }))
+        .json;
       await gate(run.id).toBe('pending');
       faultAt = 'after_baseline';
       const failed = await send(run.id);
       faultAt = undefined;
       expect(failed.status).toBe(503);
-      expect(failed.json.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('committing the drafts') });
+      expect(failed.json.error).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: expect.stringContaining('committing the drafts'),
+      });
       const item = (await http('GET', `/v1/approvals/gate:${run.id}`)).json;
       expect(item).toMatchObject({ status: 'pending', decision: null, decidable: true, detail: { phase: 'intent' } });
       expect((await http('GET', `/v1/runs/${run.id}`)).json.decisions).toEqual([]);
@@ -77,29 +97,58 @@ describe('a gate approval whose drafts fail to commit part-way', () => {
       expect(changes.revisions.length).toBeGreaterThan(0);
       expect(changes.revisions.map((r: Json) => r.status)).toEqual(changes.revisions.map(() => 'draft'));
       expect((await send(run.id)).status).toBe(200);
-      expect((await http('GET', `/v1/runs/${run.id}`)).json.decisions).toEqual([expect.objectContaining({ phase: 'intent', decision: 'approve' })]);
+      expect((await http('GET', `/v1/runs/${run.id}`)).json.decisions).toEqual([
+        expect.objectContaining({ phase: 'intent', decision: 'approve' }),
+      ]);
     }
   });
 
   it('records an approve whose drafts committed but whose decision was not stored (503), refuses other decisions, and delivers it with its key', async () => {
-    const run = (await http('POST', '/v1/runs', { design_flow: 'mech_v1', project_id: 'p-stored', goal: 'a bracket' })).json;
+    const run = (await http('POST', '/v1/runs', { design_flow: 'mech_v1', project_id: 'p-stored', goal: 'a bracket' }))
+      .json;
     await gate(run.id).toBe('pending');
     failAfterCommit = true;
-    const failed = await http('POST', `/v1/approvals/gate:${run.id}/decision`, { decision: 'approve', reason: 'ship it' });
+    const failed = await http('POST', `/v1/approvals/gate:${run.id}/decision`, {
+      decision: 'approve',
+      reason: 'ship it',
+    });
     expect(failed.status).toBe(503);
-    expect(failed.json.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('committed its drafts but could not store the decision'), details: { recorded: true } });
+    expect(failed.json.error).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('committed its drafts but could not store the decision'),
+      details: { recorded: true },
+    });
     const changes = (await http('GET', `/v1/twin/runs/${run.id}/changes`)).json;
     expect(changes.revisions.length).toBeGreaterThan(0);
     expect(changes.revisions.map((r: Json) => r.status)).toEqual(changes.revisions.map(() => 'approved'));
     expect((await http('GET', `/v1/runs/${run.id}`)).json.decisions).toEqual([]);
     // The gate is still open in the run, but the queue holds the approve: a reject now would undo nothing it committed.
-    expect((await http('GET', `/v1/approvals/gate:${run.id}`)).json).toMatchObject({ status: 'pending', decidable: false, decision: { decision: 'approve', reason: 'ship it' } });
-    expect((await http('POST', `/v1/approvals/gate:${run.id}/decision`, { decision: 'reject', reason: 'changed my mind' })).status).toBe(409);
-    expect((await http('POST', `/v1/runs/${run.id}/approval`, { decision: 'reject', reason: 'changed my mind' })).status).toBe(409);
+    expect((await http('GET', `/v1/approvals/gate:${run.id}`)).json).toMatchObject({
+      status: 'pending',
+      decidable: false,
+      decision: { decision: 'approve', reason: 'ship it' },
+    });
+    expect(
+      (await http('POST', `/v1/approvals/gate:${run.id}/decision`, { decision: 'reject', reason: 'changed my mind' }))
+        .status,
+    ).toBe(409);
+    expect(
+      (await http('POST', `/v1/runs/${run.id}/approval`, { decision: 'reject', reason: 'changed my mind' })).status,
+    ).toBe(409);
     await call(h.broker, ApprovalsInternal.deliver, {});
-    await expect.poll(async () => (await http('GET', `/v1/runs/${run.id}`)).json.decisions, { timeout: 15_000, interval: 100 }).toEqual([
-      expect.objectContaining({ phase: 'intent', decision: 'approve', reason: 'ship it', approver: 'local:dashboard' }),
-    ]);
-    expect((await http('GET', `/v1/approvals/gate:${run.id}`)).json).toMatchObject({ status: 'approved', decision: { decision: 'approve', reason: 'ship it' } });
+    await expect
+      .poll(async () => (await http('GET', `/v1/runs/${run.id}`)).json.decisions, { timeout: 15_000, interval: 100 })
+      .toEqual([
+        expect.objectContaining({
+          phase: 'intent',
+          decision: 'approve',
+          reason: 'ship it',
+          approver: 'local:dashboard',
+        }),
+      ]);
+    expect((await http('GET', `/v1/approvals/gate:${run.id}`)).json).toMatchObject({
+      status: 'approved',
+      decision: { decision: 'approve', reason: 'ship it' },
+    });
   });
 });

@@ -32,10 +32,27 @@ for (const backend of dbBackends('appr_target')) {
         const target = { phase: 'intent', attempt: 1 };
         const send = (i: number) => {
           const route = i % 4;
-          if (route === 0) return t.http('POST', `/v1/approvals/gate:${run.id}/decision`, { decision: 'approve' }, { 'x-service-surface': 'dashboard', 'if-match': etag });
-          if (route === 1) return t.http('POST', `/v1/approvals/gate:${run.id}/decision`, { decision: 'approve', ...target }, { 'x-service-surface': 'cli' });
+          if (route === 0)
+            return t.http(
+              'POST',
+              `/v1/approvals/gate:${run.id}/decision`,
+              { decision: 'approve' },
+              { 'x-service-surface': 'dashboard', 'if-match': etag },
+            );
+          if (route === 1)
+            return t.http(
+              'POST',
+              `/v1/approvals/gate:${run.id}/decision`,
+              { decision: 'approve', ...target },
+              { 'x-service-surface': 'cli' },
+            );
           if (route === 2) return t.http('POST', `/v1/runs/${run.id}/approval`, { decision: 'approve', ...target });
-          return t.http('POST', `/v1/approvals/gate:${run.id}/inline-decision`, { decision: 'approve' }, { 'if-match': etag });
+          return t.http(
+            'POST',
+            `/v1/approvals/gate:${run.id}/inline-decision`,
+            { decision: 'approve' },
+            { 'if-match': etag },
+          );
         };
         const out = await Promise.all(Array.from({ length: N }, (_, i) => send(i)));
         const counts: Record<number, number> = {};
@@ -43,7 +60,10 @@ for (const backend of dbBackends('appr_target')) {
         expect(counts, `round ${round}`).toEqual({ 200: 1, 409: N - 1 });
         for (const r of out.filter((x) => x.status === 409)) expect(r.json.error.code).toBe('CONFLICT');
         const decisions = (await t.http('GET', `/v1/runs/${run.id}`)).json.decisions;
-        expect(decisions.map((d: Record<string, unknown>) => d.phase), `round ${round}`).toEqual(['intent']);
+        expect(
+          decisions.map((d: Record<string, unknown>) => d.phase),
+          `round ${round}`,
+        ).toEqual(['intent']);
         await pendingGate(t, run.id, 'needs');
         expect((await t.http('GET', `/v1/runs/${run.id}`)).json.decisions).toHaveLength(1);
       }

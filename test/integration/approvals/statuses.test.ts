@@ -4,7 +4,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { TOOLCALL_CANCEL_EVENT } from '../../../contracts/actions/adapters.actions.ts';
-import { designLoop, fileRequest, holdCall, holdsTick, pendingGate, recordNode, startApprovalsNode, startRun, writeDefinition } from '../../support/approvals.ts';
+import {
+  designLoop,
+  fileRequest,
+  holdCall,
+  holdsTick,
+  pendingGate,
+  recordNode,
+  startApprovalsNode,
+  startRun,
+  writeDefinition,
+} from '../../support/approvals.ts';
 import { testClock } from '../../support/holds.ts';
 import { callTool, okData, useNode } from '../../support/tools.ts';
 
@@ -16,17 +26,33 @@ type Kind = 'gate' | 'tool' | 'change' | 'design_loop' | 'sketch' | 'drawing';
 const nativeOf = (id: string) => id.slice(id.indexOf(':') + 1);
 
 /** The unified decision route. */
-const unified = (id: string, body: Json, headers: Record<string, string> = {}) => t.http('POST', `/v1/approvals/${id}/decision`, body, headers);
+const unified = (id: string, body: Json, headers: Record<string, string> = {}) =>
+  t.http('POST', `/v1/approvals/${id}/decision`, body, headers);
 
 /** The older per-kind route of an approval id, with that route's own body. */
-function legacy(id: string, body: { decision: string; reason?: string; to_phase?: string }, headers: Record<string, string> = {}) {
+function legacy(
+  id: string,
+  body: { decision: string; reason?: string; to_phase?: string },
+  headers: Record<string, string> = {},
+) {
   const kind = id.split(':')[0] as Kind;
   const n = nativeOf(id);
   if (kind === 'gate') return t.http('POST', `/v1/runs/${n}/approval`, body, headers);
   if (kind === 'tool') return t.http('POST', `/v1/chat/tool_approvals/${id}`, body, headers);
-  if (kind === 'change') return t.http('POST', `/v1/assistant/proposals/${n}/decide`, { change_id: n, reviewer: 'someone', reason: body.reason ?? 'looks right', decision: body.decision }, headers);
+  if (kind === 'change')
+    return t.http(
+      'POST',
+      `/v1/assistant/proposals/${n}/decide`,
+      { change_id: n, reviewer: 'someone', reason: body.reason ?? 'looks right', decision: body.decision },
+      headers,
+    );
   if (kind === 'design_loop') return t.http('POST', `/v1/design-loop/${n}/approve`, { approvedBy: 'someone' }, headers);
-  return t.http('POST', `/v1/twin/nodes/${n}/${kind === 'sketch' ? 'approve-sketch' : 'approve-technical-drawing'}`, { approved_by: 'someone' }, headers);
+  return t.http(
+    'POST',
+    `/v1/twin/nodes/${n}/${kind === 'sketch' ? 'approve-sketch' : 'approve-technical-drawing'}`,
+    { approved_by: 'someone' },
+    headers,
+  );
 }
 const item = async (id: string) => (await t.http('GET', `/v1/approvals/${id}`)).json;
 const project = () => `p-${crypto.randomUUID().slice(0, 8)}`;
@@ -35,7 +61,11 @@ const project = () => `p-${crypto.randomUUID().slice(0, 8)}`;
 async function oneOfEach(p: string): Promise<Record<Kind, string>> {
   const run = await startRun(t, p);
   await pendingGate(t, run.id, 'intent');
-  const change = await recordNode(t, p, 'design_change', 'Thicker web', { status: 'pending', target: 'CAD-BRACKET', rationale: 'stress margin' });
+  const change = await recordNode(t, p, 'design_change', 'Thicker web', {
+    status: 'pending',
+    target: 'CAD-BRACKET',
+    rationale: 'stress margin',
+  });
   const loop = await designLoop(t, p);
   return {
     gate: `gate:${run.id}`,
@@ -46,7 +76,10 @@ async function oneOfEach(p: string): Promise<Record<Kind, string>> {
     drawing: `drawing:${await writeDefinition(t, p, 'technical_drawing', 'Bracket drawing')}`,
   };
 }
-const rejectOrApprove = (k: Kind) => (k === 'gate' || k === 'tool' || k === 'change' ? { decision: 'reject', reason: 'not this one' } : { decision: 'approve' });
+const rejectOrApprove = (k: Kind) =>
+  k === 'gate' || k === 'tool' || k === 'change'
+    ? { decision: 'reject', reason: 'not this one' }
+    : { decision: 'approve' };
 
 describe('HTTP statuses of the approvals API, on the unified and on the older per-kind routes', () => {
   it('404 for an unknown id', async () => {
@@ -73,7 +106,11 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
       expect(first.status, `${kind} first: ${JSON.stringify(first.json)}`).toBe(200);
       const decided = await item(id);
       expect(decided.status).toMatch(/^(approved|rejected)$/);
-      expect(decided.decision).toMatchObject({ approver: 'local:dashboard', approver_verified: false, surface: 'unknown' });
+      expect(decided.decision).toMatchObject({
+        approver: 'local:dashboard',
+        approver_verified: false,
+        surface: 'unknown',
+      });
       for (const again of [() => unified(id, { decision: 'approve' }), () => legacy(id, { decision: 'approve' })]) {
         const r = await again();
         expect(r.status, `${kind} again`).toBe(409);
@@ -90,7 +127,10 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     await holdsTick(t);
     expect((await item(expired.id)).status).toBe('expired');
     const canceled = await holdCall(t, p);
-    await t.node.broker.broadcast(TOOLCALL_CANCEL_EVENT, { call_id: canceled.call_id, reason: 'the user pressed stop' });
+    await t.node.broker.broadcast(TOOLCALL_CANCEL_EVENT, {
+      call_id: canceled.call_id,
+      reason: 'the user pressed stop',
+    });
     await expect.poll(async () => (await item(canceled.id)).status).toBe('canceled');
     for (const id of [expired.id, canceled.id]) {
       const s = (await item(id)).status;
@@ -108,11 +148,17 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     const client = new Client({ name: 'approvals-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, () => new Promise<ElicitResult>((answer) => asked.push(answer)));
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
-    const res = client.callTool({ name: 'twin.record_decision', arguments: { project_id: p, title: 'Use M6 bolts', decision: 'M6' } }).catch((e: unknown) => e);
+    const res = client
+      .callTool({ name: 'twin.record_decision', arguments: { project_id: p, title: 'Use M6 bolts', decision: 'M6' } })
+      .catch((e: unknown) => e);
     await expect.poll(() => asked.length).toBe(1);
     const list = (await t.http('GET', `/v1/approvals?project_id=${p}&kind=tool_call`)).json;
     const held = list.items[0];
-    expect(held).toMatchObject({ route: 'elicitation', decidable: false, not_decidable_reason: expect.stringContaining('elicitation') });
+    expect(held).toMatchObject({
+      route: 'elicitation',
+      decidable: false,
+      not_decidable_reason: expect.stringContaining('elicitation'),
+    });
     for (const r of [await unified(held.id, { decision: 'approve' }), await legacy(held.id, { decision: 'approve' })]) {
       expect(r.status).toBe(409);
       expect(r.json.error.message).toContain('route elicitation');
@@ -126,7 +172,11 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     const p = project();
     const run = await startRun(t, p, { silent: ['intent'] });
     const gate = await pendingGate(t, run.id, 'intent');
-    expect(gate).toMatchObject({ allowed_decisions: ['reject', 'retry'], reason_required_for: ['reject', 'retry'], detail: { ready: false } });
+    expect(gate).toMatchObject({
+      allowed_decisions: ['reject', 'retry'],
+      reason_required_for: ['reject', 'retry'],
+      detail: { ready: false },
+    });
     expect(gate.findings).toEqual([expect.objectContaining({ kind: 'missing_deliverable', severity: 'error' })]);
     for (const send of [unified, legacy]) {
       const notReady = await send(gate.id, { decision: 'approve' });
@@ -169,7 +219,15 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     for (let cycle = 1; cycle <= 3; cycle++) {
       const needs = await pendingGate(t, run.id, 'needs');
       expect(needs.rework_targets).toEqual(['intent']);
-      expect((await (cycle % 2 ? unified : legacy)(needs.id, { decision: 'rework', reason: `cycle ${cycle}`, to_phase: 'intent' })).status).toBe(200);
+      expect(
+        (
+          await (cycle % 2 ? unified : legacy)(needs.id, {
+            decision: 'rework',
+            reason: `cycle ${cycle}`,
+            to_phase: 'intent',
+          })
+        ).status,
+      ).toBe(200);
       await pendingGate(t, run.id, 'intent');
       expect((await unified(`gate:${run.id}`, { decision: 'approve' })).status).toBe(200);
     }
@@ -182,22 +240,32 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     }
   });
 
-  it('409 for approve and 200 for reject once the run\'s workflow no longer exists (decision saved, no run to signal)', async () => {
+  it("409 for approve and 200 for reject once the run's workflow no longer exists (decision saved, no run to signal)", async () => {
     for (const send of [unified, legacy]) {
       const run = await startRun(t, project(), { silent: ['intent'] });
       await pendingGate(t, run.id, 'intent', 1);
       expect((await send(`gate:${run.id}`, { decision: 'retry', reason: 'record it this time' })).status).toBe(200);
       // The same not-ready findings again: the stall stop (2 here) ends the run as a design failure at an open gate.
-      await expect.poll(async () => (await t.http('GET', `/v1/runs/${run.id}`)).json.status, { timeout: 20_000 }).toBe('failed');
+      await expect
+        .poll(async () => (await t.http('GET', `/v1/runs/${run.id}`)).json.status, { timeout: 20_000 })
+        .toBe('failed');
       const gone = await item(`gate:${run.id}`);
-      expect(gone).toMatchObject({ status: 'pending', allowed_decisions: ['reject'], decidable: true, detail: { workflow: 'gone', run_status: 'failed' } });
+      expect(gone).toMatchObject({
+        status: 'pending',
+        allowed_decisions: ['reject'],
+        decidable: true,
+        detail: { workflow: 'gone', run_status: 'failed' },
+      });
       expect(gone.findings).toEqual([expect.objectContaining({ kind: 'missing_deliverable' })]);
       const approve = await send(gone.id, { decision: 'approve' });
       expect(approve.status).toBe(409);
       expect(approve.json.error.message).toContain('no longer exists');
       const reject = await send(gone.id, { decision: 'reject', reason: 'abandoned' });
       expect(reject.status, JSON.stringify(reject.json)).toBe(200);
-      expect(await item(gone.id)).toMatchObject({ status: 'rejected', decision: { decision: 'reject', reason: 'abandoned' } });
+      expect(await item(gone.id)).toMatchObject({
+        status: 'rejected',
+        decision: { decision: 'reject', reason: 'abandoned' },
+      });
       expect((await send(gone.id, { decision: 'reject', reason: 'again' })).status).toBe(409);
     }
   });
@@ -211,12 +279,24 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
         expect((await send(`gate:${run.id}`, { decision: 'approve' })).status).toBe(200);
       }
       await pendingGate(t, run.id, 'requirements');
-      await okData(callTool(t.node.broker, 'twin.record_constraint_set', { project_id: p, name: 'Bracket limits', constraints: [{ metric: 'mass_kg', limit: 1.5, unit: 'kg' }] }));
+      await okData(
+        callTool(t.node.broker, 'twin.record_constraint_set', {
+          project_id: p,
+          name: 'Bracket limits',
+          constraints: [{ metric: 'mass_kg', limit: 1.5, unit: 'kg' }],
+        }),
+      );
       const r = await send(`gate:${run.id}`, { decision: 'approve' });
       expect(r.status).toBe(409);
-      expect(r.json.error).toMatchObject({ code: 'PATCH_CONFLICT', message: expect.stringContaining('patch conflict') });
+      expect(r.json.error).toMatchObject({
+        code: 'PATCH_CONFLICT',
+        message: expect.stringContaining('patch conflict'),
+      });
       const still = await item(`gate:${run.id}`);
-      expect(still).toMatchObject({ status: 'pending', detail: { phase: 'requirements', conflict: expect.stringContaining('patch conflict') } });
+      expect(still).toMatchObject({
+        status: 'pending',
+        detail: { phase: 'requirements', conflict: expect.stringContaining('patch conflict') },
+      });
     }
   });
 
@@ -231,7 +311,9 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
         const agent = await send(id, body, { 'x-service-surface': 'agent', 'x-service-agent': 'copilot' });
         expect(agent.status).toBe(422);
         expect(agent.json.error.message).toContain('On-Behalf-Of');
-        expect((await send(id, body, { 'x-service-surface': 'cli', 'x-service-on-behalf-of': 'ann' })).status).toBe(422);
+        expect((await send(id, body, { 'x-service-surface': 'cli', 'x-service-on-behalf-of': 'ann' })).status).toBe(
+          422,
+        );
       }
       expect((await item(id)).status).toBe('pending');
     }
@@ -244,7 +326,10 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     const loop = `design_loop:${(await designLoop(t, p)).loop}`;
     for (const id of [request, loop]) {
       const seen = (await t.http('GET', `/v1/approvals/${id}`, undefined, agent)).json;
-      expect(seen).toMatchObject({ decidable: false, not_decidable_reason: expect.stringContaining('SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY') });
+      expect(seen).toMatchObject({
+        decidable: false,
+        not_decidable_reason: expect.stringContaining('SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY'),
+      });
       expect((await t.http('GET', `/v1/approvals/${id}`)).json.decidable).toBe(true);
       for (const send of [unified, legacy]) {
         const r = await send(id, { decision: 'approve' }, agent);
@@ -255,6 +340,12 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     }
     // Other kinds an agent may decide: the on-behalf-of person is the approver (unverified, auth off).
     const change = `change:${await recordNode(t, p, 'design_change', 'Chamfer', { status: 'pending' })}`;
-    expect((await unified(change, { decision: 'approve' }, agent)).json.decision).toMatchObject({ approver: 'ann', approver_verified: false, surface: 'agent', on_behalf_of: 'ann', agent: 'copilot' });
+    expect((await unified(change, { decision: 'approve' }, agent)).json.decision).toMatchObject({
+      approver: 'ann',
+      approver_verified: false,
+      surface: 'agent',
+      on_behalf_of: 'ann',
+      agent: 'copilot',
+    });
   });
 });

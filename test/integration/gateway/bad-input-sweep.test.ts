@@ -9,13 +9,56 @@ import { useTestNode } from '../../support/node.ts';
 // the tool-server routes answer JSON-RPC errors instead, never -32603. Run on the embedded PGlite, then on a database
 // of its own on the real PostgreSQL server (when it is up; else PGlite again).
 
-const PATH_VALUES = ['%00', 'a%00b', '%ff', '%', '%zz', '%C0%AF', '..%2F..%2Fetc%2Fpasswd', '%0A%0D', 'x'.repeat(300), 'gate:%00', 'tool:%00', '%F0%9F%98%80'];
-const QUERY_VALUES = ['project_id=%00', 'project_id=%ff', 'limit=-1', 'limit=%00', 'offset=abc', 'x=%ff', '%00=1', 'request=%00', 'request=%5B%5D', 'profile=%00'];
+const PATH_VALUES = [
+  '%00',
+  'a%00b',
+  '%ff',
+  '%',
+  '%zz',
+  '%C0%AF',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%0A%0D',
+  'x'.repeat(300),
+  'gate:%00',
+  'tool:%00',
+  '%F0%9F%98%80',
+];
+const QUERY_VALUES = [
+  'project_id=%00',
+  'project_id=%ff',
+  'limit=-1',
+  'limit=%00',
+  'offset=abc',
+  'x=%ff',
+  '%00=1',
+  'request=%00',
+  'request=%5B%5D',
+  'profile=%00',
+];
 const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 const BODIES: [string, string, string][] = [
-  ['NUL in string fields', 'application/json', JSON.stringify({ name: 'a\u0000b', project_id: '\u0000', decision: 'approve', reason: 'r\u0000', spec: { k: '\u0000' } })],
+  [
+    'NUL in string fields',
+    'application/json',
+    JSON.stringify({
+      name: 'a\u0000b',
+      project_id: '\u0000',
+      decision: 'approve',
+      reason: 'r\u0000',
+      spec: { k: '\u0000' },
+    }),
+  ],
   ['NUL in a key', 'application/json', JSON.stringify({ '\u0000': 1, name: 'x' })],
-  ['NUL in a tool call', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tool/call', params: { tool_id: 'project.get', arguments: { project_id: '\u0000' } } })],
+  [
+    'NUL in a tool call',
+    'application/json',
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tool/call',
+      params: { tool_id: 'project.get', arguments: { project_id: '\u0000' } },
+    }),
+  ],
   ['not JSON', 'application/json', '{"name": '],
   ['empty JSON', 'application/json', ''],
   ['text/plain', 'text/plain', 'name=x'],
@@ -31,7 +74,10 @@ const MULTIPART: [string, string][] = [
   ['boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="fi'],
   ['boundary=qqq', '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.step"\r\n\r\nabc\r\n--zzz--\r\n'],
   ['boundary=zzz', '--zzz\r\n\r\nabc\r\n--zzz--\r\n'],
-  ['boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="upload"; filename="a.step"\r\n\r\nabc\r\n--zzz--\r\n'],
+  [
+    'boundary=zzz',
+    '--zzz\r\nContent-Disposition: form-data; name="upload"; filename="a.step"\r\n\r\nabc\r\n--zzz--\r\n',
+  ],
   ['boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--zzz--\r\n'],
   ['boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n\u0000\r\n--zzz--\r\n'],
   ['boundary=zzz', ''],
@@ -46,21 +92,25 @@ interface Case {
   mcp: boolean;
 }
 
-const fill = (url: string, values: Record<string, string>) => url.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => values[name] ?? 'x1');
+const fill = (url: string, values: Record<string, string>) =>
+  url.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => values[name] ?? 'x1');
 
 /** Every hostile variant of one route. */
 function casesOf(route: RouteEntry): Case[] {
   const mcp = route.url === '/mcp' || route.url.startsWith('/mcp/');
   const out: Case[] = [];
   const base = fill(route.url, {});
-  const add = (label: string, path: string, type?: string, body?: string) => out.push({ label: `${route.method} ${route.url} ${label}`, method: route.method, path, type, body, mcp });
+  const add = (label: string, path: string, type?: string, body?: string) =>
+    out.push({ label: `${route.method} ${route.url} ${label}`, method: route.method, path, type, body, mcp });
   for (const name of route.url.match(/:([A-Za-z_]\w*)/g) ?? []) {
     for (const v of PATH_VALUES) add(`${name}=${v.slice(0, 20)}`, fill(route.url, { [name.slice(1)]: v }));
   }
   for (const q of QUERY_VALUES) add(`?${q}`, `${base}?${q}`);
   if (route.method === 'GET' || route.method === 'HEAD') return out;
   for (const [label, type, body] of BODIES) add(label, base, type, body);
-  if (route.multipart) for (const [param, body] of MULTIPART) add(`multipart ${param} ${JSON.stringify(body.slice(0, 40))}`, base, `multipart/form-data; ${param}`, body);
+  if (route.multipart)
+    for (const [param, body] of MULTIPART)
+      add(`multipart ${param} ${JSON.stringify(body.slice(0, 40))}`, base, `multipart/form-data; ${param}`, body);
   return out;
 }
 
@@ -73,7 +123,8 @@ async function send(base: string, c: Case): Promise<{ status: number; text: stri
     body: c.body,
     signal: ctl.signal,
   });
-  if (!String(res.headers.get('content-type')).includes('text/event-stream') || !res.body) return { status: res.status, text: await res.text() };
+  if (!String(res.headers.get('content-type')).includes('text/event-stream') || !res.body)
+    return { status: res.status, text: await res.text() };
   let text = '';
   const reader = res.body.getReader();
   for (;;) {
@@ -93,7 +144,8 @@ function problem(c: Case, status: number, text: string): string | undefined {
     if (/"code":\s*-32603/.test(text)) return 'JSON-RPC internal error';
     if (status < 400 || c.method === 'HEAD') return undefined;
     const body = JSON.parse(text || 'null');
-    const rpcError = body?.jsonrpc === '2.0' && typeof body.error?.code === 'number' && typeof body.error?.message === 'string';
+    const rpcError =
+      body?.jsonrpc === '2.0' && typeof body.error?.code === 'number' && typeof body.error?.message === 'string';
     return rpcError ? undefined : `not a JSON-RPC error body: ${text.slice(0, 120)}`;
   }
   if (status < 400 || c.method === 'HEAD') return undefined;
@@ -106,7 +158,10 @@ function problem(c: Case, status: number, text: string): string | undefined {
   return ErrorBodySchema.safeParse(body).success ? undefined : `not the error body: ${text.slice(0, 120)}`;
 }
 
-for (const [backend, realDb] of [['PGlite', false], ['PostgreSQL', true]] as const) {
+for (const [backend, realDb] of [
+  ['PGlite', false],
+  ['PostgreSQL', true],
+] as const) {
   describe(`the bad-input sweep over every registered route (${backend})`, () => {
     const t = useTestNode({ realDb });
 
@@ -127,7 +182,9 @@ for (const [backend, realDb] of [['PGlite', false], ['PostgreSQL', true]] as con
         );
       }
       const counts = Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0]));
-      console.info(`bad-input sweep (${backend}): ${cases.length} cases over ${routes.length} routes; statuses ${JSON.stringify(counts)}; failures ${failures.length}`);
+      console.info(
+        `bad-input sweep (${backend}): ${cases.length} cases over ${routes.length} routes; statuses ${JSON.stringify(counts)}; failures ${failures.length}`,
+      );
       expect(cases.length).toBeGreaterThanOrEqual(200);
       expect(failures).toEqual([]);
     });

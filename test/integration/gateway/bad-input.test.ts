@@ -18,7 +18,11 @@ async function answer(path: string, init: RequestInit = {}) {
   return { status: res.status, body, error: ErrorBodySchema.safeParse(body) };
 }
 
-const postJson = (body: unknown, method = 'POST'): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const postJson = (body: unknown, method = 'POST'): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 describe('a NUL byte is refused with 422 naming the field, before any query', () => {
   it('in a JSON body field', async () => {
@@ -30,26 +34,37 @@ describe('a NUL byte is refused with 422 naming the field, before any query', ()
   });
 
   it('in a nested body field', async () => {
-    const r = await answer('/v1/simulation/load-cases', postJson({ project_id: 'p', name: 'ok', spec: { loads: [{ label: 'x\u0000' }] } }));
+    const r = await answer(
+      '/v1/simulation/load-cases',
+      postJson({ project_id: 'p', name: 'ok', spec: { loads: [{ label: 'x\u0000' }] } }),
+    );
     expect(r.status).toBe(422);
     expect(r.error.data?.error.details?.issues).toEqual([expect.objectContaining({ path: 'body.spec.loads.0.label' })]);
   });
 
-  it.each(['/v1/runs/%00', '/v1/approvals/tool:%00', '/v1/projects/%00', '/v1/twin/nodes/%00', '/v1/sessions/a%00b'])('in a path parameter: %s', async (path) => {
-    const r = await answer(path);
-    expect(r.status).toBe(422);
-    expect(r.error.data?.error.code).toBe('VALIDATION_FAILED');
-    expect(r.error.data?.error.message).toMatch(/^invalid params\./);
-  });
-
-  it.each(['/v1/twin/nodes', '/v1/twin/current-view', '/v1/bom', '/v1/knowledge/sources', '/v1/simulation/results', '/v1/simulation/load-cases', '/v1/sessions'])(
-    'in ?project_id on %s',
+  it.each(['/v1/runs/%00', '/v1/approvals/tool:%00', '/v1/projects/%00', '/v1/twin/nodes/%00', '/v1/sessions/a%00b'])(
+    'in a path parameter: %s',
     async (path) => {
-      const r = await answer(`${path}?project_id=%00`);
+      const r = await answer(path);
       expect(r.status).toBe(422);
-      expect(r.error.data?.error.details?.issues).toEqual([expect.objectContaining({ path: 'querystring.project_id' })]);
+      expect(r.error.data?.error.code).toBe('VALIDATION_FAILED');
+      expect(r.error.data?.error.message).toMatch(/^invalid params\./);
     },
   );
+
+  it.each([
+    '/v1/twin/nodes',
+    '/v1/twin/current-view',
+    '/v1/bom',
+    '/v1/knowledge/sources',
+    '/v1/simulation/results',
+    '/v1/simulation/load-cases',
+    '/v1/sessions',
+  ])('in ?project_id on %s', async (path) => {
+    const r = await answer(`${path}?project_id=%00`);
+    expect(r.status).toBe(422);
+    expect(r.error.data?.error.details?.issues).toEqual([expect.objectContaining({ path: 'querystring.project_id' })]);
+  });
 
   it('while a well-shaped id that does not exist stays 404', async () => {
     const r = await answer('/v1/runs/run_doesnotexist');
@@ -59,17 +74,23 @@ describe('a NUL byte is refused with 422 naming the field, before any query', ()
 });
 
 describe("the framework's own errors carry the gateway's error body", () => {
-  it.each(['/v1/projects/%ff', '/v1/projects/%', '/v1/projects/%zz'])('a bad percent escape: %s is 400', async (path) => {
-    const r = await answer(path);
-    expect(r.status).toBe(400);
-    expect(r.error.data?.error.code).toBe('BAD_REQUEST');
-  });
+  it.each(['/v1/projects/%ff', '/v1/projects/%', '/v1/projects/%zz'])(
+    'a bad percent escape: %s is 400',
+    async (path) => {
+      const r = await answer(path);
+      expect(r.status).toBe(400);
+      expect(r.error.data?.error.code).toBe('BAD_REQUEST');
+    },
+  );
 
-  it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])('%s on a JSON route is 415', async (type) => {
-    const r = await answer('/v1/projects', { method: 'POST', headers: { 'content-type': type }, body: 'name=x' });
-    expect(r.status).toBe(415);
-    expect(r.error.data?.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-  });
+  it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])(
+    '%s on a JSON route is 415',
+    async (type) => {
+      const r = await answer('/v1/projects', { method: 'POST', headers: { 'content-type': type }, body: 'name=x' });
+      expect(r.status).toBe(415);
+      expect(r.error.data?.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    },
+  );
 
   it('a BOM page out of 1..1000 is 422 and a page in range is served', async () => {
     for (const q of ['limit=-1', 'limit=0', 'limit=1001', 'offset=-1', 'limit=x']) {
@@ -91,8 +112,16 @@ const MALFORMED: [string, string, string][] = [
   ['a boundary that never occurs', 'multipart/form-data; boundary=qqq', FILE_PART],
   ['an empty body', 'multipart/form-data; boundary=zzz', ''],
   ['a part without headers', 'multipart/form-data; boundary=zzz', '--zzz\r\n\r\nabc\r\n--zzz--\r\n'],
-  ['a wrong field name', 'multipart/form-data; boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="upload"; filename="a.step"\r\n\r\nabc\r\n--zzz--\r\n'],
-  ['a field without a file', 'multipart/form-data; boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--zzz--\r\n'],
+  [
+    'a wrong field name',
+    'multipart/form-data; boundary=zzz',
+    '--zzz\r\nContent-Disposition: form-data; name="upload"; filename="a.step"\r\n\r\nabc\r\n--zzz--\r\n',
+  ],
+  [
+    'a field without a file',
+    'multipart/form-data; boundary=zzz',
+    '--zzz\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--zzz--\r\n',
+  ],
 ];
 
 describe('malformed multipart is 400 or 422 with the error body', () => {

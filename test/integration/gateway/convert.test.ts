@@ -25,7 +25,9 @@ beforeAll(async () => {
   const db = await realDbEnv();
   drop = db.drop;
   t = await startTestNode({ env: { ...db.env, SERVICE_UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT) } });
-  plate = fs.readFileSync(await gmshStep(dir, 'plate', 'Box(1) = {0, 0, 0, 100, 40, 10};\nCylinder(2) = {50, 20, 10, 0, 0, 30, 8};'));
+  plate = fs.readFileSync(
+    await gmshStep(dir, 'plate', 'Box(1) = {0, 0, 0, 100, 40, 10};\nCylinder(2) = {50, 20, 10, 0, 0, 30, 8};'),
+  );
   ring = fs.readFileSync(await gmshStep(dir, 'ring', 'Torus(1) = {0, 0, 0, 20, 4};'));
 });
 afterAll(async () => {
@@ -66,7 +68,13 @@ async function readBack(glb: Uint8Array) {
       }
     }
   }
-  return { nodes: root.listNodes().length, meshes: root.listMeshes().length, scale: root.listScenes()[0].listChildren()[0].getScale(), min, max };
+  return {
+    nodes: root.listNodes().length,
+    meshes: root.listMeshes().length,
+    scale: root.listScenes()[0].listChildren()[0].getScale(),
+    min,
+    max,
+  };
 }
 
 describe('POST /v1/convert', () => {
@@ -76,14 +84,25 @@ describe('POST /v1/convert', () => {
     const result = ConversionResultSchema.parse(first.body);
     expect(result).toMatchObject({ hash: sha(plate), glb_url: `/v1/convert/${sha(plate)}.glb`, cached: false });
     const meta = ConversionMetadataSchema.parse(result.metadata);
-    expect(meta.stats).toMatchObject({ format: 'step', source_bytes: plate.length, parts: 2, meshes: 2, bbox_min_mm: [0, 0, 0] });
+    expect(meta.stats).toMatchObject({
+      format: 'step',
+      source_bytes: plate.length,
+      parts: 2,
+      meshes: 2,
+      bbox_min_mm: [0, 0, 0],
+    });
     expect(meta.stats.bbox_max_mm.map((v) => Math.round(v * 1000) / 1000)).toEqual([100, 40, 40]);
     expect(meta.stats.triangles).toBeGreaterThan(12);
     expect(meta.parts.children[0].children.map((c) => c.meshes)).toEqual([[0], [1]]);
-    expect(meta.materials).toEqual([{ name: '#cccccc', color: [0.8, 0.8, 0.8], parts: 2, triangles: meta.stats.triangles }]);
+    expect(meta.materials).toEqual([
+      { name: '#cccccc', color: [0.8, 0.8, 0.8], parts: 2, triangles: meta.stats.triangles },
+    ]);
 
     const again = await upload({ name: 'copy.stp', bytes: plate });
-    expect(again).toMatchObject({ status: 200, body: { hash: result.hash, cached: true, metadata: { stats: { triangles: meta.stats.triangles } } } });
+    expect(again).toMatchObject({
+      status: 200,
+      body: { hash: result.hash, cached: true, metadata: { stats: { triangles: meta.stats.triangles } } },
+    });
 
     const res = await fetch(`${t.url}${result.glb_url}`);
     expect(res.status).toBe(200);
@@ -105,7 +124,11 @@ describe('POST /v1/convert', () => {
     const iges = igesBox(40, 20, 10);
     const r = await upload({ name: 'box.igs', bytes: iges });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ hash: sha(iges), cached: false, metadata: { stats: { format: 'iges', parts: 6, triangles: 12, bbox_max_mm: [40, 20, 10] } } });
+    expect(r.body).toMatchObject({
+      hash: sha(iges),
+      cached: false,
+      metadata: { stats: { format: 'iges', parts: 6, triangles: 12, bbox_max_mm: [40, 20, 10] } },
+    });
     const glb = new Uint8Array(await (await fetch(`${t.url}${r.body.glb_url}`)).arrayBuffer());
     expect((await validator.validateBytes(glb)).issues.numErrors).toBe(0);
   });
@@ -116,10 +139,28 @@ describe('POST /v1/convert', () => {
     expect(r.status).toBe(200);
     const meta = ConversionMetadataSchema.parse(r.body.metadata);
     expect(meta.parts.children.map((c) => c.name)).toEqual(['plate', 'pin']);
-    expect(meta.materials.map((m) => [m.name, m.color, m.parts])).toEqual([['#ff0000', [1, 0, 0], 1], ['#00ff00', [0, 1, 0], 1]]);
-    const doc = await new NodeIO().readBinary(new Uint8Array(await (await fetch(`${t.url}${r.body.glb_url}`)).arrayBuffer()));
-    expect(doc.getRoot().listMaterials().map((m) => m.getBaseColorFactor())).toEqual([[1, 0, 0, 1], [0, 1, 0, 1]]);
-    expect(doc.getRoot().listNodes().map((n) => n.getName())).toContain('pin');
+    expect(meta.materials.map((m) => [m.name, m.color, m.parts])).toEqual([
+      ['#ff0000', [1, 0, 0], 1],
+      ['#00ff00', [0, 1, 0], 1],
+    ]);
+    const doc = await new NodeIO().readBinary(
+      new Uint8Array(await (await fetch(`${t.url}${r.body.glb_url}`)).arrayBuffer()),
+    );
+    expect(
+      doc
+        .getRoot()
+        .listMaterials()
+        .map((m) => m.getBaseColorFactor()),
+    ).toEqual([
+      [1, 0, 0, 1],
+      [0, 1, 0, 1],
+    ]);
+    expect(
+      doc
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName()),
+    ).toContain('pin');
   }, 60_000);
 
   it('answers 422 naming the problem: no file, a file under another field, not STEP/IGES, content not matching, unreadable', async () => {
@@ -128,9 +169,15 @@ describe('POST /v1/convert', () => {
     expect(error(none.body).message).toContain('the form has no file');
     expect((await upload({ name: 'plate.step', bytes: plate }, 'model')).status).toBe(422);
     const txt = await upload({ name: 'notes.txt', bytes: 'hello' });
-    expect([txt.status, error(txt.body).message]).toEqual([422, '"notes.txt" is not a STEP or IGES file (expected .step, .stp, .iges or .igs)']);
+    expect([txt.status, error(txt.body).message]).toEqual([
+      422,
+      '"notes.txt" is not a STEP or IGES file (expected .step, .stp, .iges or .igs)',
+    ]);
     const fake = await upload({ name: 'fake.step', bytes: 'solid cube\nendsolid\n' });
-    expect([fake.status, error(fake.body).message]).toEqual([422, '"fake.step" is not a STEP file (no ISO-10303-21 header)']);
+    expect([fake.status, error(fake.body).message]).toEqual([
+      422,
+      '"fake.step" is not a STEP file (no ISO-10303-21 header)',
+    ]);
     const swapped = await upload({ name: 'box.step', bytes: igesBox(1, 1, 1) });
     expect(error(swapped.body).message).toContain('it looks like IGES');
     const broken = await upload({ name: 'broken.step', bytes: 'ISO-10303-21;\nHEADER;\nthis is not step\n' });
@@ -139,10 +186,20 @@ describe('POST /v1/convert', () => {
   });
 
   it('answers 413 with the error body over the upload limit, and 415 to a JSON body', async () => {
-    const big = await upload({ name: 'big.step', bytes: Buffer.concat([Buffer.from('ISO-10303-21;\n'), Buffer.alloc(UPLOAD_LIMIT + 10, 0x20)]) });
+    const big = await upload({
+      name: 'big.step',
+      bytes: Buffer.concat([Buffer.from('ISO-10303-21;\n'), Buffer.alloc(UPLOAD_LIMIT + 10, 0x20)]),
+    });
     expect(big.status).toBe(413);
-    expect(error(big.body)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining(String(UPLOAD_LIMIT)) });
-    const json = await fetch(`${t.url}/v1/convert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(error(big.body)).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: expect.stringContaining(String(UPLOAD_LIMIT)),
+    });
+    const json = await fetch(`${t.url}/v1/convert`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(415);
     expect(error(await json.json()).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -157,8 +214,22 @@ describe('POST /v1/convert', () => {
 
 describe('GET /v1/twin/nodes/{id}/model', () => {
   it('serves the committed STEP of a cad_model node as GLB, converted once and shared with /v1/convert', async () => {
-    const project = ((await (await fetch(`${t.url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"model"}' })).json()) as { id: string }).id;
-    const w = await okData(callTool(t.node.broker, 'twin.commit_geometry', { project_id: project, name: 'Ring', step_base64: ring.toString('base64') }));
+    const project = (
+      (await (
+        await fetch(`${t.url}/v1/projects`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"name":"model"}',
+        })
+      ).json()) as { id: string }
+    ).id;
+    const w = await okData(
+      callTool(t.node.broker, 'twin.commit_geometry', {
+        project_id: project,
+        name: 'Ring',
+        step_base64: ring.toString('base64'),
+      }),
+    );
     const first = await fetch(`${t.url}/v1/twin/nodes/${w.node_id}/model`);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('model/gltf-binary');
@@ -171,7 +242,13 @@ describe('GET /v1/twin/nodes/{id}/model', () => {
     expect(second.headers.get('x-conversion-cached')).toBe('true');
     expect((await upload({ name: 'ring.step', bytes: ring })).body).toMatchObject({ hash: sha(ring), cached: true });
 
-    const cs = await okData(callTool(t.node.broker, 'twin.record_constraint_set', { project_id: project, name: 'Limits', constraints: [{ metric: 'mass_kg', limit: 1, unit: 'kg' }] }));
+    const cs = await okData(
+      callTool(t.node.broker, 'twin.record_constraint_set', {
+        project_id: project,
+        name: 'Limits',
+        constraints: [{ metric: 'mass_kg', limit: 1, unit: 'kg' }],
+      }),
+    );
     const noFile = await fetch(`${t.url}/v1/twin/nodes/${cs.node_id}/model`);
     expect(noFile.status).toBe(404);
     expect(error(await noFile.json()).message).toContain('has no model file');

@@ -23,7 +23,10 @@ describe('Node parser errors answer with the gateway error body', () => {
   });
 
   it("headers over Node's limit are 431 HEADERS_TOO_LARGE", async () => {
-    const r = await rawExchange(t.url, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const r = await rawExchange(
+      t.url,
+      `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(r.status).toBe(431);
     expect(ErrorBodySchema.parse(r.json).error.code).toBe('HEADERS_TOO_LARGE');
   });
@@ -47,13 +50,17 @@ describe('slow clients are dropped by the header, request and keep-alive timeout
   });
 
   it('headers sent a byte at a time are cut off with 408 REQUEST_TIMEOUT', async () => {
-    const r = await rawExchange(t.url, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', { byte: 'a', everyMs: 20 });
+    const r = await rawExchange(t.url, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', {
+      byte: 'a',
+      everyMs: 20,
+    });
     expect(r.status).toBe(408);
     expect(ErrorBodySchema.parse(r.json).error.code).toBe('REQUEST_TIMEOUT');
   });
 
   it('a body sent a byte at a time is cut off with 408 REQUEST_TIMEOUT', async () => {
-    const head = 'POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"';
+    const head =
+      'POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"';
     const r = await rawExchange(t.url, head, { byte: 'a', everyMs: 20 });
     expect(r.status).toBe(408);
     expect(ErrorBodySchema.parse(r.json).error.code).toBe('REQUEST_TIMEOUT');
@@ -68,7 +75,11 @@ describe('slow clients are dropped by the header, request and keep-alive timeout
 describe('a silent connection is dropped by the idle timeout', () => {
   const t = useTestNode({
     roles: ROLES,
-    env: { SERVICE_HTTP_HEADERS_TIMEOUT_MS: '600000', SERVICE_HTTP_REQUEST_TIMEOUT_MS: '600000', SERVICE_HTTP_IDLE_TIMEOUT_MS: '1000' },
+    env: {
+      SERVICE_HTTP_HEADERS_TIMEOUT_MS: '600000',
+      SERVICE_HTTP_REQUEST_TIMEOUT_MS: '600000',
+      SERVICE_HTTP_IDLE_TIMEOUT_MS: '1000',
+    },
   });
 
   it('a partial request line and then nothing is disconnected', async () => {
@@ -89,7 +100,11 @@ describe('a silent connection is dropped by the idle timeout', () => {
       const endpoint = (await readUntil(/event: endpoint\ndata: (.*)\n/))[1].replace(/^"|"$/g, '');
       // A connection opened after the stream fell silent is dropped by the idle timer: the stream has been silent longer.
       expect((await rawExchange(t.url, 'GET /v1/proj')).status).toBe(0);
-      const ping = await fetch(`${t.url}${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+      const ping = await fetch(`${t.url}${endpoint}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }),
+      });
       expect(ping.status).toBe(202);
       await readUntil(/event: message\ndata: .*"id":7/);
     } finally {

@@ -27,16 +27,35 @@ async function ingest(args: Record<string, unknown>): Promise<{ source: { id: st
 
 describe('knowledge sources over HTTP', () => {
   it('lists sources with chunk counts, by project, and reads one with its full text', async () => {
-    const project = (await (await fetch(`${t.url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Enclosure' }) })).json()) as { id: string };
-    const text = Array.from({ length: 12 }, (_, i) => `Paragraph ${i}: the enclosure wall is 2.5 mm polycarbonate with ribs every 20 mm.`.repeat(4)).join('\n\n');
-    const scoped = await ingest({ title: 'Enclosure spec', text, uri: 'file:///specs/enclosure.md', project_id: project.id, media_type: 'text/markdown' });
+    const project = (await (
+      await fetch(`${t.url}/v1/projects`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Enclosure' }),
+      })
+    ).json()) as { id: string };
+    const text = Array.from({ length: 12 }, (_, i) =>
+      `Paragraph ${i}: the enclosure wall is 2.5 mm polycarbonate with ribs every 20 mm.`.repeat(4),
+    ).join('\n\n');
+    const scoped = await ingest({
+      title: 'Enclosure spec',
+      text,
+      uri: 'file:///specs/enclosure.md',
+      project_id: project.id,
+      media_type: 'text/markdown',
+    });
     await ingest({ title: 'General notes', text: 'Draft angles of one degree ease demoulding.' });
 
     const res = await fetch(`${t.url}/v1/knowledge/sources?project_id=${project.id}`);
     expect(res.status).toBe(200);
     const list = KnowledgeSourceListSchema.parse(await res.json());
     expect(list.total).toBe(1);
-    expect(list.sources[0]).toMatchObject({ id: scoped.source.id, title: 'Enclosure spec', media_type: 'text/markdown', project_id: project.id });
+    expect(list.sources[0]).toMatchObject({
+      id: scoped.source.id,
+      title: 'Enclosure spec',
+      media_type: 'text/markdown',
+      project_id: project.id,
+    });
     expect(list.sources[0].chunk_count).toBeGreaterThan(1);
     const all = KnowledgeSourceListSchema.parse(await (await fetch(`${t.url}/v1/knowledge/sources`)).json());
     expect(all.sources.map((s) => s.title)).toEqual(['General notes', 'Enclosure spec']);

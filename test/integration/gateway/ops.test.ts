@@ -17,7 +17,13 @@ describe('health and metrics', () => {
     const body = HealthRollupSchema.parse(await res.json());
     expect(body.status).toBe('healthy');
     expect(body.auth).toBe('open');
-    expect(body.components?.map((c) => [c.name, c.status])).toEqual([['projects', 'healthy'], ['twin', 'healthy'], ['sessions', 'healthy'], ['knowledge', 'healthy'], ['memory', 'healthy']]);
+    expect(body.components?.map((c) => [c.name, c.status])).toEqual([
+      ['projects', 'healthy'],
+      ['twin', 'healthy'],
+      ['sessions', 'healthy'],
+      ['knowledge', 'healthy'],
+      ['memory', 'healthy'],
+    ]);
     expect(body).not.toHaveProperty('unreachable_adapters');
     expect(body).not.toHaveProperty('detail');
   });

@@ -32,11 +32,16 @@ describe('projects over HTTP, through the broker to the projects actor', () => {
     expect(list.projects.map((p) => p.id)).toContain(project.id);
     expect(list.total).toBeGreaterThanOrEqual(1);
 
-    const renamed = await fetch(`${t.url}/v1/projects/${project.id}`, { ...json({ name: 'Bracket v2' }), method: 'PATCH' });
+    const renamed = await fetch(`${t.url}/v1/projects/${project.id}`, {
+      ...json({ name: 'Bracket v2' }),
+      method: 'PATCH',
+    });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toMatchObject({ id: project.id, name: 'Bracket v2', description: 'steel' });
     // The cached read is evicted by the write.
-    expect((await (await fetch(`${t.url}/v1/projects/${project.id}`)).json()) as object).toMatchObject({ name: 'Bracket v2' });
+    expect((await (await fetch(`${t.url}/v1/projects/${project.id}`)).json()) as object).toMatchObject({
+      name: 'Bracket v2',
+    });
 
     const deleted = await fetch(`${t.url}/v1/projects/${project.id}`, { method: 'DELETE' });
     expect(deleted.status).toBe(204);
@@ -54,7 +59,11 @@ describe('projects over HTTP, through the broker to the projects actor', () => {
 
 describe('bad input on the gateway', () => {
   it('answers malformed JSON with 400 and the error body', async () => {
-    const res = await fetch(`${t.url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    const res = await fetch(`${t.url}/v1/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
     expect(res.status).toBe(400);
     expect(ErrorBodySchema.parse(await res.json()).error.code).toBe('INVALID_JSON');
   });

@@ -27,7 +27,13 @@ async function tool(name: string, args: Record<string, unknown>): Promise<Record
 
 describe('captured agent sessions over HTTP', () => {
   it('lists sessions newest first, by project, paged, and reads one with its events', async () => {
-    const project = (await (await fetch(`${t.url}/v1/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Pump' }) })).json()) as { id: string };
+    const project = (await (
+      await fetch(`${t.url}/v1/projects`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Pump' }),
+      })
+    ).json()) as { id: string };
     const older = await tool('start', { title: 'impeller sizing', project_id: project.id });
     await tool('log_event', { session_id: older.id, kind: 'decision', message: 'five blades', data: { blades: 5 } });
     await tool('log_event', { session_id: older.id, kind: 'lesson', message: 'cavitation starts at 3000 rpm' });
@@ -42,7 +48,9 @@ describe('captured agent sessions over HTTP', () => {
     expect(list.sessions.map((s) => s.id)).toEqual([newer.id, older.id]);
     expect(list.sessions[1]).toMatchObject({ status: 'completed', summary: 'impeller sized', event_count: 2 });
 
-    const paged = SessionListSchema.parse(await (await fetch(`${t.url}/v1/sessions?project_id=${project.id}&limit=1&offset=1`)).json());
+    const paged = SessionListSchema.parse(
+      await (await fetch(`${t.url}/v1/sessions?project_id=${project.id}&limit=1&offset=1`)).json(),
+    );
     expect(paged).toMatchObject({ total: 2, sessions: [{ id: older.id }] });
     const everything = SessionListSchema.parse(await (await fetch(`${t.url}/v1/sessions`)).json());
     expect(everything.total).toBeGreaterThanOrEqual(3);
@@ -50,7 +58,12 @@ describe('captured agent sessions over HTTP', () => {
     const one = await fetch(`${t.url}/v1/sessions/${older.id}`);
     expect(one.status).toBe(200);
     const session = SessionWithEventsSchema.parse(await one.json());
-    expect(session).toMatchObject({ id: older.id, title: 'impeller sizing', project_id: project.id, status: 'completed' });
+    expect(session).toMatchObject({
+      id: older.id,
+      title: 'impeller sizing',
+      project_id: project.id,
+      status: 'completed',
+    });
     expect(session.events.map((e) => [e.seq, e.kind, e.message, e.data])).toEqual([
       [1, 'decision', 'five blades', { blades: 5 }],
       [2, 'lesson', 'cavitation starts at 3000 rpm', {}],

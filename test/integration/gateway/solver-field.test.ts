@@ -11,7 +11,10 @@ const ws = tempWorkspace('solver-field-');
 let t: TestNode;
 beforeAll(async () => {
   copyFixture(ws.root, 'beam_coarse.inp');
-  t = await startTestNode({ roles: 'gateway,tools,twin,adapter:twin,adapter:solver', env: { SERVICE_WORKSPACE: ws.root, SERVICE_REQUEST_TIMEOUT_MS: '120000' } });
+  t = await startTestNode({
+    roles: 'gateway,tools,twin,adapter:twin,adapter:solver',
+    env: { SERVICE_WORKSPACE: ws.root, SERVICE_REQUEST_TIMEOUT_MS: '120000' },
+  });
 });
 afterAll(async () => {
   await t.stop();
@@ -20,20 +23,42 @@ afterAll(async () => {
 
 describe('a solver field recorded on the twin', () => {
   it('is served with the solver bytes, the ETag of their SHA-256, and a von Mises max equal to the solver max', async () => {
-    const fea = await okData(callTool(t.node.broker, 'solver.run_fea', { mesh_file: 'beam_coarse.inp', load_case: 'tip 1000 N', analysis_type: 'static_stress', load_force_n: [0, 0, -1000] }));
+    const fea = await okData(
+      callTool(t.node.broker, 'solver.run_fea', {
+        mesh_file: 'beam_coarse.inp',
+        load_case: 'tip 1000 N',
+        analysis_type: 'static_stress',
+        load_force_n: [0, 0, -1000],
+      }),
+    );
     const rec = await okData(
       callTool(t.node.broker, 'twin.record_document', {
         document_type: 'simulation_result',
         name: 'beam tip load',
-        summary: { max_von_mises_mpa: fea.max_von_mises_mpa, max_displacement_mm: fea.max_displacement_mm, load_case: fea.load_case, meshStats: fea.meshStats },
+        summary: {
+          max_von_mises_mpa: fea.max_von_mises_mpa,
+          max_displacement_mm: fea.max_displacement_mm,
+          load_case: fea.load_case,
+          meshStats: fea.meshStats,
+        },
         field_file: fea.field.file,
       }),
     );
-    expect(rec).toMatchObject({ field_stored: true, field_content_hash: fea.field.sha256, field_size_bytes: fea.field.size_bytes, field_analysis_type: 'static_stress' });
+    expect(rec).toMatchObject({
+      field_stored: true,
+      field_content_hash: fea.field.sha256,
+      field_size_bytes: fea.field.size_bytes,
+      field_analysis_type: 'static_stress',
+    });
     // node:http, not fetch: fetch would undo the Content-Encoding and hide the stored bytes.
-    const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${t.url}/v1/simulation/results/${rec.node_id}/field`, resolve).on('error', reject));
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${t.url}/v1/simulation/results/${rec.node_id}/field`, resolve).on('error', reject),
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-type': expect.stringContaining('application/vnd.service.sim-field+json') });
+    expect(res.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      'content-type': expect.stringContaining('application/vnd.service.sim-field+json'),
+    });
     expect(res.headers.etag).toContain(fea.field.sha256);
     const bytes = Buffer.concat(await res.toArray());
     expect(bytes.equals(Buffer.from(fea.field.base64, 'base64'))).toBe(true);
@@ -43,7 +68,14 @@ describe('a solver field recorded on the twin', () => {
   }, 60_000);
 
   it('runs thermal through run_fea too (the fixed set as the sink, the load set as the source)', async () => {
-    const th = await okData(callTool(t.node.broker, 'solver.run_fea', { mesh_file: 'beam_coarse.inp', load_case: 'heat', analysis_type: 'thermal', power_dissipation_w: 5 }));
+    const th = await okData(
+      callTool(t.node.broker, 'solver.run_fea', {
+        mesh_file: 'beam_coarse.inp',
+        load_case: 'heat',
+        analysis_type: 'thermal',
+        power_dissipation_w: 5,
+      }),
+    );
     expect(th).toMatchObject({ analysis_type: 'thermal', sink_temp_c: 20, field: { quantities: ['temperature'] } });
     expect(th.max_temperature_c).toBeCloseTo(120, 1);
   }, 60_000);

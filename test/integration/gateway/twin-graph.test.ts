@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import { ImportResultSchema } from '../../../contracts/twin-forms.ts';
-import { LinkListSchema, NodeListSchema, NodeVersionsSchema, NodeViewSchema, RelationshipListSchema } from '../../../contracts/twin-views.ts';
+import {
+  LinkListSchema,
+  NodeListSchema,
+  NodeVersionsSchema,
+  NodeViewSchema,
+  RelationshipListSchema,
+} from '../../../contracts/twin-views.ts';
 import { getJson, postJson, rawGet } from '../../support/http-raw.ts';
 import { useTestNode } from '../../support/node.ts';
 import { callTool, okData } from '../../support/tools.ts';
@@ -12,7 +18,8 @@ const UPLOAD_LIMIT = 64 * 1024;
 const t = useTestNode({ realDb: true, env: { SERVICE_UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT) } });
 
 const newProject = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
-const tool = (project: string, name: string, args: Record<string, unknown>, caller = {}) => okData(callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }, caller));
+const tool = (project: string, name: string, args: Record<string, unknown>, caller = {}) =>
+  okData(callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }, caller));
 const geometry = (project: string, name: string, extra: Record<string, unknown> = {}, caller = {}) =>
   tool(project, 'commit_geometry', { name, step_base64: STEP.toString('base64'), ...extra }, caller);
 
@@ -20,7 +27,12 @@ const geometry = (project: string, name: string, extra: Record<string, unknown> 
 async function importForm(fields: Record<string, string>, file?: { name: string; bytes: Buffer; type?: string }) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
+  if (file)
+    form.append(
+      'file',
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
   const res = await fetch(`${t.url}/v1/twin/import`, { method: 'POST', body: form });
   return { status: res.status, body: (await res.json()) as any };
 }
@@ -35,13 +47,21 @@ describe('graph reads', () => {
     const all = NodeListSchema.parse((await getJson(`${t.url}/v1/twin/nodes?project_id=${p}`)).body);
     expect(all.total).toBe(3);
     expect(all.nodes.map((n) => n.id)).toEqual([d.node_id, r2.node_id, r1.node_id]);
-    const cad = NodeListSchema.parse((await getJson(`${t.url}/v1/twin/nodes?project_id=${p}&node_type=cad_model&limit=1&offset=1`)).body);
-    expect(cad).toMatchObject({ total: 2, nodes: [expect.objectContaining({ id: r1.node_id, item_ref: `${r2.item_key}@1` })] });
+    const cad = NodeListSchema.parse(
+      (await getJson(`${t.url}/v1/twin/nodes?project_id=${p}&node_type=cad_model&limit=1&offset=1`)).body,
+    );
+    expect(cad).toMatchObject({
+      total: 2,
+      nodes: [expect.objectContaining({ id: r1.node_id, item_ref: `${r2.item_key}@1` })],
+    });
   });
 
-  it('serves a node with its edges, an assembly with assemblyParts, and 404 for unknown ids and other runs\' drafts', async () => {
+  it("serves a node with its edges, an assembly with assemblyParts, and 404 for unknown ids and other runs' drafts", async () => {
     const p = await newProject('node');
-    const parts = [{ name: 'base', kind: 'box', parameters: { x: 10, y: 10, z: 2 } }, { name: 'post', kind: 'cylinder', parameters: { r: 2, h: 20 } }];
+    const parts = [
+      { name: 'base', kind: 'box', parameters: { x: 10, y: 10, z: 2 } },
+      { name: 'post', kind: 'cylinder', parameters: { r: 2, h: 20 } },
+    ];
     const asm = await geometry(p, 'Stand', { properties: { parts } });
     const view = NodeViewSchema.parse((await getJson(`${t.url}/v1/twin/nodes/${asm.node_id}`)).body);
     expect(view.assemblyParts).toEqual(parts);
@@ -55,28 +75,52 @@ describe('graph reads', () => {
     }
   });
 
-  it('shows a node\'s relationships with direction and the other end, and the links between work products', async () => {
+  it("shows a node's relationships with direction and the other end, and the links between work products", async () => {
     const p = await newProject('links');
     await geometry(p, 'Beam');
     const geom = await geometry(p, 'Beam');
     const d = await tool(p, 'record_decision', { title: 'Weld it', decision: 'TIG', depends_on: [geom.item_key] });
-    const rel = RelationshipListSchema.parse((await getJson(`${t.url}/v1/twin/relationships?node_id=${geom.node_id}`)).body);
-    expect(rel.relationships.map((r) => [r.rel_type, r.direction]).sort()).toEqual([['DEPENDS_ON', 'in'], ['REVISION_OF', 'out'], ['SUPERSEDES', 'out']]);
-    expect(rel.relationships.find((r) => r.rel_type === 'DEPENDS_ON')?.other).toMatchObject({ id: d.node_id, node_type: 'design_decision', name: 'Weld it' });
-    const only = RelationshipListSchema.parse((await getJson(`${t.url}/v1/twin/relationships?node_id=${geom.node_id}&rel_type=DEPENDS_ON`)).body);
+    const rel = RelationshipListSchema.parse(
+      (await getJson(`${t.url}/v1/twin/relationships?node_id=${geom.node_id}`)).body,
+    );
+    expect(rel.relationships.map((r) => [r.rel_type, r.direction]).sort()).toEqual([
+      ['DEPENDS_ON', 'in'],
+      ['REVISION_OF', 'out'],
+      ['SUPERSEDES', 'out'],
+    ]);
+    expect(rel.relationships.find((r) => r.rel_type === 'DEPENDS_ON')?.other).toMatchObject({
+      id: d.node_id,
+      node_type: 'design_decision',
+      name: 'Weld it',
+    });
+    const only = RelationshipListSchema.parse(
+      (await getJson(`${t.url}/v1/twin/relationships?node_id=${geom.node_id}&rel_type=DEPENDS_ON`)).body,
+    );
     expect(only.total).toBe(1);
     const links = LinkListSchema.parse((await getJson(`${t.url}/v1/twin/links?project_id=${p}`)).body);
-    expect(links.links).toEqual([expect.objectContaining({ rel_type: 'DEPENDS_ON', src: d.node_id, dst: geom.node_id, dst_node: expect.objectContaining({ item_ref: geom.item_ref }) })]);
-    expect((await getJson(`${t.url}/v1/twin/relationships?node_id=00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect(links.links).toEqual([
+      expect.objectContaining({
+        rel_type: 'DEPENDS_ON',
+        src: d.node_id,
+        dst: geom.node_id,
+        dst_node: expect.objectContaining({ item_ref: geom.item_ref }),
+      }),
+    ]);
+    expect((await getJson(`${t.url}/v1/twin/relationships?node_id=00000000-0000-4000-8000-000000000000`)).status).toBe(
+      404,
+    );
     expect((await getJson(`${t.url}/v1/twin/relationships`)).status).toBe(422);
   });
 
-  it('lists the versions of a node\'s item; a record is its own only version', async () => {
+  it("lists the versions of a node's item; a record is its own only version", async () => {
     const p = await newProject('versions');
     const a = await geometry(p, 'Lid');
     const b = await geometry(p, 'Lid');
     const v = NodeVersionsSchema.parse((await getJson(`${t.url}/v1/twin/nodes/${a.node_id}/versions`)).body);
-    expect(v.versions.map((x) => [x.node_id, x.ref, x.is_head])).toEqual([[a.node_id, `${a.item_key}@1`, false], [b.node_id, `${a.item_key}@2`, true]]);
+    expect(v.versions.map((x) => [x.node_id, x.ref, x.is_head])).toEqual([
+      [a.node_id, `${a.item_key}@1`, false],
+      [b.node_id, `${a.item_key}@2`, true],
+    ]);
     const d = await tool(p, 'record_decision', { title: 'Hinge', decision: 'pin' });
     const rec = NodeVersionsSchema.parse((await getJson(`${t.url}/v1/twin/nodes/${d.node_id}/versions`)).body);
     expect(rec).toMatchObject({ item_key: null, versions: [{ node_id: d.node_id, revision: null, is_head: true }] });
@@ -93,16 +137,27 @@ describe('import and stored files', () => {
     ];
     for (const c of cases) {
       const bytes = Buffer.from(`    1C${c.name}\n -4  DISP\n`);
-      const res = await importForm({ project_id: p, wp_type: 'solver_output', domain: 'mechanical', description: 'solver run' }, { name: c.name, bytes });
+      const res = await importForm(
+        { project_id: p, wp_type: 'solver_output', domain: 'mechanical', description: 'solver run' },
+        { name: c.name, bytes },
+      );
       expect(res.status).toBe(201);
       const imported = ImportResultSchema.parse(res.body);
-      expect(imported).toMatchObject({ node_type: 'solver_output', name: c.name, item_key: null, size_bytes: bytes.length });
+      expect(imported).toMatchObject({
+        node_type: 'solver_output',
+        name: c.name,
+        item_key: null,
+        size_bytes: bytes.length,
+      });
       const file = await rawGet(`${t.url}/v1/twin/nodes/${imported.node_id}/file`);
       expect(file.status).toBe(200);
       expect(file.headers['content-type']).toBe(c.type);
       expect(file.body.equals(bytes)).toBe(true);
       expect(file.headers.etag).toBe(`"${imported.content_hash}"`);
-      expect((await rawGet(`${t.url}/v1/twin/nodes/${imported.node_id}/file`, { 'if-none-match': file.headers.etag! })).status).toBe(304);
+      expect(
+        (await rawGet(`${t.url}/v1/twin/nodes/${imported.node_id}/file`, { 'if-none-match': file.headers.etag! }))
+          .status,
+      ).toBe(304);
     }
     const node = NodeListSchema.parse((await getJson(`${t.url}/v1/twin/nodes?project_id=${p}&limit=1`)).body).nodes[0];
     expect(node.properties).toMatchObject({ domain: 'mechanical', description: 'solver run', source: 'import' });
@@ -110,8 +165,12 @@ describe('import and stored files', () => {
 
   it('imports a STEP file as the next revision of a cad_model item named by the file', async () => {
     const p = await newProject('import-step');
-    const first = ImportResultSchema.parse((await importForm({ project_id: p }, { name: 'bracket.step', bytes: STEP })).body);
-    const again = ImportResultSchema.parse((await importForm({ project_id: p }, { name: 'bracket.step', bytes: STEP })).body);
+    const first = ImportResultSchema.parse(
+      (await importForm({ project_id: p }, { name: 'bracket.step', bytes: STEP })).body,
+    );
+    const again = ImportResultSchema.parse(
+      (await importForm({ project_id: p }, { name: 'bracket.step', bytes: STEP })).body,
+    );
     expect(first).toMatchObject({ node_type: 'cad_model', revision: 1, media_type: 'model/step' });
     expect(again).toMatchObject({ item_key: first.item_key, revision: 2 });
     const file = await rawGet(`${t.url}/v1/twin/nodes/${again.node_id}/file`);
@@ -126,7 +185,10 @@ describe('import and stored files', () => {
     const big = await importForm({}, { name: 'big.bin', bytes: Buffer.alloc(UPLOAD_LIMIT + 1024, 7) });
     expect(big.status).toBe(413);
     expect(ErrorBodySchema.parse(big.body).error.code).toBe('PAYLOAD_TOO_LARGE');
-    const ghost = await importForm({ project_id: '00000000-0000-4000-8000-000000000000' }, { name: 'a.txt', bytes: Buffer.from('x') });
+    const ghost = await importForm(
+      { project_id: '00000000-0000-4000-8000-000000000000' },
+      { name: 'a.txt', bytes: Buffer.from('x') },
+    );
     expect(ghost.status).toBe(404);
     expect((await importForm({ wp_type: 'Not A Type' }, { name: 'a.txt', bytes: Buffer.from('x') })).status).toBe(422);
     expect((await postJson(`${t.url}/v1/twin/import`, { file: 'x' })).status).toBe(415);

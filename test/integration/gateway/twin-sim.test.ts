@@ -19,16 +19,20 @@ const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const t = useTestNode({ realDb: true });
 
 const newProject = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
-const tool = (project: string, name: string, args: Record<string, unknown>) => okData(callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }));
+const tool = (project: string, name: string, args: Record<string, unknown>) =>
+  okData(callTool(t.node.broker, `twin.${name}`, { project_id: project, ...args }));
 const convergence = {
-  points: [{ element_size_mm: 2, max_von_mises_mpa: 30 }, { element_size_mm: 1.5, max_von_mises_mpa: 31 }],
+  points: [
+    { element_size_mm: 2, max_von_mises_mpa: 30 },
+    { element_size_mm: 1.5, max_von_mises_mpa: 31 },
+  ],
   changes: [{ from_element_size_mm: 2, to_element_size_mm: 1.5, percent_change: 3.3 }],
   converged: true,
   recommendation: 'use 1.5 mm',
 };
 
 describe('simulation results over HTTP', () => {
-  it('lists results with the spec\'s listing fields, the analysed geometry as a current ref that goes stale on a new revision', async () => {
+  it("lists results with the spec's listing fields, the analysed geometry as a current ref that goes stale on a new revision", async () => {
     const p = await newProject('results');
     const geom = await tool(p, 'commit_geometry', { name: 'Beam', step_base64: STEP });
     const field = fs.readFileSync(`${FIXTURES}/beam_coarse.field.json.gz`);
@@ -41,7 +45,11 @@ describe('simulation results over HTTP', () => {
       load_case_spec: { force_n: 100, face: 'Surface6' },
       mesh_convergence: convergence,
     });
-    const bare = await tool(p, 'record_document', { document_type: 'simulation_result', name: 'hand calc', summary: { max_von_mises_mpa: 29 } });
+    const bare = await tool(p, 'record_document', {
+      document_type: 'simulation_result',
+      name: 'hand calc',
+      summary: { max_von_mises_mpa: 29 },
+    });
 
     const list = SimResultListSchema.parse((await getJson(`${t.url}/v1/simulation/results?project_id=${p}`)).body);
     expect(list.total).toBe(2);
@@ -55,7 +63,13 @@ describe('simulation results over HTTP', () => {
       analysisType: 'static_stress',
       fieldContentHash: sha(field),
       fieldSizeBytes: field.length,
-      analysedGeometry: { node_id: geom.node_id, revision: 1, key: geom.item_key, ref: `${geom.item_key}@1`, current: true },
+      analysedGeometry: {
+        node_id: geom.node_id,
+        revision: 1,
+        key: geom.item_key,
+        ref: `${geom.item_key}@1`,
+        current: true,
+      },
       loadCaseSpec: { force_n: 100, face: 'Surface6' },
       meshConvergence: convergence,
       stale: false,
@@ -64,18 +78,30 @@ describe('simulation results over HTTP', () => {
     expect(entry.fieldRanges.von_mises.max).toBeGreaterThan(0);
     expect(entry.fixtures.length).toBeGreaterThan(0);
     expect(entry.loads.length).toBeGreaterThan(0);
-    expect(list.results[0]).toMatchObject({ hasField: false, analysisType: null, fieldQuantities: [], analysedGeometry: null, loadCaseSpec: null, meshConvergence: null });
+    expect(list.results[0]).toMatchObject({
+      hasField: false,
+      analysisType: null,
+      fieldQuantities: [],
+      analysedGeometry: null,
+      loadCaseSpec: null,
+      meshConvergence: null,
+    });
 
     await tool(p, 'commit_geometry', { name: 'Beam', step_base64: STEP });
-    const after = SimResultListSchema.parse((await getJson(`${t.url}/v1/simulation/results?project_id=${p}`)).body).results[1];
+    const after = SimResultListSchema.parse((await getJson(`${t.url}/v1/simulation/results?project_id=${p}`)).body)
+      .results[1];
     expect(after).toMatchObject({ stale: true, analysedGeometry: { current: false } });
   });
 
-  it('serves each stored field byte for byte with the spec\'s headers, 304 on a matching If-None-Match', async () => {
+  it("serves each stored field byte for byte with the spec's headers, 304 on a matching If-None-Match", async () => {
     const p = await newProject('fields');
     for (const name of ['beam_coarse', 'beam_coarse_thermal', 'beam_coarse_modal', 'beam_medium']) {
       const stored = fs.readFileSync(`${FIXTURES}/${name}.field.json.gz`);
-      const r = await tool(p, 'record_document', { document_type: 'simulation_result', name, field_base64: stored.toString('base64') });
+      const r = await tool(p, 'record_document', {
+        document_type: 'simulation_result',
+        name,
+        field_base64: stored.toString('base64'),
+      });
       const res = await rawGet(`${t.url}/v1/simulation/results/${r.node_id}/field`);
       expect(res.status).toBe(200);
       expect(res.body.equals(stored)).toBe(true);
@@ -88,24 +114,36 @@ describe('simulation results over HTTP', () => {
         expect(again.status).toBe(304);
         expect(again.body.length).toBe(0);
       }
-      expect((await rawGet(`${t.url}/v1/simulation/results/${r.node_id}/field`, { 'if-none-match': '"stale"' })).status).toBe(200);
+      expect(
+        (await rawGet(`${t.url}/v1/simulation/results/${r.node_id}/field`, { 'if-none-match': '"stale"' })).status,
+      ).toBe(200);
     }
   });
 
   it('answers 404 "field not stored" for a result without a field, and 404 for unknown ids and other node types', async () => {
     const p = await newProject('no-field');
-    const bare = await tool(p, 'record_document', { document_type: 'simulation_result', name: 'no field', summary: { max_von_mises_mpa: 1 } });
+    const bare = await tool(p, 'record_document', {
+      document_type: 'simulation_result',
+      name: 'no field',
+      summary: { max_von_mises_mpa: 1 },
+    });
     const res = await getJson(`${t.url}/v1/simulation/results/${bare.node_id}/field`);
     expect(res.status).toBe(404);
     expect(ErrorBodySchema.parse(res.body).error.message).toBe('field not stored');
     const d = await tool(p, 'record_decision', { title: 'x', decision: 'y' });
     expect((await getJson(`${t.url}/v1/simulation/results/${d.node_id}/field`)).status).toBe(404);
-    expect((await getJson(`${t.url}/v1/simulation/results/00000000-0000-4000-8000-000000000000/field`)).status).toBe(404);
+    expect((await getJson(`${t.url}/v1/simulation/results/00000000-0000-4000-8000-000000000000/field`)).status).toBe(
+      404,
+    );
   });
 
   it('stores and lists reusable load cases by project', async () => {
     const p = await newProject('load-cases');
-    const created = await postJson(`${t.url}/v1/simulation/load-cases`, { name: 'Tip load', project_id: p, spec: { loads: [{ face: 'Surface6', force_n: [0, 0, -100] }] } });
+    const created = await postJson(`${t.url}/v1/simulation/load-cases`, {
+      name: 'Tip load',
+      project_id: p,
+      spec: { loads: [{ face: 'Surface6', force_n: [0, 0, -100] }] },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: expect.any(String), name: 'Tip load', project_id: p });
     await postJson(`${t.url}/v1/simulation/load-cases`, { name: 'Unscoped' });
@@ -118,39 +156,120 @@ describe('simulation results over HTTP', () => {
 });
 
 describe('BOM and constraint creation', () => {
-  it('lists BOM lines and component selections in the spec\'s fields, leaving out selections a BOM line already lists', async () => {
+  it("lists BOM lines and component selections in the spec's fields, leaving out selections a BOM line already lists", async () => {
     const p = await newProject('bom');
-    await tool(p, 'record_component_selection', { name: 'MCU', mpn: 'STM32G031K8', manufacturer: 'ST', quantity: 1, specs: { category: 'ic', footprint: 'LQFP-32', unit_price: 1.9 } });
-    await tool(p, 'record_component_selection', { name: 'Regulator', mpn: 'AP2112K-3.3', manufacturer: 'Diodes', quantity: 2 });
-    const lines = [{ designator: 'U1', mpn: 'STM32G031K8', manufacturer: 'ST', quantity: 1, unit_price: 2.1, currency: 'EUR', status: 'low_stock', category: 'ic' }];
-    const bom = await call(t.node.broker, T.writeDefinition, { project_id: p, item_type: 'bom', name: 'Main board BOM', properties: { lines } });
+    await tool(p, 'record_component_selection', {
+      name: 'MCU',
+      mpn: 'STM32G031K8',
+      manufacturer: 'ST',
+      quantity: 1,
+      specs: { category: 'ic', footprint: 'LQFP-32', unit_price: 1.9 },
+    });
+    await tool(p, 'record_component_selection', {
+      name: 'Regulator',
+      mpn: 'AP2112K-3.3',
+      manufacturer: 'Diodes',
+      quantity: 2,
+    });
+    const lines = [
+      {
+        designator: 'U1',
+        mpn: 'STM32G031K8',
+        manufacturer: 'ST',
+        quantity: 1,
+        unit_price: 2.1,
+        currency: 'EUR',
+        status: 'low_stock',
+        category: 'ic',
+      },
+    ];
+    const bom = await call(t.node.broker, T.writeDefinition, {
+      project_id: p,
+      item_type: 'bom',
+      name: 'Main board BOM',
+      properties: { lines },
+    });
     const list = BomListSchema.parse((await getJson(`${t.url}/v1/bom?project_id=${p}`)).body);
     expect(list.total).toBe(2);
     expect(list.components[0]).toEqual({
-      id: `${bom.item_key}#1`, designator: 'U1', partNumber: 'STM32G031K8', description: '', manufacturer: 'ST', quantity: 1, unitPrice: 2.1, priceCurrency: 'EUR',
-      status: 'low_stock', category: 'ic', projectId: p, footprint: null, datasheetUrl: null, purchaseUrl: null, imageUrl: null, cadModelUrl: null,
+      id: `${bom.item_key}#1`,
+      designator: 'U1',
+      partNumber: 'STM32G031K8',
+      description: '',
+      manufacturer: 'ST',
+      quantity: 1,
+      unitPrice: 2.1,
+      priceCurrency: 'EUR',
+      status: 'low_stock',
+      category: 'ic',
+      projectId: p,
+      footprint: null,
+      datasheetUrl: null,
+      purchaseUrl: null,
+      imageUrl: null,
+      cadModelUrl: null,
     });
-    expect(list.components[1]).toMatchObject({ partNumber: 'AP2112K-3.3', manufacturer: 'Diodes', quantity: 2, description: 'Regulator', status: 'available', unitPrice: 0, projectId: p });
-    expect(BomListSchema.parse((await getJson(`${t.url}/v1/bom?project_id=${await newProject('empty bom')}`)).body)).toEqual({ components: [], total: 0 });
+    expect(list.components[1]).toMatchObject({
+      partNumber: 'AP2112K-3.3',
+      manufacturer: 'Diodes',
+      quantity: 2,
+      description: 'Regulator',
+      status: 'available',
+      unitPrice: 0,
+      projectId: p,
+    });
+    expect(
+      BomListSchema.parse((await getJson(`${t.url}/v1/bom?project_id=${await newProject('empty bom')}`)).body),
+    ).toEqual({ components: [], total: 0 });
   });
 
-  it('adds each created constraint to the project\'s constraint set as its next revision', async () => {
+  it("adds each created constraint to the project's constraint set as its next revision", async () => {
     const p = await newProject('constraints');
-    const first = await postJson(`${t.url}/v1/twin/constraints`, { projectId: p, name: 'Stress', metric: 'max_von_mises_mpa', limit: 125, unit: 'MPa' });
+    const first = await postJson(`${t.url}/v1/twin/constraints`, {
+      projectId: p,
+      name: 'Stress',
+      metric: 'max_von_mises_mpa',
+      limit: 125,
+      unit: 'MPa',
+    });
     expect(first.status).toBe(201);
     const a = ConstraintCreateResultSchema.parse(first.body);
     expect(a).toMatchObject({ constraintId: 'C1', revision: 1 });
-    const b = ConstraintCreateResultSchema.parse((await postJson(`${t.url}/v1/twin/constraints`, { projectId: p, name: 'Mass', metric: 'mass_kg', limit: 2, operator: '<', severity: 'warning' })).body);
+    const b = ConstraintCreateResultSchema.parse(
+      (
+        await postJson(`${t.url}/v1/twin/constraints`, {
+          projectId: p,
+          name: 'Mass',
+          metric: 'mass_kg',
+          limit: 2,
+          operator: '<',
+          severity: 'warning',
+        })
+      ).body,
+    );
     expect(b).toMatchObject({ constraintId: 'C2', item_key: a.item_key, revision: 2 });
     const node = (await getJson(`${t.url}/v1/twin/nodes/${b.setWorkProductId}`)).body;
     expect(node.properties.constraints).toEqual([
-      expect.objectContaining({ id: 'C1', metric: 'max_von_mises_mpa', operator: '<=', limit: 125, unit: 'MPa', severity: 'error' }),
+      expect.objectContaining({
+        id: 'C1',
+        metric: 'max_von_mises_mpa',
+        operator: '<=',
+        limit: 125,
+        unit: 'MPa',
+        severity: 'error',
+      }),
       expect.objectContaining({ id: 'C2', metric: 'mass_kg', operator: '<', limit: 2, severity: 'warning' }),
     ]);
 
     const q = await newProject('existing set');
-    const set = await tool(q, 'record_constraint_set', { name: 'Limits', constraints: [{ metric: 'length_mm', limit: 200 }] });
-    const c = ConstraintCreateResultSchema.parse((await postJson(`${t.url}/v1/twin/constraints`, { projectId: q, name: 'Width', metric: 'width_mm', limit: 50 })).body);
+    const set = await tool(q, 'record_constraint_set', {
+      name: 'Limits',
+      constraints: [{ metric: 'length_mm', limit: 200 }],
+    });
+    const c = ConstraintCreateResultSchema.parse(
+      (await postJson(`${t.url}/v1/twin/constraints`, { projectId: q, name: 'Width', metric: 'width_mm', limit: 50 }))
+        .body,
+    );
     expect(c).toMatchObject({ constraintId: 'C2', item_key: set.item_key, revision: 2 });
   });
 
@@ -159,7 +278,26 @@ describe('BOM and constraint creation', () => {
     const missing = await postJson(`${t.url}/v1/twin/constraints`, { projectId: p, name: 'x', metric: 'm' });
     expect(missing.status).toBe(422);
     expect(missing.body.error.details.issues.map((i: { path: string }) => i.path)).toContain('body.limit');
-    expect((await postJson(`${t.url}/v1/twin/constraints`, { projectId: p, name: 'x', metric: 'm', limit: 1, operator: '~' })).status).toBe(422);
-    expect((await postJson(`${t.url}/v1/twin/constraints`, { projectId: '00000000-0000-4000-8000-000000000000', name: 'x', metric: 'm', limit: 1 })).status).toBe(404);
+    expect(
+      (
+        await postJson(`${t.url}/v1/twin/constraints`, {
+          projectId: p,
+          name: 'x',
+          metric: 'm',
+          limit: 1,
+          operator: '~',
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await postJson(`${t.url}/v1/twin/constraints`, {
+          projectId: '00000000-0000-4000-8000-000000000000',
+          name: 'x',
+          metric: 'm',
+          limit: 1,
+        })
+      ).status,
+    ).toBe(404);
   });
 });

@@ -12,26 +12,51 @@ const remote = { kind: 'remote' as const, transport: 'http' as const, session_id
 /** A held call as the registry asks for it (no gateway here: the question goes to the dashboard queue). */
 const hold = (extra: Record<string, unknown> = {}) => {
   const call_id = `call_${crypto.randomUUID()}`;
-  const outcome = call(t.node.broker, HoldsActions.request, { call_id, tool_id: 'twin.record_decision', arguments: { title: 'x' }, caller: remote, reason_held: 'writes', ...extra });
+  const outcome = call(t.node.broker, HoldsActions.request, {
+    call_id,
+    tool_id: 'twin.record_decision',
+    arguments: { title: 'x' },
+    caller: remote,
+    reason_held: 'writes',
+    ...extra,
+  });
   return { call_id, outcome };
 };
 const recordOf = async (callId: string) => {
   await expect.poll(async () => (await t.pending()).some((r) => r.call_id === callId)).toBe(true);
   return (await t.pending()).find((r) => r.call_id === callId)!;
 };
-const decideAs = (id: string, decision: 'approve' | 'reject', reason = '') => call(t.node.broker, HoldsActions.decide, { id, decision, reason, decider: DASHBOARD });
+const decideAs = (id: string, decision: 'approve' | 'reject', reason = '') =>
+  call(t.node.broker, HoldsActions.decide, { id, decision, reason, decider: DASHBOARD });
 
 describe('held calls in the tool-approval ledger', () => {
   it('records a held call tagged with its caller, pending on the dashboard route, and runs it once a person approves', async () => {
     const h = hold();
     const r = await recordOf(h.call_id);
-    expect(r).toMatchObject({ kind: 'tool_call', status: 'awaiting_approval', tool_id: 'twin.record_decision', source: 'mcp', route: 'dashboard', session_id: 's-1', window_seconds: 100 });
+    expect(r).toMatchObject({
+      kind: 'tool_call',
+      status: 'awaiting_approval',
+      tool_id: 'twin.record_decision',
+      source: 'mcp',
+      route: 'dashboard',
+      session_id: 's-1',
+      window_seconds: 100,
+    });
     expect(r.requested_by).toContain('ledger-test');
     expect(Date.parse(r.deadline!) - Date.parse(r.created_at)).toBe(100_000);
     const decided = await decideAs(`tool:${r.id}`, 'approve', 'looks fine');
-    expect(decided.decision).toMatchObject({ decision: 'approve', approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', reason: 'looks fine' });
+    expect(decided.decision).toMatchObject({
+      decision: 'approve',
+      approver: 'local:dashboard',
+      approver_verified: false,
+      surface: 'dashboard',
+      reason: 'looks fine',
+    });
     expect(await h.outcome).toMatchObject({ outcome: 'approved', approval_id: `tool:${r.id}` });
-    await expect(decideAs(r.id, 'reject')).rejects.toMatchObject({ type: 'CONFLICT', message: expect.stringContaining('already decided') });
+    await expect(decideAs(r.id, 'reject')).rejects.toMatchObject({
+      type: 'CONFLICT',
+      message: expect.stringContaining('already decided'),
+    });
   });
 
   it('ends a rejected call with the approval_required data and never as approved', async () => {
@@ -39,7 +64,13 @@ describe('held calls in the tool-approval ledger', () => {
     const r = await recordOf(h.call_id);
     await decideAs(r.id, 'reject', 'wrong bracket');
     const o = await h.outcome;
-    expect(o).toMatchObject({ outcome: 'rejected', approval_id: `tool:${r.id}`, route: 'dashboard', window_seconds: 100, held_seconds: 0 });
+    expect(o).toMatchObject({
+      outcome: 'rejected',
+      approval_id: `tool:${r.id}`,
+      route: 'dashboard',
+      window_seconds: 100,
+      held_seconds: 0,
+    });
     expect(o.outcome !== 'approved' && o.message).toContain('wrong bracket');
   });
 
@@ -50,7 +81,10 @@ describe('held calls in the tool-approval ledger', () => {
     expect((await call(t.node.broker, HoldsActions.get, { id: r.id })).status).toBe('awaiting_approval');
     await t.advance(1);
     expect(await h.outcome).toMatchObject({ outcome: 'timed_out', held_seconds: 100, window_seconds: 100 });
-    expect(await call(t.node.broker, HoldsActions.get, { id: r.id })).toMatchObject({ status: 'expired', error: 'nobody answered within the 100 s hold window' });
+    expect(await call(t.node.broker, HoldsActions.get, { id: r.id })).toMatchObject({
+      status: 'expired',
+      error: 'nobody answered within the 100 s hold window',
+    });
     await expect(decideAs(r.id, 'approve')).rejects.toMatchObject({ type: 'CONFLICT' });
   });
 
@@ -70,29 +104,58 @@ describe('held calls in the tool-approval ledger', () => {
     const r = await recordOf(h.call_id);
     await t.node.broker.broadcast(TOOLCALL_CANCEL_EVENT, { call_id: h.call_id, reason: 'user pressed stop' });
     expect(await h.outcome).toMatchObject({ outcome: 'cancelled', approval_id: `tool:${r.id}` });
-    expect(await call(t.node.broker, HoldsActions.get, { id: r.id })).toMatchObject({ status: 'canceled', error: 'the client cancelled the call: user pressed stop' });
+    expect(await call(t.node.broker, HoldsActions.get, { id: r.id })).toMatchObject({
+      status: 'canceled',
+      error: 'the client cancelled the call: user pressed stop',
+    });
   });
 
   it('lets exactly one of 100 concurrent decisions on one record win', async () => {
     const h = hold();
     const r = await recordOf(h.call_id);
-    const results = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => decideAs(r.id, i % 2 ? 'approve' : 'reject', `decider ${i}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => decideAs(r.id, i % 2 ? 'approve' : 'reject', `decider ${i}`)),
+    );
     const won = results.filter((x) => x.status === 'fulfilled');
     expect(won).toHaveLength(1);
     for (const x of results) if (x.status === 'rejected') expect(x.reason).toMatchObject({ type: 'CONFLICT' });
     const winner = (won[0] as PromiseFulfilledResult<{ decision: { reason: string } | null; status: string }>).value;
-    expect(await call(t.node.broker, HoldsActions.get, { id: r.id })).toMatchObject({ status: winner.status, decision: { reason: winner.decision!.reason } });
+    expect(await call(t.node.broker, HoldsActions.get, { id: r.id })).toMatchObject({
+      status: winner.status,
+      decision: { reason: winner.decision!.reason },
+    });
     expect((await h.outcome).outcome).toBe(winner.status === 'approved' ? 'approved' : 'rejected');
   });
 
   it('files a request with no waiting call and lists it by status and project', async () => {
-    const filed = await call(t.node.broker, HoldsActions.file, { kind: 'human_authority', tool_id: 'twin.approve_design_loop', title: 'design loop L-1', project_id: 'p-filed', arguments: { design_loop_id: 'L-1' } });
-    expect(filed).toMatchObject({ kind: 'human_authority', status: 'awaiting_approval', route: 'dashboard', call_id: null, deadline: null, project_id: 'p-filed' });
+    const filed = await call(t.node.broker, HoldsActions.file, {
+      kind: 'human_authority',
+      tool_id: 'twin.approve_design_loop',
+      title: 'design loop L-1',
+      project_id: 'p-filed',
+      arguments: { design_loop_id: 'L-1' },
+    });
+    expect(filed).toMatchObject({
+      kind: 'human_authority',
+      status: 'awaiting_approval',
+      route: 'dashboard',
+      call_id: null,
+      deadline: null,
+      project_id: 'p-filed',
+    });
     const pending = await call(t.node.broker, HoldsActions.list, { status: 'pending', project_id: 'p-filed' });
     expect(pending.records.map((r) => r.id)).toEqual([filed.id]);
     await decideAs(filed.id, 'approve');
-    expect((await call(t.node.broker, HoldsActions.list, { status: 'pending', project_id: 'p-filed' })).records).toEqual([]);
-    expect((await call(t.node.broker, HoldsActions.list, { status: 'decided', project_id: 'p-filed' })).records.map((r) => r.id)).toEqual([filed.id]);
-    await expect(call(t.node.broker, HoldsActions.get, { id: 'tool:nope' })).rejects.toMatchObject({ type: 'NOT_FOUND' });
+    expect(
+      (await call(t.node.broker, HoldsActions.list, { status: 'pending', project_id: 'p-filed' })).records,
+    ).toEqual([]);
+    expect(
+      (await call(t.node.broker, HoldsActions.list, { status: 'decided', project_id: 'p-filed' })).records.map(
+        (r) => r.id,
+      ),
+    ).toEqual([filed.id]);
+    await expect(call(t.node.broker, HoldsActions.get, { id: 'tool:nope' })).rejects.toMatchObject({
+      type: 'NOT_FOUND',
+    });
   });
 });

@@ -35,7 +35,11 @@ describe('a restart of the holds actor', () => {
       caller: { kind: 'remote', transport: 'http', client: 'restart-test' },
       reason_held: 'writes',
     }).catch((err: unknown) => err);
-    const filed = await call(a.node.broker, HoldsActions.file, { kind: 'flow_patch', title: 'patch v2', project_id: 'p-restart' });
+    const filed = await call(a.node.broker, HoldsActions.file, {
+      kind: 'flow_patch',
+      title: 'patch v2',
+      project_id: 'p-restart',
+    });
     await expect.poll(async () => (await a.pending()).some((r) => r.call_id === callId)).toBe(true);
     const rec = (await a.pending()).find((r) => r.call_id === callId)!;
     await a.stop();
@@ -48,7 +52,19 @@ describe('a restart of the holds actor', () => {
       expect(after.error).toMatch(/^orphaned by a restart/);
       expect(after.error).toContain('can no longer be approved');
       expect((await call(b.node.broker, HoldsActions.get, { id: filed.id })).status).toBe('awaiting_approval');
-      await expect(call(b.node.broker, HoldsActions.decide, { id: rec.id, decision: 'approve', decider: { approver: 'local:dashboard', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null } })).rejects.toMatchObject({ type: 'CONFLICT' });
+      await expect(
+        call(b.node.broker, HoldsActions.decide, {
+          id: rec.id,
+          decision: 'approve',
+          decider: {
+            approver: 'local:dashboard',
+            approver_verified: false,
+            surface: 'dashboard',
+            on_behalf_of: null,
+            agent: null,
+          },
+        }),
+      ).rejects.toMatchObject({ type: 'CONFLICT' });
     } finally {
       await b.stop();
     }

@@ -68,33 +68,45 @@ export function checkLogs(f: LogFacts): LogReport {
     const say = (m: string) => problems.push(`${run.id}: ${m}`);
     log.forEach((e, i) => e.seq !== i + 1 && say(`seq ${e.seq} at position ${i + 1} (gap or duplicate)`));
     const last = log.at(-1);
-    if (run.status !== 'completed' || last?.type !== 'RunEnded' || last.payload.status !== 'completed') say(`ended ${run.status}, last event ${last?.type} ${JSON.stringify(last?.payload.status)}`);
+    if (run.status !== 'completed' || last?.type !== 'RunEnded' || last.payload.status !== 'completed')
+      say(`ended ${run.status}, last event ${last?.type} ${JSON.stringify(last?.payload.status)}`);
 
     const decided = log.filter((e) => e.type === 'GateDecided');
     gateDecided += decided.length;
     const idems = decided.map((e) => String(e.payload.idem));
     const acked = f.acked.get(run.id) ?? new Set();
-    for (const k of new Set(idems)) if (idems.filter((x) => x === k).length > 1) say(`decision ${k} applied ${idems.filter((x) => x === k).length} times`);
+    for (const k of new Set(idems))
+      if (idems.filter((x) => x === k).length > 1)
+        say(`decision ${k} applied ${idems.filter((x) => x === k).length} times`);
     for (const k of acked) if (!idems.includes(k)) say(`acknowledged decision ${k} is not in the log`);
     for (const k of idems) if (!acked.has(k)) say(`decision ${k} in the log was never acknowledged`);
-    for (const e of decided) if (e.idem !== e.payload.idem) say(`GateDecided seq ${e.seq}: idem column ${e.idem} != payload ${String(e.payload.idem)}`);
+    for (const e of decided)
+      if (e.idem !== e.payload.idem)
+        say(`GateDecided seq ${e.seq}: idem column ${e.idem} != payload ${String(e.payload.idem)}`);
     const plan = f.plans.get(run.id) ?? [];
     const got = decided.map((e) => `${String(e.payload.phase)}:${String(e.payload.decision)}`);
     const want = plan.map((s) => `${s.phase}:${s.decision}`);
     if (got.join() !== want.join()) say(`decisions ${got.join(', ')} != planned ${want.join(', ')}`);
     const approvals = plan.filter((s) => s.decision === 'approve').length;
-    if ((baselines.get(run.project_id) ?? 0) !== approvals) say(`${baselines.get(run.project_id) ?? 0} baselines for ${approvals} approvals`);
+    if ((baselines.get(run.project_id) ?? 0) !== approvals)
+      say(`${baselines.get(run.project_id) ?? 0} baselines for ${approvals} approvals`);
 
     const owners = new Map<number, string>();
     for (let i = 0; i < log.length; i++) {
       const e = log[i];
-      if (i > 0 && e.epoch < log[i - 1].epoch) say(`epoch went back from ${log[i - 1].epoch} to ${e.epoch} at seq ${e.seq}`);
-      if (owners.has(e.epoch) && owners.get(e.epoch) !== e.node) say(`epoch ${e.epoch} written by ${owners.get(e.epoch)} and ${e.node}`);
+      if (i > 0 && e.epoch < log[i - 1].epoch)
+        say(`epoch went back from ${log[i - 1].epoch} to ${e.epoch} at seq ${e.seq}`);
+      if (owners.has(e.epoch) && owners.get(e.epoch) !== e.node)
+        say(`epoch ${e.epoch} written by ${owners.get(e.epoch)} and ${e.node}`);
       owners.set(e.epoch, e.node);
     }
     const deadEvents = log.filter((e) => e.node === f.dead);
     const silentUntil = f.resumedAt ?? new Date(8.64e15);
-    for (const e of deadEvents) if (e.created_at > f.killAt && e.created_at < silentUntil) say(`seq ${e.seq} written by the ${f.resumedAt ? 'paused' : 'dead'} node ${e.created_at.getTime() - f.killAt.getTime()} ms after the disruption`);
+    for (const e of deadEvents)
+      if (e.created_at > f.killAt && e.created_at < silentUntil)
+        say(
+          `seq ${e.seq} written by the ${f.resumedAt ? 'paused' : 'dead'} node ${e.created_at.getTime() - f.killAt.getTime()} ms after the disruption`,
+        );
     const beforeKill = deadEvents.filter((e) => e.created_at <= f.killAt);
     if (beforeKill.length) {
       const deadEpoch = Math.max(...beforeKill.map((e) => e.epoch));
@@ -111,7 +123,8 @@ export function checkLogs(f: LogFacts): LogReport {
   }
   for (const id of byRun.keys()) if (!f.runs.some((r) => r.id === id)) problems.push(`events of unknown run ${id}`);
   const late = f.openDrafts.filter((at) => f.resumedAt && at >= f.resumedAt);
-  if (f.openDrafts.length > late.length) problems.push(`${f.openDrafts.length - late.length} drafts still open in the twin after every run completed`);
+  if (f.openDrafts.length > late.length)
+    problems.push(`${f.openDrafts.length - late.length} drafts still open in the twin after every run completed`);
   return {
     problems,
     gateDecided,

@@ -5,14 +5,26 @@ import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
 import { decideWithRetry, type DecideStats, type GateWatch } from '../../support/runs-client.ts';
 import type { EventRow, LogFacts, Step } from './reliability.checks.ts';
 
-const who = { approver: 'local:reliability', approver_verified: false, surface: 'dashboard', on_behalf_of: null, agent: null };
+const who = {
+  approver: 'local:reliability',
+  approver_verified: false,
+  surface: 'dashboard',
+  on_behalf_of: null,
+  agent: null,
+};
 const PHASES = ['intent', 'needs', 'requirements', 'feasibility', 'design', 'simulation'];
 
 /** The decisions run `i` gets, in order: mostly approvals, every tenth with a retry, every tenth with a rework on the way. */
 export function planOf(i: number): Step[] {
   const ok = (phase: string): Step => ({ phase, decision: 'approve' });
-  if (i % 10 === 3) return [ok('intent'), ok('needs'), { phase: 'requirements', decision: 'retry' }, ...PHASES.slice(2).map(ok)];
-  if (i % 10 === 7) return [...PHASES.slice(0, 3).map(ok), { phase: 'feasibility', decision: 'rework', to_phase: 'needs' }, ...PHASES.slice(1).map(ok)];
+  if (i % 10 === 3)
+    return [ok('intent'), ok('needs'), { phase: 'requirements', decision: 'retry' }, ...PHASES.slice(2).map(ok)];
+  if (i % 10 === 7)
+    return [
+      ...PHASES.slice(0, 3).map(ok),
+      { phase: 'feasibility', decision: 'rework', to_phase: 'needs' },
+      ...PHASES.slice(1).map(ok),
+    ];
   return PHASES.map(ok);
 }
 
@@ -59,7 +71,12 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
   // Each run starts on the next node, so the nodes own a share each (starts are not idempotent: one long timeout, no retry).
   const started = await Promise.all(
     Array.from({ length: s.runs }, (_, i) =>
-      call(s.bus, R.start, { design_flow: 'mech_v1', project_id: `p-${s.tag}-${i}`, goal: `bracket ${i}` }, { nodeID: s.nodes[i % s.nodes.length], timeout: 30_000 }),
+      call(
+        s.bus,
+        R.start,
+        { design_flow: 'mech_v1', project_id: `p-${s.tag}-${i}`, goal: `bracket ${i}` },
+        { nodeID: s.nodes[i % s.nodes.length], timeout: 30_000 },
+      ),
     ),
   );
   let rr = 0;
@@ -72,7 +89,14 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
       if (gate.phase !== step.phase) throw new Error(`${runId}: gate of ${gate.phase} opened, expected ${step.phase}`);
       const idem = `${gate.gate_id}:${step.decision}`;
       const reason = step.decision === 'approve' ? '' : `${step.decision} for the test`;
-      const params = { run_id: runId, decision: step.decision, reason, to_phase: step.to_phase ?? '', identity: who, idem };
+      const params = {
+        run_id: runId,
+        decision: step.decision,
+        reason,
+        to_phase: step.to_phase ?? '',
+        identity: who,
+        idem,
+      };
       const t = performance.now();
       const first = rr++;
       const sends = i % 5 === 0 ? [first, first + 1] : [first];
@@ -97,12 +121,30 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
     'SELECT run_id, seq, type, payload, epoch::int AS epoch, node, idem, created_at FROM run_events WHERE run_id = ANY($1) ORDER BY run_id, seq',
     [ids],
   );
-  const { rows: runs } = await s.db.query<{ id: string; status: string; project_id: string }>('SELECT id, status, project_id FROM runs WHERE id = ANY($1)', [ids]);
-  const { rows: baselines } = await s.db.query<{ project_id: string; n: string }>('SELECT project_id, count(*) AS n FROM twin_baselines WHERE run_id = ANY($1) GROUP BY project_id', [ids]);
-  const { rows: drafts } = await s.db.query<{ created_at: Date }>(`SELECT created_at FROM twin_nodes WHERE run_id = ANY($1) AND revision_status = 'draft'`, [ids]);
+  const { rows: runs } = await s.db.query<{ id: string; status: string; project_id: string }>(
+    'SELECT id, status, project_id FROM runs WHERE id = ANY($1)',
+    [ids],
+  );
+  const { rows: baselines } = await s.db.query<{ project_id: string; n: string }>(
+    'SELECT project_id, count(*) AS n FROM twin_baselines WHERE run_id = ANY($1) GROUP BY project_id',
+    [ids],
+  );
+  const { rows: drafts } = await s.db.query<{ created_at: Date }>(
+    `SELECT created_at FROM twin_nodes WHERE run_id = ANY($1) AND revision_status = 'draft'`,
+    [ids],
+  );
   const plans = new Map(started.map((r, i) => [r.id, planOf(i)]));
   return {
-    facts: { events, runs, baselines, acked, plans, dead: s.nodes[s.victim], killAt: killAt!, openDrafts: drafts.map((d) => d.created_at) },
+    facts: {
+      events,
+      runs,
+      baselines,
+      acked,
+      plans,
+      dead: s.nodes[s.victim],
+      killAt: killAt!,
+      openDrafts: drafts.map((d) => d.created_at),
+    },
     stats,
     latencies: latencies.sort((a, b) => a - b),
     totalMs,
@@ -113,8 +155,15 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
 
 /** Polls until nothing was written to the run log or the twin for a second: a resumed node's stale work has landed (or not). */
 async function quiet(q: pg.Client): Promise<void> {
-  const mark = async () => JSON.stringify((await q.query('SELECT (SELECT count(*) FROM run_events) AS e, (SELECT max(updated_at) FROM twin_nodes) AS t, (SELECT count(*) FROM twin_nodes) AS n')).rows[0]);
-  for (let last = await mark(); ; ) {
+  const mark = async () =>
+    JSON.stringify(
+      (
+        await q.query(
+          'SELECT (SELECT count(*) FROM run_events) AS e, (SELECT max(updated_at) FROM twin_nodes) AS t, (SELECT count(*) FROM twin_nodes) AS n',
+        )
+      ).rows[0],
+    );
+  for (let last = await mark(); ;) {
     await new Promise((r) => setTimeout(r, 1000));
     const now = await mark();
     if (now === last) return;
@@ -126,8 +175,14 @@ async function quiet(q: pg.Client): Promise<void> {
 async function measureTakeover(q: pg.Client, victim: string, at: Date): Promise<number> {
   while (Date.now() - at.getTime() < 20_000) {
     const rows = await q
-      .query<{ n: string }>(`SELECT count(*) AS n FROM runs WHERE owner = $1 AND status IN ('running', 'awaiting_approval')`, [victim])
-      .then((r) => r.rows, () => undefined);
+      .query<{ n: string }>(
+        `SELECT count(*) AS n FROM runs WHERE owner = $1 AND status IN ('running', 'awaiting_approval')`,
+        [victim],
+      )
+      .then(
+        (r) => r.rows,
+        () => undefined,
+      );
     if (!rows) return NaN; // the test ended (failed) and closed the connection
     if (rows[0].n === '0') return Date.now() - at.getTime();
     await new Promise((r) => setTimeout(r, 50));

@@ -51,7 +51,10 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
       SERVICE_LOG_LEVEL: 'warn',
     };
     await Promise.all([0, 1, 2].map((i) => spawnNode(`${ns}-n${i}`)));
-    client = await startBusClient({ ...env, SERVICE_NODE_ID: `${ns}-client`, SERVICE_REQUEST_TIMEOUT_MS: '2000' }, watch);
+    client = await startBusClient(
+      { ...env, SERVICE_NODE_ID: `${ns}-client`, SERVICE_REQUEST_TIMEOUT_MS: '2000' },
+      watch,
+    );
     q = new pg.Client({ connectionString: db.url });
     await q.connect();
   }, 90_000);
@@ -74,7 +77,17 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
     const nodes = [0, 1, 2].map((i) => `${ns}-n${i}`);
     await waitForRunsNodes(client.broker, nodes);
     const victim = procs.get(nodes[1])!;
-    const r = await runScenario({ tag: 'kill', runs: 50, bus: client.broker, watch, db: q, nodes, victim: 1, disruptAfter: 0.5, disrupt: async () => void victim.proc.kill('SIGKILL') });
+    const r = await runScenario({
+      tag: 'kill',
+      runs: 50,
+      bus: client.broker,
+      watch,
+      db: q,
+      nodes,
+      victim: 1,
+      disruptAfter: 0.5,
+      disrupt: async () => void victim.proc.kill('SIGKILL'),
+    });
     const report = checkLogs(r.facts);
     expect(report.problems).toEqual([]);
     expect(r.facts.runs.filter((x) => x.status === 'completed')).toHaveLength(50);

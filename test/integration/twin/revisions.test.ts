@@ -24,8 +24,18 @@ afterAll(async () => {
 
 const P = 'p-revisions';
 const write = (name: string, extra: Record<string, unknown> = {}) =>
-  call(h.broker, T.writeDefinition, { project_id: P, item_type: 'cad_model', name, properties: { v: extra.v ?? 1 }, ...extra });
-const fail = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ActorError);
+  call(h.broker, T.writeDefinition, {
+    project_id: P,
+    item_type: 'cad_model',
+    name,
+    properties: { v: extra.v ?? 1 },
+    ...extra,
+  });
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as ActorError,
+  );
 
 describe('definition writes outside a run', () => {
   it('makes committed revisions of one item per name and moves the head', async () => {
@@ -37,7 +47,10 @@ describe('definition writes outside a run', () => {
     expect(b).toMatchObject({ item_key: a.item_key, revision: 2 });
     const hist = await call(h.broker, T.itemHistory, { item_key: a.item_key });
     expect(hist.head_ref).toBe(`${a.item_key}@2`);
-    expect(hist.revisions.map((r) => [r.revision, r.status, r.is_head])).toEqual([[1, 'committed', false], [2, 'committed', true]]);
+    expect(hist.revisions.map((r) => [r.revision, r.status, r.is_head])).toEqual([
+      [1, 'committed', false],
+      [2, 'committed', true],
+    ]);
     expect(hist.revisions[1].change_reason).toBe('thicker');
     const node = await call(h.broker, T.getNode, { node_id: b.node.id });
     expect(node.edges.map((e) => e.rel_type).sort()).toEqual(['REVISION_OF', 'SUPERSEDES']);
@@ -57,7 +70,12 @@ describe('definition writes outside a run', () => {
 
   it('marks dependants of a replaced head stale', async () => {
     const geom = await write('Beam');
-    const result = await call(h.broker, T.recordNode, { project_id: P, node_type: 'simulation_result', name: 'fea', depends_on: [geom.item_ref] });
+    const result = await call(h.broker, T.recordNode, {
+      project_id: P,
+      node_type: 'simulation_result',
+      name: 'fea',
+      depends_on: [geom.item_ref],
+    });
     expect(result.pinned).toEqual([{ ref: geom.item_ref, node_id: geom.node.id }]);
     await write('Beam', { v: 2 });
     const after = await call(h.broker, T.getNode, { node_id: result.node.id });
@@ -66,7 +84,14 @@ describe('definition writes outside a run', () => {
   });
 
   it('refuses a record whose depends_on names an unknown item and writes nothing', async () => {
-    const err = await fail(call(h.broker, T.recordNode, { project_id: P, node_type: 'design_decision', name: 'd', depends_on: ['CAD-UNKNOWN-ZZZZ'] }));
+    const err = await fail(
+      call(h.broker, T.recordNode, {
+        project_id: P,
+        node_type: 'design_decision',
+        name: 'd',
+        depends_on: ['CAD-UNKNOWN-ZZZZ'],
+      }),
+    );
     expect(err?.type).toBe('NOT_FOUND');
     expect(err?.message).toContain('depends_on CAD-UNKNOWN-ZZZZ');
   });
@@ -81,26 +106,53 @@ describe('drafts inside a run and the change-set commit', () => {
     expect(d.draft_note).toContain('the head stays at');
     // Other callers still see the head; the run sees its draft.
     expect((await call(h.broker, T.getNode, { item_key: base.item_key })).revision).toBe(1);
-    expect((await call(h.broker, T.getNode, { item_key: base.item_key, run_id: 'run-1' })).revision_status).toBe('draft');
-    expect((await call(h.broker, T.itemHistory, { item_key: base.item_key, run_id: 'run-2' })).revisions).toHaveLength(1);
+    expect((await call(h.broker, T.getNode, { item_key: base.item_key, run_id: 'run-1' })).revision_status).toBe(
+      'draft',
+    );
+    expect((await call(h.broker, T.itemHistory, { item_key: base.item_key, run_id: 'run-2' })).revisions).toHaveLength(
+      1,
+    );
     expect((await fail(call(h.broker, T.getNode, { node_id: d.node.id })))?.type).toBe('NOT_FOUND');
 
-    const out = await call(h.broker, T.commitChangeSet, { run_id: 'run-1', project_id: P, gate_id: 'run-1:design:1', gate_name: 'design', approver: 'alice', reason: 'ok' });
+    const out = await call(h.broker, T.commitChangeSet, {
+      run_id: 'run-1',
+      project_id: P,
+      gate_id: 'run-1:design:1',
+      gate_name: 'design',
+      approver: 'alice',
+      reason: 'ok',
+    });
     expect(out.status).toBe('committed');
     const hist = await call(h.broker, T.itemHistory, { item_key: base.item_key });
     expect(hist.head_ref).toBe(`${base.item_key}@2`);
     expect(hist.revisions[1]).toMatchObject({ status: 'approved', gate: 'run-1:design:1', is_head: true });
     const baseline = await call(h.broker, T.baseline, { id: out.status === 'committed' ? out.baseline_id : '' });
-    expect(baseline).toMatchObject({ gate_id: 'run-1:design:1', run_id: 'run-1', approved_by: ['alice'], source: 'gate' });
-    expect(baseline.items).toEqual(expect.arrayContaining([expect.objectContaining({ key: base.item_key, revision: 2 })]));
+    expect(baseline).toMatchObject({
+      gate_id: 'run-1:design:1',
+      run_id: 'run-1',
+      approved_by: ['alice'],
+      source: 'gate',
+    });
+    expect(baseline.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: base.item_key, revision: 2 })]),
+    );
   });
 
   it('reports a patch conflict and commits nothing when a drafted item moved', async () => {
     const base = await write('Lid');
     await write('Lid', { v: 5, writer: { run_id: 'run-c' } });
     await write('Lid', { v: 6 });
-    const out = await call(h.broker, T.commitChangeSet, { run_id: 'run-c', project_id: P, gate_id: 'g', gate_name: 'design', approver: 'a' });
-    expect(out).toEqual({ status: 'conflict', conflicts: [{ key: base.item_key, base_revision: 1, head_revision: 2 }] });
+    const out = await call(h.broker, T.commitChangeSet, {
+      run_id: 'run-c',
+      project_id: P,
+      gate_id: 'g',
+      gate_name: 'design',
+      approver: 'a',
+    });
+    expect(out).toEqual({
+      status: 'conflict',
+      conflicts: [{ key: base.item_key, base_revision: 1, head_revision: 2 }],
+    });
     const hist = await call(h.broker, T.itemHistory, { item_key: base.item_key, run_id: 'run-c' });
     expect(hist.revisions.find((r) => r.run_id === 'run-c')?.status).toBe('draft');
   });
@@ -111,7 +163,15 @@ describe('drafts inside a run and the change-set commit', () => {
     await write('Rib', { v: 2, writer: { run_id: 'run-f' } });
     await write('Web', { v: 2, writer: { run_id: 'run-f' } });
     faultAt = 'after_baseline';
-    const err = await fail(call(h.broker, T.commitChangeSet, { run_id: 'run-f', project_id: P, gate_id: 'gf', gate_name: 'design', approver: 'a' }));
+    const err = await fail(
+      call(h.broker, T.commitChangeSet, {
+        run_id: 'run-f',
+        project_id: P,
+        gate_id: 'gf',
+        gate_name: 'design',
+        approver: 'a',
+      }),
+    );
     faultAt = undefined;
     expect(err?.message).toContain('injected fault');
     for (const k of [one.item_key, two.item_key]) {
@@ -119,17 +179,29 @@ describe('drafts inside a run and the change-set commit', () => {
       expect(hist.head_ref).toBe(`${k}@1`);
       expect(hist.revisions.map((r) => r.status)).toEqual(['committed', 'draft']);
     }
-    expect((await call(h.broker, T.baselines, { project_id: P })).baselines.filter((b) => b.gate_id === 'gf')).toEqual([]);
+    expect((await call(h.broker, T.baselines, { project_id: P })).baselines.filter((b) => b.gate_id === 'gf')).toEqual(
+      [],
+    );
     // Approving again then succeeds.
-    const ok = await call(h.broker, T.commitChangeSet, { run_id: 'run-f', project_id: P, gate_id: 'gf', gate_name: 'design', approver: 'a' });
+    const ok = await call(h.broker, T.commitChangeSet, {
+      run_id: 'run-f',
+      project_id: P,
+      gate_id: 'gf',
+      gate_name: 'design',
+      approver: 'a',
+    });
     expect(ok.status).toBe('committed');
   });
 
   it('marks drafts rejected or abandoned with a reason', async () => {
     await write('Foot', { writer: { run_id: 'run-r' } });
-    expect(await call(h.broker, T.closeDrafts, { run_id: 'run-r', status: 'rejected', reason: 'wrong material' })).toEqual({ closed: 1 });
+    expect(
+      await call(h.broker, T.closeDrafts, { run_id: 'run-r', status: 'rejected', reason: 'wrong material' }),
+    ).toEqual({ closed: 1 });
     const items = (await call(h.broker, T.listItems, { project_id: P })).items.find((i) => i.name === 'Foot')!;
-    const hist = await call(h.broker, T.itemHistory, { item_key: items.key, run_id: 'someone-else' }).catch((e: Error) => e);
+    const hist = await call(h.broker, T.itemHistory, { item_key: items.key, run_id: 'someone-else' }).catch(
+      (e: Error) => e,
+    );
     // Only a rejected draft exists: no revision is current for anybody, but the closed draft is listed to its run.
     expect(hist).toBeInstanceOf(Error);
     const own = await call(h.broker, T.itemHistory, { item_key: items.key, run_id: 'run-r' }).catch((e: Error) => e);

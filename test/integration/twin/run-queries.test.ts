@@ -11,7 +11,9 @@ import { startActors } from '../../support/actors.ts';
 import { callTool, okData, useNode } from '../../support/tools.ts';
 
 const STEP = Buffer.from('ISO-10303-21;\nEND-ISO-10303-21;\n').toString('base64');
-const FIELD = fs.readFileSync('/work/shared/fixtures/sim/reference_payloads/beam_coarse.field.json.gz').toString('base64');
+const FIELD = fs
+  .readFileSync('/work/shared/fixtures/sim/reference_payloads/beam_coarse.field.json.gz')
+  .toString('base64');
 const P = 'p-runq';
 const RUN = 'run-q';
 
@@ -19,24 +21,63 @@ const h = useNode((env) => startActors([createTwinService, createTwinAdapter, cr
 
 describe('the twin query actions for gates and runs', () => {
   it('answers deliverables, gate evidence, run records and current evidence as each reader sees them', async () => {
-    const t = (name: string, args: Record<string, unknown>) => okData(callTool(h.broker, name, { project_id: P, ...args }, { run_id: RUN, phase: 'design' }));
+    const t = (name: string, args: Record<string, unknown>) =>
+      okData(callTool(h.broker, name, { project_id: P, ...args }, { run_id: RUN, phase: 'design' }));
     const before = new Date().toISOString();
-    const cs = await t('twin.record_constraint_set', { name: 'Limits', constraints: [{ id: 'C1', metric: 'max_von_mises_mpa', operator: '<=', limit: 125, unit: 'MPa' }] });
-    const geom = await t('twin.commit_geometry', { name: 'Beam', step_base64: STEP, properties: { bounding_box: { min: [0, 0, 0], max: [200, 20, 10] } } });
-    const sim = await t('twin.record_document', { document_type: 'simulation_result', name: 'static', summary: { max_von_mises_mpa: 58.4 }, field_base64: FIELD, analysed_geometry_node_id: geom.node_id });
+    const cs = await t('twin.record_constraint_set', {
+      name: 'Limits',
+      constraints: [{ id: 'C1', metric: 'max_von_mises_mpa', operator: '<=', limit: 125, unit: 'MPa' }],
+    });
+    const geom = await t('twin.commit_geometry', {
+      name: 'Beam',
+      step_base64: STEP,
+      properties: { bounding_box: { min: [0, 0, 0], max: [200, 20, 10] } },
+    });
+    const sim = await t('twin.record_document', {
+      document_type: 'simulation_result',
+      name: 'static',
+      summary: { max_von_mises_mpa: 58.4 },
+      field_base64: FIELD,
+      analysed_geometry_node_id: geom.node_id,
+    });
     const types = ['constraint_set', 'cad_model', 'simulation_result', 'bom'];
 
     // The run sees its own drafts; another run sees only the record (drafts are private); nothing is newer than the future.
-    const mine = await call(h.broker, T.deliverablesSince, { project_id: P, run_id: RUN, node_types: types, since: before });
+    const mine = await call(h.broker, T.deliverablesSince, {
+      project_id: P,
+      run_id: RUN,
+      node_types: types,
+      since: before,
+    });
     expect(mine.present.sort()).toEqual(['cad_model', 'constraint_set', 'simulation_result']);
-    expect((await call(h.broker, T.deliverablesSince, { project_id: P, run_id: 'other', node_types: types, since: null })).present).toEqual(['simulation_result']);
-    expect((await call(h.broker, T.deliverablesSince, { project_id: P, run_id: RUN, node_types: types, since: '2999-01-01T00:00:00Z' })).present).toEqual([]);
+    expect(
+      (await call(h.broker, T.deliverablesSince, { project_id: P, run_id: 'other', node_types: types, since: null }))
+        .present,
+    ).toEqual(['simulation_result']);
+    expect(
+      (
+        await call(h.broker, T.deliverablesSince, {
+          project_id: P,
+          run_id: RUN,
+          node_types: types,
+          since: '2999-01-01T00:00:00Z',
+        })
+      ).present,
+    ).toEqual([]);
 
     const evidence = await call(h.broker, T.gateEvidence, { project_id: P, run_id: RUN });
     expect(evidence.constraints).toEqual([{ set: cs.item_ref, c: expect.objectContaining({ id: 'C1', limit: 125 }) }]);
     expect(evidence.geometry).toMatchObject({ node_id: geom.node_id, ref: geom.item_ref });
-    expect(evidence.result).toMatchObject({ node_id: sim.node_id, ref: null, properties: expect.objectContaining({ max_von_mises_mpa: 58.4 }) });
-    expect(await call(h.broker, T.gateEvidence, { project_id: P, run_id: 'other' })).toEqual({ constraints: [], result: null, geometry: null });
+    expect(evidence.result).toMatchObject({
+      node_id: sim.node_id,
+      ref: null,
+      properties: expect.objectContaining({ max_von_mises_mpa: 58.4 }),
+    });
+    expect(await call(h.broker, T.gateEvidence, { project_id: P, run_id: 'other' })).toEqual({
+      constraints: [],
+      result: null,
+      geometry: null,
+    });
 
     let records = await call(h.broker, T.runRecords, { run_id: RUN });
     expect(records.records.map((r) => [r.node_type, r.revision_status, r.phase])).toEqual([
@@ -48,11 +89,24 @@ describe('the twin query actions for gates and runs', () => {
     // Drafts are not the project's current evidence until a gate commits them.
     expect(await call(h.broker, T.currentEvidence, { project_id: P })).toEqual({ result: null, geometry: null });
 
-    const commit = await call(h.broker, T.commitChangeSet, { run_id: RUN, project_id: P, gate_id: 'G-design', gate_name: 'Design review', approver: 'local:test' });
+    const commit = await call(h.broker, T.commitChangeSet, {
+      run_id: RUN,
+      project_id: P,
+      gate_id: 'G-design',
+      gate_name: 'Design review',
+      approver: 'local:test',
+    });
     expect(commit.status).toBe('committed');
     records = await call(h.broker, T.runRecords, { run_id: RUN });
-    expect(records.baselines).toEqual([{ id: commit.status === 'committed' ? commit.baseline_id : '', gate_id: 'G-design' }]);
-    expect(records.records[1]).toMatchObject({ node_type: 'cad_model', revision_status: 'approved', head_revision: 1, created_at: expect.stringMatching(/Z$/) });
+    expect(records.baselines).toEqual([
+      { id: commit.status === 'committed' ? commit.baseline_id : '', gate_id: 'G-design' },
+    ]);
+    expect(records.records[1]).toMatchObject({
+      node_type: 'cad_model',
+      revision_status: 'approved',
+      head_revision: 1,
+      created_at: expect.stringMatching(/Z$/),
+    });
     const current = await call(h.broker, T.currentEvidence, { project_id: P });
     expect(current.geometry).toMatchObject({ node_id: geom.node_id, ref: geom.item_ref });
     expect(current.result).toMatchObject({ node_id: sim.node_id });

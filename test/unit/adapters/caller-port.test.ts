@@ -16,14 +16,23 @@ beforeAll(async () => {
   const channel = (): ServiceSchema => ({
     name: 'gateway',
     actions: {
-      toolProgress: action(CallerChannel.progress, (p) => (seen.push({ kind: 'progress', params: p }), { delivered: true })),
-      toolNotify: action(CallerChannel.notify, (p) => (seen.push({ kind: 'notify', params: p }), { delivered: p.call_id === 'c1' })),
+      toolProgress: action(
+        CallerChannel.progress,
+        (p) => (seen.push({ kind: 'progress', params: p }), { delivered: true }),
+      ),
+      toolNotify: action(
+        CallerChannel.notify,
+        (p) => (seen.push({ kind: 'notify', params: p }), { delivered: p.call_id === 'c1' }),
+      ),
       toolRequest: action(CallerChannel.request, (p) => {
         seen.push({ kind: 'request', params: p });
         if (p.params.fail) throw new Error('the client answered with an error');
         return { delivered: true as const, result: { action: 'accept' } };
       }),
-      toolWithdraw: action(CallerChannel.withdraw, (p) => (seen.push({ kind: 'withdraw', params: p }), { delivered: true })),
+      toolWithdraw: action(
+        CallerChannel.withdraw,
+        (p) => (seen.push({ kind: 'withdraw', params: p }), { delivered: true }),
+      ),
     },
   });
   h = await startActors([channel]);
@@ -39,15 +48,29 @@ describe('callerPort', () => {
     expect(port.reachable).toBe(true);
     expect(await port.progress(1.5, 'past the end', { total: 30 })).toBe(true);
     expect(await port.notify('notifications/message', { level: 'info', data: 'x' })).toBe(true);
-    expect(await port.request('elicitation/create', { message: 'ok?' }, { timeoutMs: 5000, requestId: 'r1', hold: true })).toEqual({
+    expect(
+      await port.request('elicitation/create', { message: 'ok?' }, { timeoutMs: 5000, requestId: 'r1', hold: true }),
+    ).toEqual({
       delivered: true,
       result: { action: 'accept' },
     });
     expect(await port.withdraw('r1', 'decided elsewhere')).toBe(true);
     expect(seen).toEqual([
       { kind: 'progress', params: { call_id: 'c1', progress: 1, message: 'past the end', total: 30 } },
-      { kind: 'notify', params: { call_id: 'c1', method: 'notifications/message', params: { level: 'info', data: 'x' } } },
-      { kind: 'request', params: { call_id: 'c1', method: 'elicitation/create', params: { message: 'ok?' }, request_id: 'r1', hold: true } },
+      {
+        kind: 'notify',
+        params: { call_id: 'c1', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+      },
+      {
+        kind: 'request',
+        params: {
+          call_id: 'c1',
+          method: 'elicitation/create',
+          params: { message: 'ok?' },
+          request_id: 'r1',
+          hold: true,
+        },
+      },
       { kind: 'withdraw', params: { call_id: 'c1', request_id: 'r1', reason: 'decided elsewhere' } },
     ]);
   });
@@ -58,7 +81,10 @@ describe('callerPort', () => {
     expect(port.reachable).toBe(false);
     expect(await port.progress(0.5, 'half')).toBe(false);
     expect(await port.notify('notifications/message', {})).toBe(false);
-    expect(await port.request('roots/list', {}, { timeoutMs: 1000 })).toEqual({ delivered: false, reason: 'the call has no client stream' });
+    expect(await port.request('roots/list', {}, { timeoutMs: 1000 })).toEqual({
+      delivered: false,
+      reason: 'the call has no client stream',
+    });
     expect(await port.withdraw('r2', 'gone')).toBe(false);
     expect(seen).toEqual([]);
     // A reply address nobody serves: one-way messages resolve false rather than throw.
@@ -69,14 +95,20 @@ describe('callerPort', () => {
 
   it('passes a client error of a request up to the caller', async () => {
     const port = callerPort(h.broker, { callId: 'c1', replyTo: h.broker.nodeID });
-    await expect(port.request('elicitation/create', { fail: true }, { timeoutMs: 5000 })).rejects.toThrow(/answered with an error/);
+    await expect(port.request('elicitation/create', { fail: true }, { timeoutMs: 5000 })).rejects.toThrow(
+      /answered with an error/,
+    );
   });
 });
 
 describe('upward calls behind the port', () => {
   /** Every .ts file under a folder. */
   const filesUnder = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+      );
 
   const CHANNEL_NAMES = new RegExp('GatewayActions|CallerChannel|gateway\\.tool(Progress|Notify|Request|Withdraw)');
 

@@ -13,9 +13,18 @@ import { CallerChannel } from '../../../contracts/actions/gateway.actions.ts';
 import { z } from 'zod';
 
 const SUITE_NAMES = [
-  'test_simple_text', 'test_image_content', 'test_audio_content', 'test_embedded_resource', 'test_multiple_content_types',
-  'test_tool_with_logging', 'test_error_handling', 'test_tool_with_progress', 'test_sampling', 'test_elicitation',
-  'test_elicitation_sep1034_defaults', 'test_elicitation_sep1330_enums',
+  'test_simple_text',
+  'test_image_content',
+  'test_audio_content',
+  'test_embedded_resource',
+  'test_multiple_content_types',
+  'test_tool_with_logging',
+  'test_error_handling',
+  'test_tool_with_progress',
+  'test_sampling',
+  'test_elicitation',
+  'test_elicitation_sep1034_defaults',
+  'test_elicitation_sep1330_enums',
 ];
 
 let handle: BrokerHandle | undefined;
@@ -26,7 +35,11 @@ afterEach(async () => {
 
 /** A real broker (no transporter) hosting the given actors; the gateway, where needed, is the test's own stand-in. */
 async function brokerWith(...services: ServiceFactory[]) {
-  handle = createBroker({ roles: [{ name: 'test', doc: 'test', services }], config: loadConfig({ SERVICE_LOG_LEVEL: 'fatal' }), log: createRootLogger({ level: 'fatal' }) });
+  handle = createBroker({
+    roles: [{ name: 'test', doc: 'test', services }],
+    config: loadConfig({ SERVICE_LOG_LEVEL: 'fatal' }),
+    log: createRootLogger({ level: 'fatal' }),
+  });
   await handle.broker.start();
   return handle.broker;
 }
@@ -75,7 +88,11 @@ describe('the conformance fixture adapter', () => {
     const gw = recordingGateway();
     const broker = await brokerWith(createConformanceAdapter, gw.factory);
     let settled = false;
-    const result = call(broker, adapterActions('conformance').invoke, invokeParams(broker, 'conformance.test_tool_with_progress')).finally(() => {
+    const result = call(
+      broker,
+      adapterActions('conformance').invoke,
+      invokeParams(broker, 'conformance.test_tool_with_progress'),
+    ).finally(() => {
       settled = true;
     });
     await expect.poll(() => gw.progress.length, { timeout: 3000 }).toBe(3);
@@ -98,7 +115,14 @@ describe('adapter kit: annotations a tool declares', () => {
     });
 
   it('apply to a tool the catalogue does not classify, and never override the catalogue', async () => {
-    const broker = await brokerWith(createAdapterService({ id: 'project', version: '1', capability: 'project', tools: [tool('delete'), tool('unlisted')] }));
+    const broker = await brokerWith(
+      createAdapterService({
+        id: 'project',
+        version: '1',
+        capability: 'project',
+        tools: [tool('delete'), tool('unlisted')],
+      }),
+    );
     const m = await call(broker, adapterActions('project').manifest, {});
     const byName = new Map(m.tools.map((t) => [t.name, t]));
     expect(byName.get('delete')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });

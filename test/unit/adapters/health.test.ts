@@ -10,7 +10,12 @@ import { startActors } from '../../support/actors.ts';
 describe('probeHealth', () => {
   it('is healthy with message null when the probe answers', async () => {
     const h = await probeHealth('projects', async () => undefined);
-    expect(ComponentHealthSchema.parse(h)).toEqual({ name: 'projects', status: 'healthy', latency_ms: h.latency_ms, message: null });
+    expect(ComponentHealthSchema.parse(h)).toEqual({
+      name: 'projects',
+      status: 'healthy',
+      latency_ms: h.latency_ms,
+      message: null,
+    });
     expect(h.latency_ms).toBeGreaterThanOrEqual(0);
   });
 
@@ -19,12 +24,19 @@ describe('probeHealth', () => {
       throw new Error('connection refused');
     });
     expect(h).toMatchObject({ name: 'twin', status: 'unhealthy', message: 'Error: connection refused' });
-    const named = await probeHealth('memory', () => Promise.reject(new Error('timeout')), (err) => `the sessions actor does not answer: ${(err as Error).message}`);
+    const named = await probeHealth(
+      'memory',
+      () => Promise.reject(new Error('timeout')),
+      (err) => `the sessions actor does not answer: ${(err as Error).message}`,
+    );
     expect(named.message).toBe('the sessions actor does not answer: timeout');
   });
 
   it('reports what the probe found when it is not simply healthy', async () => {
-    const h = await probeHealth('memory', async () => ({ status: 'degraded', message: 'the sessions actor is degraded' }));
+    const h = await probeHealth('memory', async () => ({
+      status: 'degraded',
+      message: 'the sessions actor is degraded',
+    }));
     expect(h).toMatchObject({ name: 'memory', status: 'degraded', message: 'the sessions actor is degraded' });
   });
 });
@@ -50,8 +62,16 @@ describe('healthAction', () => {
 
   it('answers the contract action on the bus with the probe result', async () => {
     up = true;
-    expect(await call(h.broker, ProjectsActions.health, {})).toMatchObject({ name: 'projects', status: 'healthy', message: null });
+    expect(await call(h.broker, ProjectsActions.health, {})).toMatchObject({
+      name: 'projects',
+      status: 'healthy',
+      message: null,
+    });
     up = false;
-    expect(await call(h.broker, ProjectsActions.health, {})).toMatchObject({ name: 'projects', status: 'unhealthy', message: 'Error: the database is down' });
+    expect(await call(h.broker, ProjectsActions.health, {})).toMatchObject({
+      name: 'projects',
+      status: 'unhealthy',
+      message: 'Error: the database is down',
+    });
   });
 });

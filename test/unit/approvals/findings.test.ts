@@ -14,8 +14,12 @@ describe('gate findings parsed out of a reason', () => {
   });
 
   it('classifies free text by its wording and keeps an unrecognised finding whole as other', () => {
-    expect(parseFindings('ungrounded|the phase claimed a commit without a tool call')).toEqual([{ kind: 'ungrounded', severity: 'error', message: 'the phase claimed a commit without a tool call' }]);
-    expect(parseFindings('- max stress exceeds the limit of 125 MPa\nsafety factor 1.1 below target').map((f) => f.kind)).toEqual(['constraint_violation', 'analysis']);
+    expect(parseFindings('ungrounded|the phase claimed a commit without a tool call')).toEqual([
+      { kind: 'ungrounded', severity: 'error', message: 'the phase claimed a commit without a tool call' },
+    ]);
+    expect(
+      parseFindings('- max stress exceeds the limit of 125 MPa\nsafety factor 1.1 below target').map((f) => f.kind),
+    ).toEqual(['constraint_violation', 'analysis']);
     expect(parseFindings('the STEP file has no solids').map((f) => f.kind)).toEqual(['geometry']);
     const odd = 'the customer has not replied; the supplier quote expired (see thread #42)';
     expect(parseFindings(odd)).toEqual([{ kind: 'other', severity: 'error', message: odd }]);

@@ -12,21 +12,47 @@ const code = (r: ReturnType<typeof resolveDecider>) => ('refusal' in r ? r.refus
 
 describe('who decides (SPEC Gateway rules 2-6)', () => {
   it('with authentication off: local:dashboard unverified, or the on-behalf-of user for an agent; local:elicitation inline', () => {
-    expect(resolveDecider({}, off, 'unified')).toEqual({ decider: { approver: 'local:dashboard', approver_verified: false, surface: 'unknown', on_behalf_of: null, agent: null } });
+    expect(resolveDecider({}, off, 'unified')).toEqual({
+      decider: {
+        approver: 'local:dashboard',
+        approver_verified: false,
+        surface: 'unknown',
+        on_behalf_of: null,
+        agent: null,
+      },
+    });
     expect(resolveDecider({ surface: 'cli' }, off, 'unified')).toMatchObject({ decider: { surface: 'cli' } });
-    expect(resolveDecider({ surface: 'agent', on_behalf_of: 'ann', agent: 'bot' }, off, 'unified')).toEqual({ decider: { approver: 'ann', approver_verified: false, surface: 'agent', on_behalf_of: 'ann', agent: 'bot' } });
-    expect(resolveDecider({ surface: 'dashboard' }, off, 'inline')).toEqual({ decider: { approver: 'local:elicitation', approver_verified: false, surface: 'chat', on_behalf_of: null, agent: null } });
+    expect(resolveDecider({ surface: 'agent', on_behalf_of: 'ann', agent: 'bot' }, off, 'unified')).toEqual({
+      decider: { approver: 'ann', approver_verified: false, surface: 'agent', on_behalf_of: 'ann', agent: 'bot' },
+    });
+    expect(resolveDecider({ surface: 'dashboard' }, off, 'inline')).toEqual({
+      decider: {
+        approver: 'local:elicitation',
+        approver_verified: false,
+        surface: 'chat',
+        on_behalf_of: null,
+        agent: null,
+      },
+    });
     expect(resolveDecider({ surface: 'dashboard' }, off, 'legacy')).toMatchObject({ decider: { surface: 'unknown' } });
   });
 
   it('with authentication on: the principal, verified; on-behalf-of must be the principal', () => {
-    expect(resolveDecider({ surface: 'dashboard' }, alice, 'unified')).toMatchObject({ decider: { approver: 'alice', approver_verified: true } });
+    expect(resolveDecider({ surface: 'dashboard' }, alice, 'unified')).toMatchObject({
+      decider: { approver: 'alice', approver_verified: true },
+    });
     expect(code(resolveDecider({ surface: 'agent', on_behalf_of: 'bob' }, alice, 'unified'))).toBe('FORBIDDEN');
-    expect(resolveDecider({ surface: 'agent', on_behalf_of: 'alice' }, alice, 'unified')).toMatchObject({ decider: { approver: 'alice', approver_verified: true, on_behalf_of: 'alice' } });
+    expect(resolveDecider({ surface: 'agent', on_behalf_of: 'alice' }, alice, 'unified')).toMatchObject({
+      decider: { approver: 'alice', approver_verified: true, on_behalf_of: 'alice' },
+    });
     expect(code(resolveDecider({}, { on: true, error: 'missing_key' }, 'unified'))).toBe('AUTH_REQUIRED');
-    expect(resolveDecider({}, { on: true, error: 'missing_key' }, 'inline')).toMatchObject({ decider: { approver: 'local:elicitation', approver_verified: false } });
+    expect(resolveDecider({}, { on: true, error: 'missing_key' }, 'inline')).toMatchObject({
+      decider: { approver: 'local:elicitation', approver_verified: false },
+    });
     expect(code(resolveDecider({}, { on: true, error: 'mismatch' }, 'inline'))).toBe('AUTH_REQUIRED');
-    expect(resolveDecider({}, alice, 'inline')).toMatchObject({ decider: { approver: 'alice', approver_verified: true, surface: 'chat' } });
+    expect(resolveDecider({}, alice, 'inline')).toMatchObject({
+      decider: { approver: 'alice', approver_verified: true, surface: 'chat' },
+    });
   });
 
   it('refuses bad headers with 422', () => {
@@ -54,8 +80,12 @@ describe('the token file', () => {
   });
 
   it('refuses a file others may read, a bad file and short tokens', () => {
-    expect(() => loadApprovalAuth(write(JSON.stringify({ 'a-long-enough-token-1': 'alice' }), 0o644))).toThrow(ConfigError);
-    expect(() => loadApprovalAuth(write(JSON.stringify({ 'a-long-enough-token-1': 'alice' }), 0o644))).toThrow(/chmod 600/);
+    expect(() => loadApprovalAuth(write(JSON.stringify({ 'a-long-enough-token-1': 'alice' }), 0o644))).toThrow(
+      ConfigError,
+    );
+    expect(() => loadApprovalAuth(write(JSON.stringify({ 'a-long-enough-token-1': 'alice' }), 0o644))).toThrow(
+      /chmod 600/,
+    );
     expect(() => loadApprovalAuth(write('not json', 0o600))).toThrow(/not JSON/);
     expect(() => loadApprovalAuth(write(JSON.stringify({ short: 'alice' }), 0o600))).toThrow(/16 characters/);
     expect(() => loadApprovalAuth('/nonexistent/tokens.json')).toThrow(/cannot read/);

@@ -13,14 +13,23 @@ async function runAll(ops: [string, Record<string, unknown>][]) {
   const history: FeatureInput[] = [];
   const results: Record<string, any>[] = [];
   for (const [op, args] of ops) {
-    const r = (await sessionTasks.session({ session_id: id, expected_seq: history.length, action: { type: 'op', op, args } as SessionAction })) as any;
+    const r = (await sessionTasks.session({
+      session_id: id,
+      expected_seq: history.length,
+      action: { type: 'op', op, args } as SessionAction,
+    })) as any;
     results.push(r.result);
     if (r.recorded) history.push({ seq: history.length + 1, op: op as FeatureInput['op'], args });
   }
   return { id, history, results };
 }
 const q = (id: string, seq: number, name: string, args = {}, history?: FeatureInput[]) =>
-  sessionTasks.session({ session_id: id, expected_seq: seq, history, action: { type: 'query', name, args } as SessionAction }) as Promise<any>;
+  sessionTasks.session({
+    session_id: id,
+    expected_seq: seq,
+    history,
+    action: { type: 'query', name, args } as SessionAction,
+  }) as Promise<any>;
 
 describe('session document on the real kernel', () => {
   it('pads a sketch into a body, pockets it through, fillets vertical edges; ids are deterministic', async () => {
@@ -49,7 +58,20 @@ describe('session document on the real kernel', () => {
       ['create_sketch', { profile: { type: 'rectangle', width: 40, height: 40 } }],
       ['create_sketch', { offset: 30, profile: { type: 'circle', radius: 10 } }],
       ['loft_sketches', { sketch_ids: ['sketch_2', 'sketch_3'] }],
-      ['create_sketch', { plane: 'XZ', profile: { type: 'path', points: [[0, 0], [0, 30], [20, 50]] } }],
+      [
+        'create_sketch',
+        {
+          plane: 'XZ',
+          profile: {
+            type: 'path',
+            points: [
+              [0, 0],
+              [0, 30],
+              [20, 50],
+            ],
+          },
+        },
+      ],
       ['sweep_sketch', { path_sketch_id: 'sketch_4', profile: { type: 'circle', radius: 3 } }],
       ['create_primitive', { shape_type: 'cylinder', parameters: { radius: 2, height: 5 } }],
       ['linear_pattern', { object_id: 'part_4', direction: [1, 0, 0], count: 4, spacing: 10 }],
@@ -64,7 +86,10 @@ describe('session document on the real kernel', () => {
   it('transforms with a verified placement and measures in the global frame', async () => {
     const { id, history, results } = await runAll([
       ['create_primitive', { shape_type: 'box', parameters: { length: 20, width: 10, height: 5 } }],
-      ['transform_object', { object_id: 'part_1', rotate: { axis: [0, 0, 1], angle_deg: 90, center: [0, 0, 0] }, translate: [100, 0, 0] }],
+      [
+        'transform_object',
+        { object_id: 'part_1', rotate: { axis: [0, 0, 1], angle_deg: 90, center: [0, 0, 0] }, translate: [100, 0, 0] },
+      ],
       ['transform_object', { object_id: 'part_1', position: [0, 0, 50] }],
     ]);
     expect(results[1].placement).toEqual({ position: [100, 0, 0], rotation: { axis: [0, 0, 1], angle_deg: 90 } });
@@ -76,11 +101,22 @@ describe('session document on the real kernel', () => {
   });
 
   it('refuses an oversized fillet and a shell that would change nothing, and keeps the document clean', async () => {
-    const { id, history } = await runAll([['create_primitive', { shape_type: 'box', parameters: { length: 10, width: 10, height: 10 } }]]);
-    const fillet = sessionTasks.session({ session_id: id, expected_seq: history.length, action: { type: 'op', op: 'fillet_edges', args: { object_id: 'part_1', radius: 6 } } });
+    const { id, history } = await runAll([
+      ['create_primitive', { shape_type: 'box', parameters: { length: 10, width: 10, height: 10 } }],
+    ]);
+    const fillet = sessionTasks.session({
+      session_id: id,
+      expected_seq: history.length,
+      action: { type: 'op', op: 'fillet_edges', args: { object_id: 'part_1', radius: 6 } },
+    });
     await expect(fillet).rejects.toThrow(/fillet 6 mm produced no valid solid/);
     expect(await q(id, history.length, 'describe_model')).toEqual({ needs_replay: true });
-    const shell = sessionTasks.session({ session_id: id, expected_seq: 1, history, action: { type: 'op', op: 'shell_solid', args: { object_id: 'part_1', thickness: 6 } } });
+    const shell = sessionTasks.session({
+      session_id: id,
+      expected_seq: 1,
+      history,
+      action: { type: 'op', op: 'shell_solid', args: { object_id: 'part_1', thickness: 6 } },
+    });
     await expect(shell).rejects.toThrow(/shell 6 mm produced no valid solid/);
   });
 });

@@ -4,7 +4,13 @@ import type { ToolCallOutcome } from '../../../contracts/actions/tools.actions.t
 import { McpToolCallResultSchema } from '../../../contracts/tools.ts';
 import { toLegacyResult, toMcpResult } from '../../../gateway/mcp/methods/tool-results.ts';
 
-const ok = (data: Record<string, unknown>): ToolCallOutcome => ({ kind: 'ok', tool_id: 'x.t', data, output_files: [], duration_ms: 1 });
+const ok = (data: Record<string, unknown>): ToolCallOutcome => ({
+  kind: 'ok',
+  tool_id: 'x.t',
+  data,
+  output_files: [],
+  duration_ms: 1,
+});
 
 const PNG = { type: 'image' as const, data: 'iVBORw0KGgo=', mimeType: 'image/png' };
 
@@ -29,13 +35,21 @@ describe('a tool that returns its own MCP content (`_content`)', () => {
   it('does not trust an invalid `_content`: the data goes out whole as JSON, like any other', () => {
     for (const bad of [[], 'text', [{ type: 'video', url: 'x' }], [{ type: 'text' }]]) {
       const data = { _content: bad, n: 1 };
-      expect(toMcpResult(ok(data), 'c')).toEqual({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: { callId: 'c' } });
+      expect(toMcpResult(ok(data), 'c')).toEqual({
+        content: [{ type: 'text', text: JSON.stringify(data) }],
+        structuredContent: data,
+        _meta: { callId: 'c' },
+      });
     }
   });
 
   it('leaves data without the key mapped as before: JSON text plus structuredContent', () => {
     const data = { id: 'p1', name: 'Bracket' };
-    expect(toMcpResult(ok(data), 'c')).toEqual({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: { callId: 'c' } });
+    expect(toMcpResult(ok(data), 'c')).toEqual({
+      content: [{ type: 'text', text: JSON.stringify(data) }],
+      structuredContent: data,
+      _meta: { callId: 'c' },
+    });
   });
 
   it('does not change the legacy dialect: data is returned as the tool returned it', () => {

@@ -31,11 +31,25 @@ function drive() {
       send({ type: 'gateEvaluated', phase: id, attempt, findings: [], ready: true });
       const d = send({ type: 'decide', decision: 'approve', reason: '', to_phase: '', identity: who, idem: `a-${id}` });
       const fx = d.effects.find((e) => e.type === 'commitDrafts');
-      send({ type: 'commitResult', gate_id: fx?.type === 'commitDrafts' ? fx.gate_id : '', idem: `a-${id}`, identity: who, reason: '', ok: true, message: '' });
+      send({
+        type: 'commitResult',
+        gate_id: fx?.type === 'commitDrafts' ? fx.gate_id : '',
+        idem: `a-${id}`,
+        identity: who,
+        reason: '',
+        ok: true,
+        message: '',
+      });
     },
     patch(ops: Parameters<typeof applyOperations>[1], base = m.state.flow.content_hash) {
       const def = applyOperations(m.state.flow.definition, ops);
-      return send({ type: 'patchFlow', flow: freezeFlow(def, {}), base_hash: base, affected: affectedPhases(m.state.flow.definition, def), note: 'PATCH 1: test' });
+      return send({
+        type: 'patchFlow',
+        flow: freezeFlow(def, {}),
+        base_hash: base,
+        affected: affectedPhases(m.state.flow.definition, def),
+        note: 'PATCH 1: test',
+      });
     },
   });
 }
@@ -43,16 +57,30 @@ function drive() {
 describe('flow patch operations', () => {
   it('adds a phase after another; the phase that followed now depends on it', () => {
     const def = applyOperations(MECH, [{ op: 'add_phase', phase: phase('review'), after: 'feasibility' }]);
-    expect(def.phases.map((p) => p.id)).toEqual(['intent', 'needs', 'requirements', 'feasibility', 'review', 'design', 'simulation']);
+    expect(def.phases.map((p) => p.id)).toEqual([
+      'intent',
+      'needs',
+      'requirements',
+      'feasibility',
+      'review',
+      'design',
+      'simulation',
+    ]);
     expect(affectedPhases(MECH, def)).toEqual(['review', 'design']);
   });
 
   it('removes and modifies phases; a graph field set to null is removed', () => {
-    const withCond = applyOperations(MECH, [{ op: 'modify_phase', phase_id: 'feasibility', changes: { condition: 'route == full', title: 'Quick check' } }]);
+    const withCond = applyOperations(MECH, [
+      { op: 'modify_phase', phase_id: 'feasibility', changes: { condition: 'route == full', title: 'Quick check' } },
+    ]);
     expect(withCond.phases[3]).toMatchObject({ title: 'Quick check', condition: 'route == full' });
-    const cleared = applyOperations(withCond, [{ op: 'modify_phase', phase_id: 'feasibility', changes: { condition: null } }]);
+    const cleared = applyOperations(withCond, [
+      { op: 'modify_phase', phase_id: 'feasibility', changes: { condition: null } },
+    ]);
     expect('condition' in cleared.phases[3]).toBe(false);
-    const titleOnly = applyOperations(MECH, [{ op: 'modify_phase', phase_id: 'feasibility', changes: { title: 'Quick check' } }]);
+    const titleOnly = applyOperations(MECH, [
+      { op: 'modify_phase', phase_id: 'feasibility', changes: { title: 'Quick check' } },
+    ]);
     expect(freezeFlow(cleared, {}).content_hash).toBe(freezeFlow(titleOnly, {}).content_hash);
     const removed = applyOperations(MECH, [{ op: 'remove_phase', phase_id: 'feasibility' }]);
     expect(affectedPhases(MECH, removed)).toEqual(['design', 'feasibility']);
@@ -61,21 +89,29 @@ describe('flow patch operations', () => {
   it('refuses a condition that does not parse, naming the phase and the position', () => {
     const err = (() => {
       try {
-        applyOperations(MECH, [{ op: 'add_phase', phase: phase('extra', { condition: 'route == full and loads_known in [yes' }) }]);
+        applyOperations(MECH, [
+          { op: 'add_phase', phase: phase('extra', { condition: 'route == full and loads_known in [yes' }) },
+        ]);
       } catch (e) {
         return e;
       }
     })();
     expect(err).toBeInstanceOf(ConditionError);
     expect((err as ConditionError).position).toBe(38);
-    expect((err as Error).message).toMatch(/phase extra: condition does not parse at position 38: expected "\]" at the end$/);
+    expect((err as Error).message).toMatch(
+      /phase extra: condition does not parse at position 38: expected "\]" at the end$/,
+    );
   });
 
   it('refuses unknown phases, duplicates, dangling dependencies and cycles', () => {
     expect(() => applyOperations(MECH, [{ op: 'remove_phase', phase_id: 'nope' }])).toThrow(PatchError);
     expect(() => applyOperations(MECH, [{ op: 'add_phase', phase: phase('design') }])).toThrow(/already exists/);
-    expect(() => applyOperations(MECH, [{ op: 'add_phase', phase: phase('x', { depends_on: ['ghost'] }) }])).toThrow(/unknown phase ghost/);
-    expect(() => applyOperations(MECH, [{ op: 'modify_phase', phase_id: 'intent', changes: { depends_on: ['simulation'] } }])).toThrow(/dependency cycle/);
+    expect(() => applyOperations(MECH, [{ op: 'add_phase', phase: phase('x', { depends_on: ['ghost'] }) }])).toThrow(
+      /unknown phase ghost/,
+    );
+    expect(() =>
+      applyOperations(MECH, [{ op: 'modify_phase', phase_id: 'intent', changes: { depends_on: ['simulation'] } }]),
+    ).toThrow(/dependency cycle/);
   });
 });
 
@@ -98,7 +134,9 @@ describe('an approved patch in the run machine', () => {
     r.send({ type: 'phaseResult', phase: 'intent', attempt, ok: true, summary: 'ok', deliverables: [] });
     r.send({ type: 'gateEvaluated', phase: 'intent', attempt, findings: [], ready: true });
     expect(r.state.gate?.phase).toBe('intent');
-    const d = r.patch([{ op: 'modify_phase', phase_id: 'intent', changes: { objective: 'state the goal in one line' } }]);
+    const d = r.patch([
+      { op: 'modify_phase', phase_id: 'intent', changes: { objective: 'state the goal in one line' } },
+    ]);
     expect(d.events[0]).toMatchObject({ type: 'FlowPatched', rerun: ['intent'] });
     expect(d.effects.map((e) => e.type)).toEqual(['closeDrafts', 'runPhase']);
     expect(r.state.gate).toBeUndefined();

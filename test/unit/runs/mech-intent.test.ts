@@ -35,7 +35,13 @@ function inputOf(bus: PhaseInput['bus'], request: Record<string, unknown>) {
     bus,
     callTool: async (name, args) => {
       tools.push({ name, args });
-      return { kind: 'ok', tool_id: name, data: { node_id: 'n1', item_ref: 'INT-X@1', item_key: 'INT-X' }, output_files: [], duration_ms: 1 };
+      return {
+        kind: 'ok',
+        tool_id: name,
+        data: { node_id: 'n1', item_ref: 'INT-X@1', item_key: 'INT-X' },
+        output_files: [],
+        duration_ms: 1,
+      };
     },
   };
   return { input, tools };
@@ -44,20 +50,33 @@ function inputOf(bus: PhaseInput['bus'], request: Record<string, unknown>) {
 describe('the mech intent phase', () => {
   it('records the intent the flows actor compiled from the goal', async () => {
     const asked: string[] = [];
-    const bus = { call: (name: string, params?: unknown) => (asked.push(name), handle.broker.call(name, params)) } as PhaseInput['bus'];
+    const bus = {
+      call: (name: string, params?: unknown) => (asked.push(name), handle.broker.call(name, params)),
+    } as PhaseInput['bus'];
     const { input, tools } = inputOf(bus, { goal: GOAL });
     const out = await intentPhase(input);
     expect(out).toMatchObject({ ok: true, summary: 'intent recorded as INT-X@1: cantilever bracket' });
     expect(asked).toEqual(['flows.compileIntent']);
     const compiled = await handle.broker.call('flows.compileIntent', { request: GOAL });
-    expect(tools).toEqual([{ name: 'twin.record_engineering_entity', args: expect.objectContaining({ entity_type: 'intent', properties: { intent: compiled } }) }]);
+    expect(tools).toEqual([
+      {
+        name: 'twin.record_engineering_entity',
+        args: expect.objectContaining({ entity_type: 'intent', properties: { intent: compiled } }),
+      },
+    ]);
   });
 
   it('fails as a data failure when the request states no goal, calling nothing', async () => {
     const asked: string[] = [];
-    const bus = { call: (name: string) => (asked.push(name), Promise.reject(new Error('not called'))) } as unknown as PhaseInput['bus'];
+    const bus = {
+      call: (name: string) => (asked.push(name), Promise.reject(new Error('not called'))),
+    } as unknown as PhaseInput['bus'];
     const { input, tools } = inputOf(bus, {});
-    expect(await intentPhase(input)).toEqual({ ok: false, kind: 'data', message: 'the run request states no goal to compile into an intent' });
+    expect(await intentPhase(input)).toEqual({
+      ok: false,
+      kind: 'data',
+      message: 'the run request states no goal to compile into an intent',
+    });
     expect(asked).toEqual([]);
     expect(tools).toEqual([]);
   });

@@ -7,7 +7,14 @@ const plan: Step[] = [{ phase: 'intent', decision: 'approve' }];
 
 /** A one-gate run: created and decided by `a`, taken over by `b` after the kill, which ends it. */
 function facts(edit: (rows: EventRow[]) => EventRow[] = (r) => r): LogFacts {
-  const row = (seq: number, type: string, payload: Record<string, unknown>, epoch: number, node: string, t: number): EventRow => ({
+  const row = (
+    seq: number,
+    type: string,
+    payload: Record<string, unknown>,
+    epoch: number,
+    node: string,
+    t: number,
+  ): EventRow => ({
     run_id: 'r',
     seq,
     type,
@@ -23,7 +30,16 @@ function facts(edit: (rows: EventRow[]) => EventRow[] = (r) => r): LogFacts {
     row(3, 'GateDecided', { phase: 'intent', decision: 'approve', idem: 'k1' }, 2, 'b', 3),
     row(4, 'RunEnded', { status: 'completed' }, 2, 'b', 3),
   ]);
-  return { events, runs: [{ id: 'r', status: 'completed', project_id: 'p' }], baselines: [{ project_id: 'p', n: '1' }], acked: new Map([['r', new Set(['k1'])]]), plans: new Map([['r', plan]]), dead: 'a', killAt: kill, openDrafts: [] };
+  return {
+    events,
+    runs: [{ id: 'r', status: 'completed', project_id: 'p' }],
+    baselines: [{ project_id: 'p', n: '1' }],
+    acked: new Map([['r', new Set(['k1'])]]),
+    plans: new Map([['r', plan]]),
+    dead: 'a',
+    killAt: kill,
+    openDrafts: [],
+  };
 }
 
 /** The verdict of the reliability test must be able to fail: each violation it exists to catch is caught. */
@@ -46,7 +62,9 @@ describe('reliability log checks', () => {
   it('catch a write of the dead node after the kill, an epoch going back, and an epoch shared by two nodes', () => {
     const late = checkLogs(facts((rows) => [rows[0], rows[1], { ...rows[2], node: 'a', epoch: 1 }, rows[3]]));
     expect(late.problems.join('\n')).toMatch(/written by the dead node 3000 ms after/);
-    const back = checkLogs(facts((rows) => [rows[0], rows[1], rows[2], { ...rows[3], epoch: 1, node: 'a', created_at: at(-1) }]));
+    const back = checkLogs(
+      facts((rows) => [rows[0], rows[1], rows[2], { ...rows[3], epoch: 1, node: 'a', created_at: at(-1) }]),
+    );
     expect(back.problems.join('\n')).toMatch(/epoch went back from 2 to 1/);
     const shared = checkLogs(facts((rows) => [rows[0], { ...rows[1], node: 'c' }, rows[2], rows[3]]));
     expect(shared.problems.join('\n')).toMatch(/epoch 1 written by a and c/);
@@ -54,7 +72,12 @@ describe('reliability log checks', () => {
 
   it('catch open drafts and a missing baseline; count drafts landing after a stalled node resumed apart', () => {
     const r = checkLogs({ ...facts(), openDrafts: [at(1), at(2)], baselines: [] });
-    expect(r.problems).toEqual(expect.arrayContaining(['2 drafts still open in the twin after every run completed', 'r: 0 baselines for 1 approvals']));
+    expect(r.problems).toEqual(
+      expect.arrayContaining([
+        '2 drafts still open in the twin after every run completed',
+        'r: 0 baselines for 1 approvals',
+      ]),
+    );
     const stalled = checkLogs({ ...facts(), resumedAt: at(5), openDrafts: [at(1), at(6)] });
     expect(stalled.problems).toEqual(['1 drafts still open in the twin after every run completed']);
     expect(stalled.lateDrafts).toBe(1);

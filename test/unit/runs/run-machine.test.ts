@@ -12,7 +12,13 @@ function run(def: FlowDef, facts: Record<string, unknown> = {}) {
   const m = machineRun(def, { facts });
   const { send } = m;
   return Object.assign(m, {
-    finish(phase: string, ready = true, findings: GateFinding[] = ready ? [] : [{ kind: 'missing_deliverable', severity: 'error', message: `no ${phase}` }]) {
+    finish(
+      phase: string,
+      ready = true,
+      findings: GateFinding[] = ready
+        ? []
+        : [{ kind: 'missing_deliverable', severity: 'error', message: `no ${phase}` }],
+    ) {
       const attempt = m.state.phases[phase].attempt;
       const r = send({ type: 'phaseResult', phase, attempt, ok: true, summary: 'ok', deliverables: [] });
       const evalFx = r.effects.find((e) => e.type === 'evaluateGate');
@@ -23,7 +29,15 @@ function run(def: FlowDef, facts: Record<string, unknown> = {}) {
       const d = send({ type: 'decide', decision: 'approve', reason: '', to_phase: '', identity: who, idem });
       if (d.refusal) return d;
       const fx = d.effects.find((e) => e.type === 'commitDrafts')!;
-      return send({ type: 'commitResult', gate_id: fx.type === 'commitDrafts' ? fx.gate_id : '', idem, identity: who, reason: '', ok: true, message: '' });
+      return send({
+        type: 'commitResult',
+        gate_id: fx.type === 'commitDrafts' ? fx.gate_id : '',
+        idem,
+        identity: who,
+        reason: '',
+        ok: true,
+        message: '',
+      });
     },
   });
 }
@@ -52,7 +66,10 @@ describe('run machine: a linear flow', () => {
       expect(r.state.phases[p].status).toBe('running');
       r.finish(p);
       expect(r.state.gate).toMatchObject({ phase: p, ready: true, gate_id: `r1:${p}:1` });
-      expect(allowedDecisions(r.state, DEFAULT_LIMITS)).toEqual({ allowed: ['approve', 'reject', 'retry', ...(p === 'intent' ? [] : ['rework'])], rework_targets: expect.any(Array) });
+      expect(allowedDecisions(r.state, DEFAULT_LIMITS)).toEqual({
+        allowed: ['approve', 'reject', 'retry', ...(p === 'intent' ? [] : ['rework'])],
+        rework_targets: expect.any(Array),
+      });
       expect(r.approve().refusal).toBeUndefined();
     }
     expect(r.state.status).toBe('completed');
@@ -63,7 +80,14 @@ describe('run machine: a linear flow', () => {
     const r = run(linear(2));
     r.finish('p1', false);
     expect(r.approve().refusal).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('not ready') });
-    const retry = { type: 'decide' as const, decision: 'retry' as const, reason: 'again', to_phase: '', identity: who, idem: 'same' };
+    const retry = {
+      type: 'decide' as const,
+      decision: 'retry' as const,
+      reason: 'again',
+      to_phase: '',
+      identity: who,
+      idem: 'same',
+    };
     expect(r.send(retry).events.map((e) => e.type)).toEqual(['GateDecided', 'PhaseStarted']);
     expect(r.send(retry).events).toEqual([]);
     expect(r.state.phases.p1).toMatchObject({ attempt: 2, retries: 1, notes: ['RETRY (attempt 2): again'] });
@@ -73,12 +97,21 @@ describe('run machine: a linear flow', () => {
     const r = run(linear(1));
     for (let i = 0; i < 3; i++) {
       r.finish('p1', false, [{ kind: 'other', severity: 'error', message: `attempt ${i}` }]);
-      expect(r.send({ type: 'decide', decision: 'retry', reason: 'x', to_phase: '', identity: who, idem: `r${i}` }).refusal).toBeUndefined();
+      expect(
+        r.send({ type: 'decide', decision: 'retry', reason: 'x', to_phase: '', identity: who, idem: `r${i}` }).refusal,
+      ).toBeUndefined();
     }
     r.finish('p1', false, [{ kind: 'other', severity: 'error', message: 'last' }]);
-    expect(r.send({ type: 'decide', decision: 'retry', reason: 'x', to_phase: '', identity: who, idem: 'r4' }).refusal?.message).toContain('used up');
-    expect(r.send({ type: 'decide', decision: 'reject', reason: ' ', to_phase: '', identity: who, idem: 'j' }).refusal?.code).toBe('VALIDATION_FAILED');
-    expect(r.send({ type: 'decide', decision: 'reject', reason: 'no', to_phase: '', identity: who, idem: 'j2' }).effects).toContainEqual({ type: 'closeDrafts', status: 'rejected', reason: 'no' });
+    expect(
+      r.send({ type: 'decide', decision: 'retry', reason: 'x', to_phase: '', identity: who, idem: 'r4' }).refusal
+        ?.message,
+    ).toContain('used up');
+    expect(
+      r.send({ type: 'decide', decision: 'reject', reason: ' ', to_phase: '', identity: who, idem: 'j' }).refusal?.code,
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      r.send({ type: 'decide', decision: 'reject', reason: 'no', to_phase: '', identity: who, idem: 'j2' }).effects,
+    ).toContainEqual({ type: 'closeDrafts', status: 'rejected', reason: 'no' });
     expect(r.state.status).toBe('rejected');
   });
 
@@ -102,21 +135,48 @@ describe('run machine: a linear flow', () => {
     r.finish('p2');
     r.approve();
     r.finish('p3', false);
-    expect(r.send({ type: 'decide', decision: 'rework', reason: 'redo', to_phase: 'p3', identity: who, idem: 'x' }).refusal?.code).toBe('VALIDATION_FAILED');
+    expect(
+      r.send({ type: 'decide', decision: 'rework', reason: 'redo', to_phase: 'p3', identity: who, idem: 'x' }).refusal
+        ?.code,
+    ).toBe('VALIDATION_FAILED');
     const d = r.send({ type: 'decide', decision: 'rework', reason: 'redo', to_phase: 'p1', identity: who, idem: 'y' });
-    expect(d.effects).toContainEqual({ type: 'runPhase', phase: 'p1', attempt: 2, notes: ['REWORK (cycle 1) from p3: redo'] });
+    expect(d.effects).toContainEqual({
+      type: 'runPhase',
+      phase: 'p1',
+      attempt: 2,
+      notes: ['REWORK (cycle 1) from p3: redo'],
+    });
     expect(['p2', 'p3'].map((p) => r.state.phases[p].status)).toEqual(['pending', 'pending']);
   });
 
   it('retries a transient failure as is, ends the run on an environment failure, and opens a not-ready gate on a tool failure', () => {
     const r = run(linear(2));
-    const t = r.send({ type: 'phaseResult', phase: 'p1', attempt: 1, ok: false, kind: 'transient', message: 'timeout' });
-    expect(t.effects).toEqual([{ type: 'runPhase', phase: 'p1', attempt: 2, notes: ['transient failure, retried as is: timeout'] }]);
+    const t = r.send({
+      type: 'phaseResult',
+      phase: 'p1',
+      attempt: 1,
+      ok: false,
+      kind: 'transient',
+      message: 'timeout',
+    });
+    expect(t.effects).toEqual([
+      { type: 'runPhase', phase: 'p1', attempt: 2, notes: ['transient failure, retried as is: timeout'] },
+    ]);
     r.send({ type: 'phaseResult', phase: 'p1', attempt: 2, ok: false, kind: 'tool', message: 'ccx failed' });
     r.send({ type: 'gateEvaluated', phase: 'p1', attempt: 2, findings: [], ready: true });
-    expect(r.state.gate).toMatchObject({ ready: false, findings: [{ kind: 'other', message: 'phase failed (tool): ccx failed' }] });
+    expect(r.state.gate).toMatchObject({
+      ready: false,
+      findings: [{ kind: 'other', message: 'phase failed (tool): ccx failed' }],
+    });
     const e = run(linear(1));
-    e.send({ type: 'phaseResult', phase: 'p1', attempt: 1, ok: false, kind: 'environment', message: 'SERVICE_LLM_API_KEY is not set' });
+    e.send({
+      type: 'phaseResult',
+      phase: 'p1',
+      attempt: 1,
+      ok: false,
+      kind: 'environment',
+      message: 'SERVICE_LLM_API_KEY is not set',
+    });
     expect(e.state).toMatchObject({ status: 'failed', ended: { kind: 'environment' } });
   });
 });
@@ -125,7 +185,13 @@ describe('run machine: graph flows', () => {
   const graph: FlowDef = {
     ...linear(4),
     phases: linear(4).phases.map((p) =>
-      p.id === 'p2' ? { ...p, depends_on: ['p1'] } : p.id === 'p3' ? { ...p, depends_on: ['p1'], condition: 'route == hardware' } : p.id === 'p4' ? { ...p, depends_on: ['p2', 'p3'] } : p,
+      p.id === 'p2'
+        ? { ...p, depends_on: ['p1'] }
+        : p.id === 'p3'
+          ? { ...p, depends_on: ['p1'], condition: 'route == hardware' }
+          : p.id === 'p4'
+            ? { ...p, depends_on: ['p2', 'p3'] }
+            : p,
     ),
   };
 

@@ -17,14 +17,34 @@ function drive(patches: string[]) {
     return send({ type: 'gateEvaluated', phase, attempt, findings, ready: findings.length === 0 });
   };
   const decideGate = (decision: 'retry' | 'rework' | 'approve', to_phase = '') => {
-    const d = send({ type: 'decide', decision, reason: decision === 'approve' ? '' : 'again', to_phase, identity: who, idem: `i${clock}` });
+    const d = send({
+      type: 'decide',
+      decision,
+      reason: decision === 'approve' ? '' : 'again',
+      to_phase,
+      identity: who,
+      idem: `i${clock}`,
+    });
     const fx = d.effects.find((e) => e.type === 'commitDrafts');
-    if (fx?.type === 'commitDrafts') send({ type: 'commitResult', gate_id: fx.gate_id, idem: fx.idem, identity: who, reason: '', ok: true, message: '' });
+    if (fx?.type === 'commitDrafts')
+      send({
+        type: 'commitResult',
+        gate_id: fx.gate_id,
+        idem: fx.idem,
+        identity: who,
+        reason: '',
+        ok: true,
+        message: '',
+      });
   };
   return Object.assign(m, { finish, decideGate });
 }
 
-const a: GateFinding = { kind: 'missing_deliverable', severity: 'error', message: 'no intent was recorded in phase intent' };
+const a: GateFinding = {
+  kind: 'missing_deliverable',
+  severity: 'error',
+  message: 'no intent was recorded in phase intent',
+};
 const b: GateFinding = { kind: 'analysis', severity: 'error', message: 'stress 600 MPa over 125 MPa' };
 
 describe('patch marker findings-order-insensitive-v1 (STYLE R6)', () => {
@@ -68,7 +88,9 @@ describe('resumeEffects: what a new owner restarts', () => {
     r.send({ type: 'phaseResult', phase: 'intent', attempt: 1, ok: true, summary: 'ok', deliverables: [] });
     expect(resumeEffects(r.state)).toEqual([{ type: 'evaluateGate', phase: 'intent', attempt: 1 }]);
     r.send({ type: 'gateEvaluated', phase: 'intent', attempt: 1, findings: [], ready: true });
-    expect(resumeEffects(r.state)).toEqual([{ type: 'gateOpened', phase: 'intent', gate_id: 'r1:intent:1', ready: true }]);
+    expect(resumeEffects(r.state)).toEqual([
+      { type: 'gateOpened', phase: 'intent', gate_id: 'r1:intent:1', ready: true },
+    ]);
   });
 
   it('closes the drafts again before re-running a retried phase that has not finished since the decision', () => {

@@ -6,15 +6,23 @@ import { MAX_JSON_DEPTH } from '../../../contracts/nul.ts';
 // refused naming the field even where the tool's schema would accept the string, so it never reaches an adapter's query.
 const schema = {
   type: 'object',
-  properties: { project_id: { type: 'string', minLength: 1 }, spec: { type: 'object' }, tags: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    project_id: { type: 'string', minLength: 1 },
+    spec: { type: 'object' },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
 };
 
 describe('tool arguments with a NUL character or too deep', () => {
   const v = new ArgValidator();
 
   it('names the field holding NUL, at any depth, keys included', () => {
-    expect(v.validate(schema, { project_id: 'a\u0000b' })).toEqual([{ path: 'project_id', message: 'must not contain a NUL character' }]);
-    expect(v.validate(schema, { tags: ['ok', '\u0000'] })).toEqual([{ path: 'tags.1', message: 'must not contain a NUL character' }]);
+    expect(v.validate(schema, { project_id: 'a\u0000b' })).toEqual([
+      { path: 'project_id', message: 'must not contain a NUL character' },
+    ]);
+    expect(v.validate(schema, { tags: ['ok', '\u0000'] })).toEqual([
+      { path: 'tags.1', message: 'must not contain a NUL character' },
+    ]);
     expect(v.validate(schema, { spec: { 'k\u0000': 1 } })[0]).toMatchObject({ path: 'spec.k\\u0000' });
   });
 

@@ -17,7 +17,13 @@ const tool = (idempotent: boolean): AnnouncedTool => ({
   idempotent,
 });
 
-const params = { name: 'x.t', arguments: {}, timeout_seconds: 5, call_id: 'c', caller: { kind: 'stdio' as const, transport: 'stdio' as const } };
+const params = {
+  name: 'x.t',
+  arguments: {},
+  timeout_seconds: 5,
+  call_id: 'c',
+  caller: { kind: 'stdio' as const, transport: 'stdio' as const },
+};
 
 /** A bus whose adapter node dies (`REQUEST_REJECTED`) on the first `n` calls, then answers. */
 function flakyBus(failures: number, type = 'REQUEST_REJECTED') {
@@ -50,7 +56,10 @@ describe('dispatch to an adapter', () => {
   it('maps a bus timeout to TOOL_TIMEOUT with the spec message', async () => {
     const bus = flakyBus(1, 'REQUEST_TIMEOUT');
     const out = await dispatch(bus.ctx, tool(true), params);
-    expect(out).toMatchObject({ kind: 'tool_error', error: { type: 'TOOL_TIMEOUT', message: 'tool x.t exceeded its timeout of 5 seconds' } });
+    expect(out).toMatchObject({
+      kind: 'tool_error',
+      error: { type: 'TOOL_TIMEOUT', message: 'tool x.t exceeded its timeout of 5 seconds' },
+    });
     expect(bus.count()).toBe(1);
   });
 });

@@ -18,7 +18,13 @@ describe('hold policy', () => {
   });
 
   it('holds every write of a remote caller', () => {
-    for (const id of ['twin.record_document', 'project.create', 'cadkernel.pad_sketch', 'project.delete', 'solver.run_fea']) {
+    for (const id of [
+      'twin.record_document',
+      'project.create',
+      'cadkernel.pad_sketch',
+      'project.delete',
+      'solver.run_fea',
+    ]) {
       expect(decide(id, remote), id).toBe('hold');
     }
     expect(decide('flow.await_gate', remote)).toBe('run');

@@ -18,7 +18,12 @@ const tool = (adapter: string, name: string, bare = false): AnnouncedTool => ({
   ...(bare ? { bare_name: true } : {}),
 });
 
-const manifest = (adapter: string, tools: AnnouncedTool[]): AdapterManifest => ({ adapter_id: adapter, version: '1', capability: adapter, tools });
+const manifest = (adapter: string, tools: AnnouncedTool[]): AdapterManifest => ({
+  adapter_id: adapter,
+  version: '1',
+  capability: adapter,
+  tools,
+});
 
 function registry(...manifests: AdapterManifest[]) {
   const r = new ToolRegistry();
@@ -26,15 +31,30 @@ function registry(...manifests: AdapterManifest[]) {
   return r;
 }
 
-const listedNames = (r: ToolRegistry) => r.list().tools.map((t) => toMcpTool(t).name).sort();
+const listedNames = (r: ToolRegistry) =>
+  r
+    .list()
+    .tools.map((t) => toMcpTool(t).name)
+    .sort();
 
 describe('tools announced with bare names', () => {
   it('are listed and called by the bare name, and their canonical id still resolves', () => {
-    const r = registry(manifest('conformance', [tool('conformance', 'test_simple_text', true)]), manifest('project', [tool('project', 'get')]));
+    const r = registry(
+      manifest('conformance', [tool('conformance', 'test_simple_text', true)]),
+      manifest('project', [tool('project', 'get')]),
+    );
     expect(listedNames(r)).toEqual(['project.get', 'test_simple_text']);
     expect(r.resolve('test_simple_text')).toEqual({ kind: 'found', id: 'conformance.test_simple_text', alias: false });
-    expect(r.resolve('conformance.test_simple_text')).toEqual({ kind: 'found', id: 'conformance.test_simple_text', alias: false });
-    expect(r.resolve('conformance_test_simple_text')).toEqual({ kind: 'found', id: 'conformance.test_simple_text', alias: true });
+    expect(r.resolve('conformance.test_simple_text')).toEqual({
+      kind: 'found',
+      id: 'conformance.test_simple_text',
+      alias: false,
+    });
+    expect(r.resolve('conformance_test_simple_text')).toEqual({
+      kind: 'found',
+      id: 'conformance.test_simple_text',
+      alias: true,
+    });
   });
 
   it('keep their canonical id in the legacy manifest, without the internal flag', () => {
@@ -45,13 +65,19 @@ describe('tools announced with bare names', () => {
   });
 
   it('leave every other adapter on canonical ids and separator aliases', () => {
-    const r = registry(manifest('conformance', [tool('conformance', 'x', true)]), manifest('project', [tool('project', 'get')]));
+    const r = registry(
+      manifest('conformance', [tool('conformance', 'x', true)]),
+      manifest('project', [tool('project', 'get')]),
+    );
     expect(r.resolve('project_get')).toEqual({ kind: 'found', id: 'project.get', alias: true });
     expect(r.resolve('get')).toMatchObject({ kind: 'unknown', didYouMean: ['project.get'] });
   });
 
   it('never shadow a separator alias: the alias wins and the tool is listed by its canonical id', () => {
-    const r = registry(manifest('project', [tool('project', 'get')]), manifest('fixtures', [tool('fixtures', 'project_get', true)]));
+    const r = registry(
+      manifest('project', [tool('project', 'get')]),
+      manifest('fixtures', [tool('fixtures', 'project_get', true)]),
+    );
     expect(r.resolve('project_get')).toEqual({ kind: 'found', id: 'project.get', alias: true });
     expect(listedNames(r)).toEqual(['fixtures.project_get', 'project.get']);
     expect(r.resolve('fixtures.project_get')).toMatchObject({ kind: 'found', id: 'fixtures.project_get' });

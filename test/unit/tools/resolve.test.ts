@@ -16,7 +16,10 @@ describe('tool id resolution', () => {
 
   it('refuses an alias that matches two tools', () => {
     const two = new Set(['a_b.c', 'a.b_c']);
-    expect(resolveToolId('a_b_c', two, buildAliasIndex(two))).toEqual({ kind: 'ambiguous', matches: ['a.b_c', 'a_b.c'] });
+    expect(resolveToolId('a_b_c', two, buildAliasIndex(two))).toEqual({
+      kind: 'ambiguous',
+      matches: ['a.b_c', 'a_b.c'],
+    });
     // Each canonical id still resolves exactly.
     expect(resolveToolId('a.b_c', two, buildAliasIndex(two))).toMatchObject({ kind: 'found', id: 'a.b_c' });
   });

@@ -21,20 +21,30 @@ const plain = defineTool({
 const refined = defineTool({
   name: 'refined',
   description: 'a refinement JSON Schema cannot express',
-  input: z.object({ lo: z.number(), hi: z.number() }).refine((v) => v.lo < v.hi, { message: 'lo must be below hi', path: ['hi'] }),
+  input: z
+    .object({ lo: z.number(), hi: z.number() })
+    .refine((v) => v.lo < v.hi, { message: 'lo must be below hi', path: ['hi'] }),
   handler: async (args) => (received.push(args), { ok: true }),
 });
 
 let h: BrokerHandle;
 beforeAll(async () => {
-  h = await startActors([createAdapterService({ id: 'once', version: '1', capability: 'test', tools: [plain, refined] })]);
+  h = await startActors([
+    createAdapterService({ id: 'once', version: '1', capability: 'test', tools: [plain, refined] }),
+  ]);
 });
 afterAll(async () => {
   await h.broker.stop();
 });
 
 const invoke = (tool_id: string, args: Record<string, unknown>) =>
-  call(h.broker, adapterActions('once').invoke, { tool_id, arguments: args, call_id: `c-${tool_id}`, timeout_ms: 5000, caller: { kind: 'service', transport: 'internal' } });
+  call(h.broker, adapterActions('once').invoke, {
+    tool_id,
+    arguments: args,
+    call_id: `c-${tool_id}`,
+    timeout_ms: 5000,
+    caller: { kind: 'service', transport: 'internal' },
+  });
 
 describe('arguments are validated once, at the registry', () => {
   it('the registry fills the schema defaults into a copy and leaves the caller arguments untouched', () => {
@@ -44,7 +54,10 @@ describe('arguments are validated once, at the registry', () => {
     expect(v.check(schema, mine)).toEqual({ ok: true, args: { n: 3, unit: 'mm' } });
     expect(mine).toEqual({ n: 3 });
     expect(v.check(schema, { n: 1.5 })).toMatchObject({ ok: false, issues: [{ path: 'n' }] });
-    expect(v.check(schema, { n: 'x\u0000' })).toEqual({ ok: false, issues: [{ path: 'n', message: 'must not contain a NUL character' }] });
+    expect(v.check(schema, { n: 'x\u0000' })).toEqual({
+      ok: false,
+      issues: [{ path: 'n', message: 'must not contain a NUL character' }],
+    });
   });
 
   it('the adapter does not re-validate: the tool gets what the registry passed, as is', async () => {
@@ -58,7 +71,13 @@ describe('arguments are validated once, at the registry', () => {
   it('a tool whose zod input says more than its JSON Schema is still decoded by zod, and refused with INVALID_ARGUMENTS', async () => {
     received.length = 0;
     const r = await invoke('once.refined', { lo: 2, hi: 1 });
-    expect(r).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS', details: { validation_errors: [{ path: 'hi', message: 'lo must be below hi' }] } } });
+    expect(r).toMatchObject({
+      status: 'error',
+      error: {
+        type: 'INVALID_ARGUMENTS',
+        details: { validation_errors: [{ path: 'hi', message: 'lo must be below hi' }] },
+      },
+    });
     expect(received).toEqual([]);
   });
 });
@@ -69,7 +88,9 @@ describe('untrustedInput', () => {
     expect(check(plain.input)).toBeUndefined();
     expect(check(refined.input)).toMatch(/refinement/);
     expect(check(z.object({ s: z.string().transform((v) => v.length) }))).toMatch(/pipe|transform/);
-    const union = z.object({ load: z.union([z.object({ kind: z.literal('a'), f: z.number().default(1) }), z.object({ kind: z.literal('b') })]) });
+    const union = z.object({
+      load: z.union([z.object({ kind: z.literal('a'), f: z.number().default(1) }), z.object({ kind: z.literal('b') })]),
+    });
     expect(check(union)).toMatch(/default inside/);
   });
 });

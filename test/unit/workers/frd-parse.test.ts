@@ -12,13 +12,27 @@ const load = (name: string) => {
 };
 const bytes = (s: string) => Buffer.from(s, 'latin1');
 const col = (s: string, w: number) => s.padStart(w);
-const e12 = (x: number) => col(x.toExponential(5).replace(/e([+-])(\d)$/, 'E$10$2').replace('e', 'E'), 12);
+const e12 = (x: number) =>
+  col(
+    x
+      .toExponential(5)
+      .replace(/e([+-])(\d)$/, 'E$10$2')
+      .replace('e', 'E'),
+    12,
+  );
 
 /** A tiny long-format `.frd`: node ids 10, 20, 30, 40 (not contiguous), one te4, a DISP block with touching negatives. */
 function tinyFrd(opts: { flag?: number; dispLine?: string } = {}): Buffer {
-  const xyz = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const xyz = [
+    [0, 0, 0],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
   const nodes = xyz.map((p, k) => ` -1${col(String(10 * (k + 1)), 10)}${p.map(e12).join('')}`);
-  const disp = xyz.map((_, k) => ` -1${col(String(10 * (k + 1)), 10)}${[-(k + 1) * 1e-6, 2e-5, -3.5e-4].map(e12).join('')}`);
+  const disp = xyz.map(
+    (_, k) => ` -1${col(String(10 * (k + 1)), 10)}${[-(k + 1) * 1e-6, 2e-5, -3.5e-4].map(e12).join('')}`,
+  );
   if (opts.dispLine) disp[1] = opts.dispLine;
   return bytes(
     [
@@ -55,7 +69,13 @@ describe('fixed-column numbers', () => {
   });
 
   it('rounds to significant digits without binary noise', () => {
-    expect([roundSig(450.49999, 4), roundSig(0.000123456, 4), roundSig(12345, 4), roundSig(-0.00001, 4), roundSig(-1e-40, 4)]).toEqual([450.5, 0.0001235, 12350, -0.00001, -1e-40]);
+    expect([
+      roundSig(450.49999, 4),
+      roundSig(0.000123456, 4),
+      roundSig(12345, 4),
+      roundSig(-0.00001, 4),
+      roundSig(-1e-40, 4),
+    ]).toEqual([450.5, 0.0001235, 12350, -0.00001, -1e-40]);
     expect(JSON.stringify(roundSig(0.1 + 0.2, 6))).toBe('0.3');
   });
 });
@@ -78,7 +98,12 @@ describe('parseFrd', () => {
     expect(f.blocks.map((b) => b.name)).toEqual(['DISP', 'STRESS', 'TOSTRAIN', 'FORC', 'ERROR']);
     expect(f.blocks[1].components).toEqual(['SXX', 'SYY', 'SZZ', 'SXY', 'SYZ', 'SZX']);
     const two = parseFrd(load('beam_coarse_static2.frd.gz'));
-    expect(selectBlocks(two, detectAnalysis(two))).toMatchObject({ analysisType: 'static_stress', step: 2, disp: { step: 2 }, stress: { step: 2 } });
+    expect(selectBlocks(two, detectAnalysis(two))).toMatchObject({
+      analysisType: 'static_stress',
+      step: 2,
+      disp: { step: 2 },
+      stress: { step: 2 },
+    });
   });
 
   it('finds mode 1 and the frequencies of a modal file', () => {
@@ -86,17 +111,23 @@ describe('parseFrd', () => {
     const s = selectBlocks(f, detectAnalysis(f));
     expect(s.analysisType).toBe('modal');
     expect(s.disp).toMatchObject({ mode: 1, value: 209.8856455 });
-    expect(s.modes.map((m) => m.frequency_hz)).toEqual([209.8856455, 416.3824501, 1302.424916, 2498.81464, 3117.469185, 3592.731113].map((x) => expect.closeTo(x, 3)));
+    expect(s.modes.map((m) => m.frequency_hz)).toEqual(
+      [209.8856455, 416.3824501, 1302.424916, 2498.81464, 3117.469185, 3592.731113].map((x) => expect.closeTo(x, 3)),
+    );
   });
 
   it('names the line of bad data, a binary file, an undefined node and a truncated file', () => {
     const junk = tinyFrd({ dispLine: ' -1        20 1.00000E+00 x.00000E+00 1.00000E+00' });
     const f = parseFrd(junk);
     expect(() => readBlock(junk, f, f.blocks[0])).toThrow(FrdError);
-    expect(() => readBlock(junk, f, f.blocks[0])).toThrow(/^\.frd line 20: expected a number, found " x\.00000E\+00" \(block DISP\)/);
+    expect(() => readBlock(junk, f, f.blocks[0])).toThrow(
+      /^\.frd line 20: expected a number, found " x\.00000E\+00" \(block DISP\)/,
+    );
     expect(() => parseFrd(tinyFrd({ flag: 2 }))).toThrow(/binary \.frd/);
     const ghost = tinyFrd({ dispLine: ' -1        99 1.00000E+00 1.00000E+00 1.00000E+00' });
-    expect(() => readBlock(ghost, parseFrd(ghost), parseFrd(ghost).blocks[0])).toThrow(/line 20: result for node 99, which the node block does not define/);
+    expect(() => readBlock(ghost, parseFrd(ghost), parseFrd(ghost).blocks[0])).toThrow(
+      /line 20: result for node 99, which the node block does not define/,
+    );
     expect(() => parseFrd(tinyFrd().subarray(0, 400))).toThrow(/^\.frd line 10: element 1 of type te4 needs 4 nodes/);
     const whole = tinyFrd();
     expect(() => parseFrd(whole.subarray(0, whole.length - 12))).toThrow(/block DISP is not closed by -3/);

@@ -20,7 +20,10 @@ function enclosedVolume(p: Float64Array, t: Int32Array): number {
   let v = 0;
   for (let k = 0; k < t.length; k += 3) {
     const [a, b, c] = [3 * t[k], 3 * t[k + 1], 3 * t[k + 2]];
-    v += p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
+    v +=
+      p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
+      p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
+      p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
   }
   return v / 6;
 }
@@ -51,7 +54,15 @@ describe('outer surface of every element type (corner nodes, quads split, outwar
 
   it('builds a valid payload for every element type, from the full field', () => {
     for (const t of ['tet4', 'hex8', 'hex20', 'pe6', 'pe15']) {
-      const r = buildField({ frdPath: `${SIM_FIXTURES}/etypes/box_${t}.frd`, outPath: null, capBytes: 1_500_000, fixtures: [], loads: [], bodies: [], probes: [] });
+      const r = buildField({
+        frdPath: `${SIM_FIXTURES}/etypes/box_${t}.frd`,
+        outPath: null,
+        capBytes: 1_500_000,
+        fixtures: [],
+        loads: [],
+        bodies: [],
+        probes: [],
+      });
       if (!r.ok || !r.field.ok) throw new Error(JSON.stringify(r));
       const p = SimFieldPayloadSchema.parse(JSON.parse(zlib.gunzipSync(r.field.gz).toString('utf8')));
       expect(p.fields.von_mises!.max).toBe(Number(r.summary.von_mises!.max.toPrecision(4)));
@@ -63,7 +74,15 @@ describe('outer surface of every element type (corner nodes, quads split, outwar
 describe('payload bytes', () => {
   it('are deterministic (gzip mtime 0, fixed level), so the SHA-256 is a stable ETag', () => {
     const make = () => {
-      const r = buildField({ frdPath: `${SIM_FIXTURES}/beam_coarse.frd`, outPath: null, capBytes: 1_500_000, fixtures: [], loads: [], bodies: [], probes: [] });
+      const r = buildField({
+        frdPath: `${SIM_FIXTURES}/beam_coarse.frd`,
+        outPath: null,
+        capBytes: 1_500_000,
+        fixtures: [],
+        loads: [],
+        bodies: [],
+        probes: [],
+      });
       if (!r.ok || !r.field.ok) throw new Error('no field');
       return Buffer.from(r.field.gz);
     };
@@ -73,14 +92,33 @@ describe('payload bytes', () => {
   });
 
   it('decimate under a small cap: fewer vertices, within the cap, and the range and peak of the full field', () => {
-    const r = buildField({ frdPath: `${SIM_FIXTURES}/beam_coarse.frd`, outPath: null, capBytes: 2500, fixtures: [], loads: [], bodies: [], probes: [] });
+    const r = buildField({
+      frdPath: `${SIM_FIXTURES}/beam_coarse.frd`,
+      outPath: null,
+      capBytes: 2500,
+      fixtures: [],
+      loads: [],
+      bodies: [],
+      probes: [],
+    });
     if (!r.ok || !r.field.ok) throw new Error(JSON.stringify(r));
     expect(r.field).toMatchObject({ decimated: true, sourceTriangleCount: 348 });
     expect(r.field.gz.length).toBeLessThanOrEqual(2500);
     const p = SimFieldPayloadSchema.parse(JSON.parse(zlib.gunzipSync(r.field.gz).toString('utf8')));
     expect(p.positions.length / 3).toBeLessThan(176);
     expect(p.fields.von_mises).toMatchObject({ max: 584.1, peak: { value: 584.1 } });
-    const tooSmall = buildField({ frdPath: `${SIM_FIXTURES}/beam_coarse.frd`, outPath: null, capBytes: 300, fixtures: [], loads: [], bodies: [], probes: [] });
-    expect(tooSmall).toMatchObject({ ok: true, field: { ok: false, error: expect.stringContaining('does not fit the 300-byte cap') } });
+    const tooSmall = buildField({
+      frdPath: `${SIM_FIXTURES}/beam_coarse.frd`,
+      outPath: null,
+      capBytes: 300,
+      fixtures: [],
+      loads: [],
+      bodies: [],
+      probes: [],
+    });
+    expect(tooSmall).toMatchObject({
+      ok: true,
+      field: { ok: false, error: expect.stringContaining('does not fit the 300-byte cap') },
+    });
   });
 });

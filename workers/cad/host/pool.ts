@@ -63,8 +63,13 @@ export class KernelPool {
   }
 
   /** Runs a task; `slot` pins it (sessions), otherwise the least busy slot takes it. */
-  run<K extends TaskName>(task: K, input: TaskInput<K>, opts: { signal?: AbortSignal; slot?: number } = {}): Promise<TaskOutput<K>> {
-    if (this.closed) return Promise.reject(new KernelTaskError({ kind: 'unavailable', message: 'the CAD kernel pool is closed' }));
+  run<K extends TaskName>(
+    task: K,
+    input: TaskInput<K>,
+    opts: { signal?: AbortSignal; slot?: number } = {},
+  ): Promise<TaskOutput<K>> {
+    if (this.closed)
+      return Promise.reject(new KernelTaskError({ kind: 'unavailable', message: 'the CAD kernel pool is closed' }));
     const slot = this.slots[opts.slot ?? this.leastBusy()];
     return new Promise<TaskOutput<K>>((resolve, reject) => {
       slot.queue.push({ task, input, signal: opts.signal, resolve: resolve as (v: unknown) => void, reject });
@@ -74,7 +79,15 @@ export class KernelPool {
 
   /** Per slot: generation, queue length, wasm heap and task count of its current thread. */
   stats() {
-    return this.slots.map((s, i) => ({ slot: i, generation: s.generation, queued: s.queue.length, busy: s.busy, heap_bytes: s.thread?.heapBytes ?? 0, tasks: s.thread?.tasks ?? 0, last_error: s.lastError ?? null }));
+    return this.slots.map((s, i) => ({
+      slot: i,
+      generation: s.generation,
+      queued: s.queue.length,
+      busy: s.busy,
+      heap_bytes: s.thread?.heapBytes ?? 0,
+      tasks: s.thread?.tasks ?? 0,
+      last_error: s.lastError ?? null,
+    }));
   }
 
   /** Why the kernel cannot start, when no thread has ever become ready and the last start failed. */
@@ -118,17 +131,27 @@ export class KernelPool {
     if (!job) return;
     slot.busy = true;
     const thread = this.threadOf(slot);
-    const onAbort = () => void thread.kill({ kind: 'aborted', message: `the CAD task was stopped: ${String((job.signal?.reason as Error)?.message ?? job.signal?.reason ?? 'aborted')}` });
+    const onAbort = () =>
+      void thread.kill({
+        kind: 'aborted',
+        message: `the CAD task was stopped: ${String((job.signal?.reason as Error)?.message ?? job.signal?.reason ?? 'aborted')}`,
+      });
     try {
-      if (job.signal?.aborted) throw new KernelTaskError({ kind: 'aborted', message: 'the CAD task was cancelled before it started' });
+      if (job.signal?.aborted)
+        throw new KernelTaskError({ kind: 'aborted', message: 'the CAD task was cancelled before it started' });
       job.signal?.addEventListener('abort', onAbort, { once: true });
       job.resolve(await thread.run(job.task, job.input));
     } catch (err) {
       job.reject(err as Error);
     } finally {
       job.signal?.removeEventListener('abort', onAbort);
-      if (!thread.dead && (thread.retire || thread.heapBytes > this.opts.recycleHeapBytes || thread.tasks >= this.opts.recycleAfterTasks)) {
-        const reason = thread.retire ? 'retired: a script changed its shared objects' : `recycled after ${thread.tasks} tasks with a ${Math.round(thread.heapBytes / 2 ** 20)} MB wasm heap`;
+      if (
+        !thread.dead &&
+        (thread.retire || thread.heapBytes > this.opts.recycleHeapBytes || thread.tasks >= this.opts.recycleAfterTasks)
+      ) {
+        const reason = thread.retire
+          ? 'retired: a script changed its shared objects'
+          : `recycled after ${thread.tasks} tasks with a ${Math.round(thread.heapBytes / 2 ** 20)} MB wasm heap`;
         await thread.kill({ kind: 'crash', message: reason });
       }
       slot.busy = false;

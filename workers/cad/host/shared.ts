@@ -21,7 +21,10 @@ let shared: { pool: KernelPool; refs: number; warm: Promise<number[]> } | undefi
  * The process's one kernel pool, shared by the cadscript and cadkernel adapters and the cadsessions actor (one
  * kernel per thread, threads = cores by default). The first holder creates and warms it; the last release closes it.
  */
-export function acquireKernelPool(config: KernelPoolConfig, log: KernelPoolLog): { pool: KernelPool; warm: Promise<number[]> } {
+export function acquireKernelPool(
+  config: KernelPoolConfig,
+  log: KernelPoolLog,
+): { pool: KernelPool; warm: Promise<number[]> } {
   if (!shared) {
     const pool = new KernelPool({
       threads: config.SERVICE_CAD_THREADS ?? os.availableParallelism(),

@@ -29,7 +29,11 @@ export class KernelThread {
 
   constructor(limits: ThreadLimits, onExit: (t: KernelThread, failure: KernelFailure) => void) {
     // stdout/stderr piped and drained: a kernel that prints must never write into a stdio MCP stream.
-    this.worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb }, stdout: true, stderr: true });
+    this.worker = new Worker(WORKER_URL, {
+      resourceLimits: { maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb },
+      stdout: true,
+      stderr: true,
+    });
     this.worker.stdout.resume();
     this.worker.stderr.resume();
     this.ready = new Promise<number>((resolve, reject) => {
@@ -40,11 +44,21 @@ export class KernelThread {
         }
         this.worker.on('message', (r: KernelReply) => this.onReply(r));
       });
-      this.worker.once('exit', () => reject(new KernelTaskError(this.killReason ?? { kind: 'unavailable', message: 'the CAD kernel thread exited while starting' })));
+      this.worker.once('exit', () =>
+        reject(
+          new KernelTaskError(
+            this.killReason ?? { kind: 'unavailable', message: 'the CAD kernel thread exited while starting' },
+          ),
+        ),
+      );
     });
     this.ready.catch(() => undefined);
     this.worker.on('error', (err) => {
-      this.killReason ??= { kind: 'crash', message: `the CAD kernel thread failed: ${(err as Error).message}`, details: { code: (err as NodeJS.ErrnoException).code } };
+      this.killReason ??= {
+        kind: 'crash',
+        message: `the CAD kernel thread failed: ${(err as Error).message}`,
+        details: { code: (err as NodeJS.ErrnoException).code },
+      };
     });
     this.worker.on('exit', (code) => {
       this.dead = true;
@@ -69,7 +83,8 @@ export class KernelThread {
   /** Runs a task on this thread (after `ready`); rejects with a KernelTaskError. */
   async run(task: string, input: unknown): Promise<unknown> {
     await this.ready;
-    if (this.dead) throw new KernelTaskError(this.killReason ?? { kind: 'crash', message: 'the CAD kernel thread is gone' });
+    if (this.dead)
+      throw new KernelTaskError(this.killReason ?? { kind: 'crash', message: 'the CAD kernel thread is gone' });
     this.tasks++;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -47,7 +47,9 @@ export class SessionDoc {
   }
 
   /** Adds an object; a solid's local centre of mass is taken from its current geometry. */
-  add(o: Omit<DocObject, 'placement' | 'importColor'> & Partial<Pick<DocObject, 'placement' | 'importColor'>>): DocObject {
+  add(
+    o: Omit<DocObject, 'placement' | 'importColor'> & Partial<Pick<DocObject, 'placement' | 'importColor'>>,
+  ): DocObject {
     const obj: DocObject = { placement: IDENTITY, importColor: null, ...o };
     if (obj.shape && !obj.localCom) obj.localCom = propertiesOf(obj.shape).center_of_mass;
     this.objects.set(obj.id, obj);
@@ -57,15 +59,21 @@ export class SessionDoc {
   /** An object by id, or invalid arguments naming the id and the kinds expected. */
   get(id: string, kinds: DocObject['kind'][]): DocObject {
     const o = this.objects.get(id);
-    if (!o) throw new KernelArgumentError(`no object ${id} in this session; objects: ${[...this.objects.keys()].join(', ') || 'none'}`, { object_id: id });
-    if (!kinds.includes(o.kind)) throw new KernelArgumentError(`${id} is a ${o.kind}, expected a ${kinds.join(' or ')}`, { object_id: id });
+    if (!o)
+      throw new KernelArgumentError(
+        `no object ${id} in this session; objects: ${[...this.objects.keys()].join(', ') || 'none'}`,
+        { object_id: id },
+      );
+    if (!kinds.includes(o.kind))
+      throw new KernelArgumentError(`${id} is a ${o.kind}, expected a ${kinds.join(' or ')}`, { object_id: id });
     return o;
   }
 
   /** A solid object with geometry. */
   solid(id: string): DocObject & { shape: Shape3D } {
     const o = this.get(id, ['solid', 'body']);
-    if (!o.shape) throw new KernelArgumentError(`${id} is an empty body; pad a sketch into it first`, { object_id: id });
+    if (!o.shape)
+      throw new KernelArgumentError(`${id} is an empty body; pad a sketch into it first`, { object_id: id });
     return o as DocObject & { shape: Shape3D };
   }
 
@@ -92,9 +100,15 @@ export class SessionDoc {
   /** An object as the tools report it: id, kind, name, and for solids the properties and placement. */
   describe(o: DocObject): Record<string, unknown> {
     const base = { obj_id: o.id, kind: o.kind, name: o.name };
-    if (o.kind === 'sketch') return { ...base, plane: o.sketch!.plane, offset: o.sketch!.offset, profile: o.sketch!.profile.type };
+    if (o.kind === 'sketch')
+      return { ...base, plane: o.sketch!.plane, offset: o.sketch!.offset, profile: o.sketch!.profile.type };
     if (o.kind === 'assembly') return { ...base, parts: o.parts, joint_count: o.joints?.length ?? 0 };
     if (!o.shape) return { ...base, empty: true };
-    return { ...base, ...propertiesOf(o.shape as AnyShape), placement: describePlacement(o.placement), import_color: o.importColor };
+    return {
+      ...base,
+      ...propertiesOf(o.shape as AnyShape),
+      placement: describePlacement(o.placement),
+      import_color: o.importColor,
+    };
   }
 }

@@ -28,24 +28,40 @@ export const MATERIAL_COLORS: Record<string, RGB> = {
 
 /** A material's colour by name (case, spaces, hyphens and the US spelling of aluminium folded), or undefined. */
 export function materialColor(name: string): RGB | undefined {
-  const key = name.trim().toLowerCase().replace(/[\s-]+/g, '_').replace(/^aluminum/, 'aluminium');
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+    .replace(/^aluminum/, 'aluminium');
   return MATERIAL_COLORS[key];
 }
 
 /** A colour given as [r,g,b] in 0-1 or 0-255 (any component above 1 means 0-255). */
-export const normalizeColor = (c: number[]): RGB => (c.some((v) => v > 1) ? (c.map((v) => v / 255) as RGB) : (c.slice(0, 3) as RGB));
+export const normalizeColor = (c: number[]): RGB =>
+  c.some((v) => v > 1) ? (c.map((v) => v / 255) as RGB) : (c.slice(0, 3) as RGB);
 
 /**
  * The colour of one part (SPEC rule 7): part_materials first, then color or material (an explicit color beats
  * material), then the colour recorded at import; the first that applies decides, and an unknown material leaves
  * the part uncoloured.
  */
-export function partColor(o: Pick<DocObject, 'id' | 'name' | 'importColor'>, input: ExportModelInput): { color: RGB | null; source: string } {
+export function partColor(
+  o: Pick<DocObject, 'id' | 'name' | 'importColor'>,
+  input: ExportModelInput,
+): { color: RGB | null; source: string } {
   const pm = input.part_materials ?? {};
   const own = pm[o.name] ?? pm[o.id];
-  if (own !== undefined) return { color: materialColor(own) ?? null, source: materialColor(own) ? `part_materials:${own}` : `unknown_material:${own}` };
+  if (own !== undefined)
+    return {
+      color: materialColor(own) ?? null,
+      source: materialColor(own) ? `part_materials:${own}` : `unknown_material:${own}`,
+    };
   if (input.color) return { color: normalizeColor(input.color), source: 'color' };
-  if (input.material !== undefined) return { color: materialColor(input.material) ?? null, source: materialColor(input.material) ? `material:${input.material}` : `unknown_material:${input.material}` };
+  if (input.material !== undefined)
+    return {
+      color: materialColor(input.material) ?? null,
+      source: materialColor(input.material) ? `material:${input.material}` : `unknown_material:${input.material}`,
+    };
   if (o.importColor) return { color: o.importColor, source: 'import' };
   return { color: null, source: 'none' };
 }
@@ -57,12 +73,18 @@ function exported(doc: SessionDoc, objId?: string): { key: string; objects: (Doc
     if (o.kind === 'assembly') return { key: o.id, objects: o.parts!.map((id) => doc.solid(id)) };
     return { key: o.id, objects: [doc.solid(o.id)] };
   }
-  const objects = [...doc.objects.values()].filter((o): o is DocObject & { shape: Shape3D } => o.kind === 'solid' && !!o.shape);
+  const objects = [...doc.objects.values()].filter(
+    (o): o is DocObject & { shape: Shape3D } => o.kind === 'solid' && !!o.shape,
+  );
   if (!objects.length) throw new KernelArgumentError('the session has no solid to export');
   return { key: 'model', objects };
 }
 
-const boxesDiffer = (a: BBox, b: BBox) => [0, 1, 2].some((k) => Math.abs(a.min[k] - b.min[k]) > 1e-4 * (a.size[k] + 1) || Math.abs(a.max[k] - b.max[k]) > 1e-4 * (a.size[k] + 1));
+const boxesDiffer = (a: BBox, b: BBox) =>
+  [0, 1, 2].some(
+    (k) =>
+      Math.abs(a.min[k] - b.min[k]) > 1e-4 * (a.size[k] + 1) || Math.abs(a.max[k] - b.max[k]) > 1e-4 * (a.size[k] + 1),
+  );
 
 /** A copy of a shape with its location baked into the geometry (no placement left for a STEP writer to carry). */
 function baked(shape: Shape3D): Shape3D {
@@ -96,7 +118,8 @@ export async function exportModel(doc: SessionDoc, input: ExportModelInput) {
   const { key, objects } = exported(doc, input.obj_id);
   const colors = objects.map((o) => partColor(o, input));
   const recorded = measureAll(objects.map((o) => o.shape));
-  const write = (shapes: Shape3D[]) => writeStepParts(shapes.map((shape, i): StepPart => ({ shape, name: objects[i].name, color: colors[i].color })));
+  const write = (shapes: Shape3D[]) =>
+    writeStepParts(shapes.map((shape, i): StepPart => ({ shape, name: objects[i].name, color: colors[i].color })));
   const storedOf = async (bytes: Uint8Array) => {
     const back = await readShape(bytes, 'step', 'export');
     try {
@@ -122,8 +145,18 @@ export async function exportModel(doc: SessionDoc, input: ExportModelInput) {
     volume_mm3: recorded.volume_mm3,
     surface_area_mm2: recorded.surface_area_mm2,
     bounding_box: recorded.bounding_box,
-    stored_properties: { volume_mm3: stored.volume_mm3, surface_area_mm2: stored.surface_area_mm2, center_of_mass: stored.center_of_mass, bounding_box: stored.bounding_box },
+    stored_properties: {
+      volume_mm3: stored.volume_mm3,
+      surface_area_mm2: stored.surface_area_mm2,
+      center_of_mass: stored.center_of_mass,
+      bounding_box: stored.bounding_box,
+    },
     placement_baked: placementBaked,
-    parts: objects.map((o, i) => ({ obj_id: o.id, name: o.name, color: colors[i].color, color_source: colors[i].source })),
+    parts: objects.map((o, i) => ({
+      obj_id: o.id,
+      name: o.name,
+      color: colors[i].color,
+      color_source: colors[i].source,
+    })),
   };
 }

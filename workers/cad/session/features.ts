@@ -14,7 +14,13 @@ import { placeSingleSketch, placeSketch, sweep } from './sketch.ts';
 export type OpArgs<K extends keyof typeof SessionOpArgs> = z.output<(typeof SessionOpArgs)[K]>;
 
 /** A new solid, or (with body_id) the solid fused into a body; the checked result becomes the object's geometry. */
-function intoBody(doc: SessionDoc, shape: Shape3D, bodyId: string | undefined, name: string | undefined, op: string): Record<string, unknown> {
+function intoBody(
+  doc: SessionDoc,
+  shape: Shape3D,
+  bodyId: string | undefined,
+  name: string | undefined,
+  op: string,
+): Record<string, unknown> {
   if (!bodyId) {
     const id = doc.nextId('part');
     return doc.describe(doc.add({ id, kind: 'solid', name: name ?? id, shape }));
@@ -29,7 +35,10 @@ function sketchOf(doc: SessionDoc, id: string) {
 }
 
 /** Edge selections of fillet_edges and chamfer_edges, relative to the solid's bounding box. */
-function edgeFilter(shape: Shape3D, sel: OpArgs<'fillet_edges'>['edges']): ((f: replicad.EdgeFinder) => replicad.EdgeFinder) | undefined {
+function edgeFilter(
+  shape: Shape3D,
+  sel: OpArgs<'fillet_edges'>['edges'],
+): ((f: replicad.EdgeFinder) => replicad.EdgeFinder) | undefined {
   const bb = boundingBox(shape);
   if (sel === 'all') return undefined;
   if (sel === 'vertical') return (f) => f.inDirection('Z');
@@ -38,7 +47,10 @@ function edgeFilter(shape: Shape3D, sel: OpArgs<'fillet_edges'>['edges']): ((f: 
 }
 
 /** Face selections of shell_solid (the faces left open), by the bounding box sides they lie on. */
-function faceFilter(shape: Shape3D, sides: OpArgs<'shell_solid'>['open_faces']): (f: replicad.FaceFinder) => replicad.FaceFinder {
+function faceFilter(
+  shape: Shape3D,
+  sides: OpArgs<'shell_solid'>['open_faces'],
+): (f: replicad.FaceFinder) => replicad.FaceFinder {
   const bb = boundingBox(shape);
   const one = (side: (typeof sides)[number]) => (f: replicad.FaceFinder) => {
     if (side === 'top' || side === 'bottom') return f.inPlane('XY', [0, 0, side === 'top' ? bb.max[2] : bb.min[2]]);
@@ -105,13 +117,17 @@ export const featureOps = {
     tool.delete();
     if (Math.abs(volumeOf(out) - before) <= 1e-9 * before) {
       out.delete();
-      throw new KernelError(`the pocket removes nothing from ${a.target_id}: the sketch ${a.sketch_id} does not reach it (try reversed or through_all)`);
+      throw new KernelError(
+        `the pocket removes nothing from ${a.target_id}: the sketch ${a.sketch_id} does not reach it (try reversed or through_all)`,
+      );
     }
     doc.setShape(target, out);
     return { ...doc.describe(target), removed_mm3: before - volumeOf(out) };
   },
   revolve_sketch(doc: SessionDoc, a: OpArgs<'revolve_sketch'>) {
-    const solid = checked(`revolve ${a.angle_deg}°`, () => placeSketch(sketchOf(doc, a.sketch_id)).revolve(a.axis_direction, { origin: a.axis_origin, angle: a.angle_deg }));
+    const solid = checked(`revolve ${a.angle_deg}°`, () =>
+      placeSketch(sketchOf(doc, a.sketch_id)).revolve(a.axis_direction, { origin: a.axis_origin, angle: a.angle_deg }),
+    );
     return intoBody(doc, solid, a.body_id, a.name, 'revolve');
   },
   loft_sketches(doc: SessionDoc, a: OpArgs<'loft_sketches'>) {
@@ -136,7 +152,12 @@ export const featureOps = {
   shell_solid(doc: SessionDoc, a: OpArgs<'shell_solid'>) {
     const o = doc.solid(a.object_id);
     const v = volumeOf(o.shape);
-    const out = checked(`shell ${a.thickness} mm`, () => o.shape.shell(a.thickness, faceFilter(o.shape, a.open_faces)), { maxVolume: v, differsFrom: v }, { thickness: a.thickness });
+    const out = checked(
+      `shell ${a.thickness} mm`,
+      () => o.shape.shell(a.thickness, faceFilter(o.shape, a.open_faces)),
+      { maxVolume: v, differsFrom: v },
+      { thickness: a.thickness },
+    );
     doc.setShape(o, out);
     return doc.describe(o);
   },
@@ -145,14 +166,18 @@ export const featureOps = {
     const l = Math.hypot(...a.direction);
     if (!(l > 0)) throw new KernelError('direction must not be the zero vector');
     const step = a.direction.map((d) => (d / l) * a.spacing) as Vec3;
-    const copies = Array.from({ length: a.count - 1 }, (_, i) => o.shape.clone().translate(step.map((s) => s * (i + 1)) as Vec3));
+    const copies = Array.from({ length: a.count - 1 }, (_, i) =>
+      o.shape.clone().translate(step.map((s) => s * (i + 1)) as Vec3),
+    );
     doc.setShape(o, fuseCopies(o.shape, copies, 'linear pattern'));
     return doc.describe(o);
   },
   polar_pattern(doc: SessionDoc, a: OpArgs<'polar_pattern'>) {
     const o = doc.solid(a.object_id);
     const stepDeg = a.angle_deg >= 360 ? 360 / a.count : a.angle_deg / (a.count - 1);
-    const copies = Array.from({ length: a.count - 1 }, (_, i) => o.shape.clone().rotate(stepDeg * (i + 1), a.axis_origin, a.axis_direction));
+    const copies = Array.from({ length: a.count - 1 }, (_, i) =>
+      o.shape.clone().rotate(stepDeg * (i + 1), a.axis_origin, a.axis_direction),
+    );
     doc.setShape(o, fuseCopies(o.shape, copies, 'polar pattern'));
     return doc.describe(o);
   },

@@ -8,7 +8,15 @@ import { buildAssemblyPart } from '../stateless.ts';
 import { matchLabels, stepLabels } from '../step-info.ts';
 import type { SessionDoc } from './doc.ts';
 import type { OpArgs } from './features.ts';
-import { apply, compose, describePlacement, rotationAbout, translation, type Placement, type Vec3 } from './placement.ts';
+import {
+  apply,
+  compose,
+  describePlacement,
+  rotationAbout,
+  translation,
+  type Placement,
+  type Vec3,
+} from './placement.ts';
 
 /** Points that pin a solid's placement: its centre of mass and the centroids of up to four faces (off any axis). */
 function probes(shape: Shape3D): Vec3[] {
@@ -54,7 +62,10 @@ export function transformObject(doc: SessionDoc, a: OpArgs<'transform_object'>) 
   const deviation = Math.max(...before.map((p, i) => Math.hypot(...apply(delta, p).map((c, k) => c - after[i][k]))));
   if (!(deviation <= 1e-6 * size) || Math.abs(volumeOf(moved) - v0) > 1e-6 * v0) {
     moved.delete();
-    throw new KernelError(`the placement of ${a.object_id} did not stick: the geometry is ${deviation.toFixed(6)} mm from the requested placement`, { object_id: a.object_id, deviation_mm: deviation });
+    throw new KernelError(
+      `the placement of ${a.object_id} did not stick: the geometry is ${deviation.toFixed(6)} mm from the requested placement`,
+      { object_id: a.object_id, deviation_mm: deviation },
+    );
   }
   doc.setShape(o, moved);
   o.placement = compose(delta, o.placement);
@@ -89,7 +100,12 @@ export async function executeCode(doc: SessionDoc, a: OpArgs<'execute_code'>) {
     objId = doc.nextId('part');
     doc.add({ id: objId, kind: 'solid', name: a.name ?? objId, shape: run.value.clone() });
   }
-  return { ...capResult(toPlain(run.value)), logs: run.logs, ...(objId ? { obj_id: objId } : {}), mutated: objId !== undefined };
+  return {
+    ...capResult(toPlain(run.value)),
+    logs: run.logs,
+    ...(objId ? { obj_id: objId } : {}),
+    mutated: objId !== undefined,
+  };
 }
 
 /** create_assembly (SPEC "Assembly part"): groups existing solids and/or builds new parts into an assembly object. */
@@ -112,12 +128,17 @@ export function addJoint(doc: SessionDoc, a: OpArgs<'add_assembly_joint'>) {
   const asm = doc.get(a.assembly_id, ['assembly']);
   const member = (ref: string, role: string) => {
     const hit = asm.parts!.find((id) => id === ref || doc.objects.get(id)?.name === ref);
-    if (!hit) throw new KernelArgumentError(`${role} ${ref} is not a part of ${a.assembly_id}; parts: ${asm.parts!.join(', ')}`, { [role]: ref });
+    if (!hit)
+      throw new KernelArgumentError(
+        `${role} ${ref} is not a part of ${a.assembly_id}; parts: ${asm.parts!.join(', ')}`,
+        { [role]: ref },
+      );
     return hit;
   };
   const [base, follower] = [member(a.base, 'base'), member(a.follower, 'follower')];
   if (base === follower) throw new KernelArgumentError('a joint needs two different parts');
-  if (asm.joints!.some((j) => j.name === a.name)) throw new KernelArgumentError(`${a.assembly_id} already has a joint named ${a.name}`);
+  if (asm.joints!.some((j) => j.name === a.name))
+    throw new KernelArgumentError(`${a.assembly_id} already has a joint named ${a.name}`);
   const { assembly_id: _id, ...joint } = a;
   asm.joints!.push({ ...joint, base, follower });
   return { assembly_id: asm.id, joint: { ...joint, base, follower }, joint_count: asm.joints!.length };
@@ -125,7 +146,9 @@ export function addJoint(doc: SessionDoc, a: OpArgs<'add_assembly_joint'>) {
 
 /** list_joints: joints of one assembly or of all. */
 export function listJoints(doc: SessionDoc, a: { assembly_id?: string }) {
-  const asms = a.assembly_id ? [doc.get(a.assembly_id, ['assembly'])] : [...doc.objects.values()].filter((o) => o.kind === 'assembly');
+  const asms = a.assembly_id
+    ? [doc.get(a.assembly_id, ['assembly'])]
+    : [...doc.objects.values()].filter((o) => o.kind === 'assembly');
   return { joints: asms.flatMap((asm) => asm.joints!.map((j) => ({ assembly_id: asm.id, ...j }))) };
 }
 

@@ -11,7 +11,14 @@ export interface Placement {
 }
 
 /** The identity placement (an object where it was built). */
-export const IDENTITY: Placement = { r: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], t: [0, 0, 0] };
+export const IDENTITY: Placement = {
+  r: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+  t: [0, 0, 0],
+};
 
 const norm = (v: Vec3): Vec3 => {
   const l = Math.hypot(...v);
@@ -38,7 +45,11 @@ export function apply(p: Placement, v: Vec3): Vec3 {
 
 /** `second ∘ first`: first applied, then second. */
 export function compose(second: Placement, first: Placement): Placement {
-  const r = [0, 1, 2].map((i) => [0, 1, 2].map((j) => second.r[i][0] * first.r[0][j] + second.r[i][1] * first.r[1][j] + second.r[i][2] * first.r[2][j])) as [Vec3, Vec3, Vec3];
+  const r = [0, 1, 2].map((i) =>
+    [0, 1, 2].map(
+      (j) => second.r[i][0] * first.r[0][j] + second.r[i][1] * first.r[1][j] + second.r[i][2] * first.r[2][j],
+    ),
+  ) as [Vec3, Vec3, Vec3];
   return { r, t: apply(second, first.t) };
 }
 
@@ -70,5 +81,8 @@ export function describePlacement(p: Placement): { position: Vec3; rotation: { a
     const cols = [0, 1, 2].map((j) => [0, 1, 2].map((i) => r[i][j] + (i === j ? 1 : 0)) as Vec3);
     axis = norm(cols.reduce((a, b) => (Math.hypot(...b) > Math.hypot(...a) ? b : a)));
   }
-  return { position: p.t.map(r6) as Vec3, rotation: { axis: axis.map(r6) as Vec3, angle_deg: r6((angle * 180) / Math.PI) } };
+  return {
+    position: p.t.map(r6) as Vec3,
+    rotation: { axis: axis.map(r6) as Vec3, angle_deg: r6((angle * 180) / Math.PI) },
+  };
 }

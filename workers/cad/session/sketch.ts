@@ -18,7 +18,9 @@ export function drawProfile(p: Profile): Drawing {
       return p.center ? d.translate(p.center[0], p.center[1]) : d;
     }
     case 'circle':
-      return p.center ? replicad.drawCircle(p.radius).translate(p.center[0], p.center[1]) : replicad.drawCircle(p.radius);
+      return p.center
+        ? replicad.drawCircle(p.radius).translate(p.center[0], p.center[1])
+        : replicad.drawCircle(p.radius);
     case 'regular_polygon': {
       const d = replicad.drawPolysides(p.radius, p.sides);
       return p.center ? d.translate(p.center[0], p.center[1]) : d;
@@ -29,13 +31,16 @@ export function drawProfile(p: Profile): Drawing {
       return pen.close();
     }
     case 'path':
-      throw new KernelArgumentError('a path profile is open: use it as the path of sweep_sketch, not as a closed profile');
+      throw new KernelArgumentError(
+        'a path profile is open: use it as the path of sweep_sketch, not as a closed profile',
+      );
   }
 }
 
 /** The open drawing of a `path` profile (a polyline). */
 export function drawPath(p: Profile): Drawing {
-  if (p.type !== 'path') throw new KernelArgumentError('the sweep path sketch must have a path profile (an open polyline)');
+  if (p.type !== 'path')
+    throw new KernelArgumentError('the sweep path sketch must have a path profile (an open polyline)');
   let pen = replicad.draw(p.points[0]);
   for (const pt of p.points.slice(1)) pen = pen.lineTo(pt);
   return pen.done();

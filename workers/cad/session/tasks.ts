@@ -1,4 +1,10 @@
-import { SessionOpArgs, SessionQueryArgs, type ExportModelInput, type SessionOpName, type SessionQueryName } from '../../../contracts/cad-session.ts';
+import {
+  SessionOpArgs,
+  SessionQueryArgs,
+  type ExportModelInput,
+  type SessionOpName,
+  type SessionQueryName,
+} from '../../../contracts/cad-session.ts';
 import { measureDistanceBetween } from 'replicad';
 import { KernelArgumentError, KernelError } from '../errors.ts';
 import { propertiesOf } from '../measure.ts';
@@ -39,7 +45,12 @@ function touch(id: string, doc: SessionDoc): void {
 }
 
 /** Applies one operation (arguments already validated by the owner against SessionOpArgs). */
-async function applyOp(doc: SessionDoc, op: SessionOpName, rawArgs: Record<string, unknown>, blob?: Uint8Array): Promise<{ result: Record<string, unknown>; recorded: boolean }> {
+async function applyOp(
+  doc: SessionDoc,
+  op: SessionOpName,
+  rawArgs: Record<string, unknown>,
+  blob?: Uint8Array,
+): Promise<{ result: Record<string, unknown>; recorded: boolean }> {
   const args = SessionOpArgs[op].parse(rawArgs) as never;
   switch (op) {
     case 'transform_object':
@@ -78,7 +89,12 @@ function query(doc: SessionDoc, name: SessionQueryName, rawArgs: Record<string, 
     }
     return out;
   }
-  return { objects: [...doc.objects.values()].map((o) => doc.describe(o)), object_count: doc.objects.size, applied_features: doc.seq, frame: 'global' };
+  return {
+    objects: [...doc.objects.values()].map((o) => doc.describe(o)),
+    object_count: doc.objects.size,
+    applied_features: doc.seq,
+    frame: 'global',
+  };
 }
 
 /** Rebuilds a document from its history; a feature that fails now names itself (the history is the source of truth). */
@@ -91,7 +107,10 @@ async function rebuild(sessionId: string, history: FeatureInput[]): Promise<Sess
       await applyOp(doc, f.op, f.args, f.blob);
     } catch (err) {
       doc.dispose();
-      throw new KernelError(`replaying feature ${f.seq} (${f.op}) of session ${sessionId} failed: ${(err as Error).message}`, { seq: f.seq, op: f.op });
+      throw new KernelError(
+        `replaying feature ${f.seq} (${f.op}) of session ${sessionId} failed: ${(err as Error).message}`,
+        { seq: f.seq, op: f.op },
+      );
     }
     doc.seq = f.seq;
   }
@@ -104,7 +123,12 @@ async function rebuild(sessionId: string, history: FeatureInput[]): Promise<Sess
  * this thread lost it or holds another version, or answering `needs_replay` when no history came along), then runs
  * the action. A failed operation drops the document, so the next call replays a clean copy.
  */
-async function session(input: { session_id: string; expected_seq: number; history?: FeatureInput[]; action: SessionAction }) {
+async function session(input: {
+  session_id: string;
+  expected_seq: number;
+  history?: FeatureInput[];
+  action: SessionAction;
+}) {
   const { session_id: id, action } = input;
   if (action.type === 'drop') {
     docs.get(id)?.dispose();

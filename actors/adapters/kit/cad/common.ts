@@ -24,7 +24,11 @@ export const SANDBOX_DOC =
   '`result` comes back as plain data (shapes as their measured properties), capped at 20000 serialized characters with result_truncated: true.';
 
 /** A bounding box in the global frame, mm (min, max, size). */
-export const BBoxOutSchema = z.object({ min: z.array(z.number()), max: z.array(z.number()), size: z.array(z.number()) });
+export const BBoxOutSchema = z.object({
+  min: z.array(z.number()),
+  max: z.array(z.number()),
+  size: z.array(z.number()),
+});
 
 /** Properties every tool that reports a solid returns. */
 export const PropertiesOutSchema = z.looseObject({
@@ -36,7 +40,11 @@ export const PropertiesOutSchema = z.looseObject({
 });
 
 /** A solid written to the workspace: `cad_file` relative to the workspace root, plus its properties. */
-export const CadFileOutSchema = PropertiesOutSchema.extend({ cad_file: z.string(), format: z.string(), size_bytes: z.number().int() });
+export const CadFileOutSchema = PropertiesOutSchema.extend({
+  cad_file: z.string(),
+  format: z.string(),
+  size_bytes: z.number().int(),
+});
 
 /** Where the wasm of the kernel lives; missing means the package was not installed. */
 function kernelWasm(): string | undefined {
@@ -53,17 +61,28 @@ function kernelWasm(): string | undefined {
  * Engine check of a CAD adapter: the kernel package is installed and its threads could start. Unhealthy names
  * what is missing, so calls fail with TOOL_UNAVAILABLE instead of fabricating anything.
  */
-export async function checkKernel(deps: { current(): KernelPool | undefined }): Promise<{ status: 'healthy' | 'unhealthy'; message?: string }> {
-  if (!kernelWasm()) return { status: 'unhealthy', message: 'the OpenCascade kernel (npm package replicad-opencascadejs 1.1.0, replicad_single.wasm) is not installed' };
+export async function checkKernel(deps: {
+  current(): KernelPool | undefined;
+}): Promise<{ status: 'healthy' | 'unhealthy'; message?: string }> {
+  if (!kernelWasm())
+    return {
+      status: 'unhealthy',
+      message:
+        'the OpenCascade kernel (npm package replicad-opencascadejs 1.1.0, replicad_single.wasm) is not installed',
+    };
   const err = deps.current()?.startupError();
-  return err ? { status: 'unhealthy', message: `the OpenCascade kernel threads do not start: ${err}` } : { status: 'healthy' };
+  return err
+    ? { status: 'unhealthy', message: `the OpenCascade kernel threads do not start: ${err}` }
+    : { status: 'healthy' };
 }
 
 /**
  * Builds a CAD adapter actor: the kit's adapter service plus lifecycle hooks that take the shared kernel pool when
  * the actor starts (its threads start warming at once) and give it back when it stops.
  */
-export function createCadAdapter(def: Omit<AdapterDefinition, 'tools' | 'checkEngine'> & { tools(deps: CadToolDeps): AdapterDefinition['tools'] }) {
+export function createCadAdapter(
+  def: Omit<AdapterDefinition, 'tools' | 'checkEngine'> & { tools(deps: CadToolDeps): AdapterDefinition['tools'] },
+) {
   return (infra: Infra): ServiceSchema => {
     let pool: KernelPool | undefined;
     const deps: CadToolDeps = {
@@ -71,7 +90,11 @@ export function createCadAdapter(def: Omit<AdapterDefinition, 'tools' | 'checkEn
       workspace: new Workspace(workspaceRoot(infra.config)),
       pool: () => (pool ??= acquireKernelPool(infra.config, infra.log).pool),
     };
-    const schema = createAdapterService({ ...def, tools: def.tools(deps) as AdapterDefinition['tools'], checkEngine: () => checkKernel({ current: () => pool }) })(infra);
+    const schema = createAdapterService({
+      ...def,
+      tools: def.tools(deps) as AdapterDefinition['tools'],
+      checkEngine: () => checkKernel({ current: () => pool }),
+    })(infra);
     return {
       ...schema,
       async started() {
@@ -116,14 +139,24 @@ export interface OutputTarget {
  * still picks the format); a caller's `output_path` is checked before any work and the file is moved there afterwards
  * through the workspace's confinement (no write follows a symlink; README "Workspace confinement").
  */
-export async function outputPath(deps: CadToolDeps, tool: string, given: string | undefined, fallbackName: string): Promise<OutputTarget> {
+export async function outputPath(
+  deps: CadToolDeps,
+  tool: string,
+  given: string | undefined,
+  fallbackName: string,
+): Promise<OutputTarget> {
   const target = given !== undefined ? await deps.workspace.resolveForWrite(given, 'output_path') : undefined;
   const dir = await deps.workspace.scratch(tool);
   return target ? { path: path.join(dir, path.basename(target)), given } : { path: path.join(dir, fallbackName) };
 }
 
 /** Reports a written file (moved to the caller's output_path first, if any): `cad_file` relative to the workspace, listed in output_files. */
-export async function reportFile<T extends { path: string }>(deps: CadToolDeps, tc: ToolContext, written: T, target: OutputTarget): Promise<Omit<T, 'path'> & { cad_file: string }> {
+export async function reportFile<T extends { path: string }>(
+  deps: CadToolDeps,
+  tc: ToolContext,
+  written: T,
+  target: OutputTarget,
+): Promise<Omit<T, 'path'> & { cad_file: string }> {
   const { path: abs, ...rest } = written;
   const placed = target.given !== undefined ? await deps.workspace.moveInto(abs, target.given, 'output_path') : abs;
   const rel = deps.workspace.relative(placed);

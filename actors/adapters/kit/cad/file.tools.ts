@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { BooleanOperationSchema } from '../../../../contracts/cad.ts';
 import { SHAPE_TYPES } from '../../../../workers/cad/shape-types.ts';
 import { defineTool } from '../tool.ts';
-import { CadFileOutSchema, PropertiesOutSchema, kernelRun, outputPath, reportFile, type CadToolDeps } from './common.ts';
+import {
+  CadFileOutSchema,
+  PropertiesOutSchema,
+  kernelRun,
+  outputPath,
+  reportFile,
+  type CadToolDeps,
+} from './common.ts';
 
 /** A through-hole along Z at (x, y) or position [x, y], diameter or radius in mm. */
 export const HoleArgSchema = z.object({
@@ -13,11 +20,30 @@ export const HoleArgSchema = z.object({
   radius: z.number().positive().optional(),
 });
 
-const OutputPath = z.string().optional().describe('workspace-relative path of the file to write; its extension picks the format (.step default, .stl, .obj, .brep, .amf, .svg); default: a scratch file');
-const FilePath = (what: string) => z.string().min(1).describe(`workspace-relative path of the ${what} (STEP, BREP or STL)`);
+const OutputPath = z
+  .string()
+  .optional()
+  .describe(
+    'workspace-relative path of the file to write; its extension picks the format (.step default, .stl, .obj, .brep, .amf, .svg); default: a scratch file',
+  );
+const FilePath = (what: string) =>
+  z.string().min(1).describe(`workspace-relative path of the ${what} (STEP, BREP or STL)`);
 
 /** Export formats, either case (SPEC catalogue: STEP, STL, OBJ, BREP, AMF, SVG). */
-export const ExportFormatArg = z.enum(['STEP', 'STL', 'OBJ', 'BREP', 'AMF', 'SVG', 'step', 'stl', 'obj', 'brep', 'amf', 'svg']);
+export const ExportFormatArg = z.enum([
+  'STEP',
+  'STL',
+  'OBJ',
+  'BREP',
+  'AMF',
+  'SVG',
+  'step',
+  'stl',
+  'obj',
+  'brep',
+  'amf',
+  'svg',
+]);
 
 /**
  * The stateless file tools both CAD adapters serve (cadscript and cadkernel): create_parametric, boolean_operation,
@@ -45,7 +71,13 @@ export function fileTools(deps: CadToolDeps) {
       output: CadFileOutSchema,
       handler: async (a, tc) => {
         const output = await outputPath(deps, 'create_parametric', a.output_path, `${a.shape_type}.step`);
-        const r = await kernelRun(tc, (signal) => pool().run('createParametric', { shape_type: a.shape_type, parameters: a.parameters, holes: a.holes, output: output.path }, { signal }));
+        const r = await kernelRun(tc, (signal) =>
+          pool().run(
+            'createParametric',
+            { shape_type: a.shape_type, parameters: a.parameters, holes: a.holes, output: output.path },
+            { signal },
+          ),
+        );
         return reportFile(deps, tc, r, output);
       },
     }),
@@ -54,19 +86,30 @@ export function fileTools(deps: CadToolDeps) {
       title: 'Boolean operation of two solids',
       description:
         'Union, subtract (default) or intersect two solid files. The result is checked by the kernel (validity, volume plausible against the operands); an invalid result is retried with the raw kernel boolean, and fails as a tool error if still invalid. Writes the result and returns its properties.',
-      input: z.object({ target_path: FilePath('target solid'), tool_path: FilePath('tool solid'), operation: BooleanOperationSchema.default('subtract'), output_path: OutputPath }),
+      input: z.object({
+        target_path: FilePath('target solid'),
+        tool_path: FilePath('tool solid'),
+        operation: BooleanOperationSchema.default('subtract'),
+        output_path: OutputPath,
+      }),
       output: CadFileOutSchema,
       handler: async (a, tc) => {
-        const [target, tool] = [await deps.workspace.resolveForRead(a.target_path, 'target_path'), await deps.workspace.resolveForRead(a.tool_path, 'tool_path')];
+        const [target, tool] = [
+          await deps.workspace.resolveForRead(a.target_path, 'target_path'),
+          await deps.workspace.resolveForRead(a.tool_path, 'tool_path'),
+        ];
         const output = await outputPath(deps, 'boolean_operation', a.output_path, `${a.operation}.step`);
-        const r = await kernelRun(tc, (signal) => pool().run('booleanFiles', { target, tool, operation: a.operation, output: output.path }, { signal }));
+        const r = await kernelRun(tc, (signal) =>
+          pool().run('booleanFiles', { target, tool, operation: a.operation, output: output.path }, { signal }),
+        );
         return reportFile(deps, tc, r, output);
       },
     }),
     defineTool({
       name: 'get_properties',
       title: 'Measure a solid',
-      description: 'Volume (mm³), surface area (mm²), tight bounding box and centre of mass in the global frame, topology counts and kernel validity of a STEP, BREP or STL file.',
+      description:
+        'Volume (mm³), surface area (mm²), tight bounding box and centre of mass in the global frame, topology counts and kernel validity of a STEP, BREP or STL file.',
       input: z.object({ file_path: FilePath('file') }),
       output: PropertiesOutSchema,
       handler: async (a, tc) => {
@@ -93,10 +136,18 @@ export function fileTools(deps: CadToolDeps) {
       handler: async (a, tc) => {
         const input = await deps.workspace.resolveForRead(a.file_path, 'file_path');
         const format = a.format.toLowerCase() as Lowercase<typeof a.format>;
-        const base = a.file_path.split('/').pop()!.replace(/\.[^.]+$/, '');
+        const base = a.file_path
+          .split('/')
+          .pop()!
+          .replace(/\.[^.]+$/, '');
         const output = await outputPath(deps, 'export_geometry', a.output_path, `${base}.${format}`);
-        const mesh = { ...(a.tolerance ? { tolerance: a.tolerance } : {}), ...(a.angular_tolerance ? { angular_tolerance: a.angular_tolerance } : {}) };
-        const r = await kernelRun(tc, (signal) => pool().run('exportFile', { input, format, output: output.path, mesh, view: a.view }, { signal }));
+        const mesh = {
+          ...(a.tolerance ? { tolerance: a.tolerance } : {}),
+          ...(a.angular_tolerance ? { angular_tolerance: a.angular_tolerance } : {}),
+        };
+        const r = await kernelRun(tc, (signal) =>
+          pool().run('exportFile', { input, format, output: output.path, mesh, view: a.view }, { signal }),
+        );
         return reportFile(deps, tc, r, output);
       },
     }),

@@ -67,11 +67,20 @@ const GMSH_MISSING = 'gmsh is not installed: not found on PATH (Debian package g
  * Runs gmsh in `dir`, sandboxed with `dir` its only writable place (kit/sandbox.ts); a missing gmsh (or bwrap) is
  * TOOL_UNAVAILABLE naming it; an abort kills its process group.
  */
-async function runGmsh(dir: string, args: string[], signal: AbortSignal): Promise<{ code: number | null; out: string }> {
+async function runGmsh(
+  dir: string,
+  args: string[],
+  signal: AbortSignal,
+): Promise<{ code: number | null; out: string }> {
   const cmd = await engineCommand('gmsh', args, { scratch: dir, missing: GMSH_MISSING });
   if (signal.aborted) throw signal.reason;
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd.command, cmd.args, { cwd: dir, env: { ...process.env, DISPLAY: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd.command, cmd.args, {
+      cwd: dir,
+      env: { ...process.env, DISPLAY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     const add = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-1_000_000));
     child.stdout!.on('data', add);
@@ -99,7 +108,8 @@ async function runGmsh(dir: string, args: string[], signal: AbortSignal): Promis
 /** Meshes a STEP into second-order tetrahedra for CalculiX and names its faces (SPEC rule 9). */
 export async function meshStep(o: MeshStepOptions): Promise<MeshedStep> {
   const head = await fs.readFile(o.stepPath).then((b) => b.subarray(0, 200).toString('latin1'));
-  if (!head.includes('ISO-10303-21')) throw new ToolError(`${path.basename(o.stepPath)} is not a STEP file (no ISO-10303-21 header)`);
+  if (!head.includes('ISO-10303-21'))
+    throw new ToolError(`${path.basename(o.stepPath)} is not a STEP file (no ISO-10303-21 header)`);
   await fs.copyFile(o.stepPath, path.join(o.dir, 'part.step'));
   const warnings: string[] = [];
   const started = performance.now();
@@ -108,7 +118,10 @@ export async function meshStep(o: MeshStepOptions): Promise<MeshedStep> {
     await fs.writeFile(path.join(o.dir, 'mesh.geo'), geoScript(o, curved));
     const { code, out } = await runGmsh(o.dir, ['mesh.geo', '-3', '-format', 'inp', '-o', 'raw.inp'], o.signal);
     const errors = out.split('\n').filter((l) => /^Error/.test(l.trim()));
-    if (code !== 0 || errors.length) throw new ToolError(`gmsh could not mesh the STEP: ${errors.slice(0, 5).join(' ') || `exit code ${code}`}`, { tail: out.split('\n').slice(-20).join('\n') });
+    if (code !== 0 || errors.length)
+      throw new ToolError(`gmsh could not mesh the STEP: ${errors.slice(0, 5).join(' ') || `exit code ${code}`}`, {
+        tail: out.split('\n').slice(-20).join('\n'),
+      });
     if (curved && /jac\.?\s*<\s*0|negative jacobian/i.test(out)) {
       warnings.push('curved second-order elements had a negative Jacobian; meshed again with straight mid-side nodes');
       curved = false;
@@ -116,7 +129,11 @@ export async function meshStep(o: MeshStepOptions): Promise<MeshedStep> {
     }
     break;
   }
-  const named = await o.pool.run('namedFaces', { rawMeshPath: path.join(o.dir, 'raw.inp'), meshPath: o.meshPath }, o.signal);
+  const named = await o.pool.run(
+    'namedFaces',
+    { rawMeshPath: path.join(o.dir, 'raw.inp'), meshPath: o.meshPath },
+    o.signal,
+  );
   await fs.rm(path.join(o.dir, 'raw.inp'), { force: true });
   return { named, gmshSeconds: (performance.now() - started) / 1000, curved, warnings };
 }

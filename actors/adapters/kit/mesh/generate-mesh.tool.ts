@@ -16,10 +16,21 @@ export interface GenerateMeshDeps {
 /** Arguments of `cadkernel.generate_mesh`. */
 export const GenerateMeshInputSchema = z.object({
   file_path: z.string().min(1).describe('workspace path of the STEP to mesh'),
-  element_size_mm: z.number().positive().optional().describe('largest element edge (default: 1/20 of the longest bounding-box side)'),
+  element_size_mm: z
+    .number()
+    .positive()
+    .optional()
+    .describe('largest element edge (default: 1/20 of the longest bounding-box side)'),
   min_element_size_mm: z.number().positive().optional(),
-  curved_edges: z.boolean().default(false).describe('curved mid-side nodes that follow the geometry (falls back to straight ones on a negative Jacobian)'),
-  output_path: z.string().min(1).optional().describe('workspace path of the .inp to write (default: the call\'s scratch folder)'),
+  curved_edges: z
+    .boolean()
+    .default(false)
+    .describe('curved mid-side nodes that follow the geometry (falls back to straight ones on a negative Jacobian)'),
+  output_path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("workspace path of the .inp to write (default: the call's scratch folder)"),
 });
 
 /**
@@ -42,15 +53,28 @@ export function generateMeshTool(deps: GenerateMeshDeps) {
       if (a.min_element_size_mm && a.element_size_mm && a.min_element_size_mm > a.element_size_mm) {
         throw new InvalidArgumentsError('min_element_size_mm is larger than element_size_mm');
       }
-      if (a.output_path !== undefined && !a.output_path.endsWith('.inp')) throw new InvalidArgumentsError('output_path must end in .inp', { output_path: a.output_path });
+      if (a.output_path !== undefined && !a.output_path.endsWith('.inp'))
+        throw new InvalidArgumentsError('output_path must end in .inp', { output_path: a.output_path });
       if (a.output_path !== undefined) await deps.workspace.resolveForWrite(a.output_path, 'output_path');
       const dir = await deps.workspace.scratch('cadkernel.generate_mesh');
       // the mesh is written in the call's scratch folder and moved to output_path through the workspace's confinement
       const scratchMesh = path.join(dir, 'mesh.inp');
       pool ??= createToolSimFieldPool({ maxThreads: 1 });
       tc.progress(0.1, 'meshing with gmsh');
-      const m = await meshStep({ stepPath, dir, meshPath: scratchMesh, elementSizeMm: a.element_size_mm, minElementSizeMm: a.min_element_size_mm, curved: a.curved_edges, signal: tc.signal, pool });
-      const meshPath = a.output_path !== undefined ? await deps.workspace.moveInto(scratchMesh, a.output_path, 'output_path') : scratchMesh;
+      const m = await meshStep({
+        stepPath,
+        dir,
+        meshPath: scratchMesh,
+        elementSizeMm: a.element_size_mm,
+        minElementSizeMm: a.min_element_size_mm,
+        curved: a.curved_edges,
+        signal: tc.signal,
+        pool,
+      });
+      const meshPath =
+        a.output_path !== undefined
+          ? await deps.workspace.moveInto(scratchMesh, a.output_path, 'output_path')
+          : scratchMesh;
       const rel = deps.workspace.relative(meshPath);
       tc.outputFiles.push(rel);
       const faces = Object.keys(m.named.surface_sets);

@@ -25,23 +25,34 @@ export const designPhase: PhaseExecutor = (input) =>
   phase(async () => {
     const intent = await intentOf(input);
     const p = intent.parameters;
-    if (!p.dimensions_mm || p.dimensions_mm.length < 3) throw new PhaseStop('data', 'the design needs three dimensions of the envelope');
+    if (!p.dimensions_mm || p.dimensions_mm.length < 3)
+      throw new PhaseStop('data', 'the design needs three dimensions of the envelope');
     const [length, width, height] = p.dimensions_mm;
-    const solid = await use(input, 'cadscript.create_parametric', { shape_type: 'box', parameters: { length, width, height } });
+    const solid = await use(input, 'cadscript.create_parametric', {
+      shape_type: 'box',
+      parameters: { length, width, height },
+    });
     if (!solid.is_valid) throw new PhaseStop('tool', 'the kernel reports the solid invalid');
-    const massKg = p.material ? (solid.volume_mm3 * 1e-9 * p.material.density_kg_m3) : null;
+    const massKg = p.material ? solid.volume_mm3 * 1e-9 * p.material.density_kg_m3 : null;
     const name = intent.goal_object;
     const cad = await use(input, 'twin.commit_geometry', {
       name,
       file_path: solid.cad_file,
       material: p.material?.name,
-      properties: { dimensions_mm: [length, width, height], bounding_box: solid.bounding_box, volume_mm3: solid.volume_mm3, surface_area_mm2: solid.surface_area_mm2, mass_kg: massKg },
+      properties: {
+        dimensions_mm: [length, width, height],
+        bounding_box: solid.bounding_box,
+        volume_mm3: solid.volume_mm3,
+        surface_area_mm2: solid.surface_area_mm2,
+        mass_kg: massKg,
+      },
       change_reason: input.notes.join(' ') || undefined,
     });
     const d = await use(input, 'twin.record_decision', {
       title: `Design of the ${name}`,
       decision: `Solid ${length} x ${width} x ${height} mm rectangular section in ${p.material?.name ?? 'the stated material'}${massKg ? `, ${massKg.toFixed(3)} kg` : ''}; fixed at x = 0, loaded at x = ${length}`,
-      rationale: 'the simplest section that fills the stated envelope; the simulation phase checks it against the stress requirement',
+      rationale:
+        'the simplest section that fills the stated envelope; the simulation phase checks it against the stress requirement',
       depends_on: [cad.item_key],
     });
     return {
@@ -79,7 +90,12 @@ export const simulationPhase: PhaseExecutor = (input) =>
         mesh_file: mesh.mesh_file,
         load_case: loadCase,
         analysis_type: 'static_stress',
-        material: { name: p.material.solver_material, youngs_modulus_mpa: p.material.modulus_mpa, poisson_ratio: p.material.poisson, density_kg_m3: p.material.density_kg_m3 },
+        material: {
+          name: p.material.solver_material,
+          youngs_modulus_mpa: p.material.modulus_mpa,
+          poisson_ratio: p.material.poisson,
+          density_kg_m3: p.material.density_kg_m3,
+        },
         fixed_node_set: fixed,
         load_node_set: loaded,
         load_force_n: [0, 0, -force],
@@ -102,7 +118,12 @@ export const simulationPhase: PhaseExecutor = (input) =>
       },
       ...(fea.field?.file ? { field_file: fea.field.file } : {}),
       analysed_geometry_node_id: cad.node_id,
-      load_case_spec: { fixed_node_set: fixed, load_node_set: loaded, load_force_n: [0, 0, -force], material: p.material.solver_material },
+      load_case_spec: {
+        fixed_node_set: fixed,
+        load_node_set: loaded,
+        load_force_n: [0, 0, -force],
+        material: p.material.solver_material,
+      },
     });
     const pass = stress <= allowable;
     const d = await use(input, 'twin.record_decision', {

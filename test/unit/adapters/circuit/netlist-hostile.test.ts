@@ -16,8 +16,12 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const body = 'V1 a 0 1\nR1 a 0 1k\n.op\n.end\n';
 const refusal = async (text: string): Promise<InvalidArgumentsError> => {
-  const err = await prepareNetlist(text, 'op', undefined, viaWorkspace).then(() => undefined, (e: unknown) => e);
-  if (!(err instanceof InvalidArgumentsError)) throw new Error(`expected a refusal of ${JSON.stringify(text)}, got ${String(err)}`);
+  const err = await prepareNetlist(text, 'op', undefined, viaWorkspace).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof InvalidArgumentsError))
+    throw new Error(`expected a refusal of ${JSON.stringify(text)}, got ${String(err)}`);
   return err;
 };
 
@@ -52,7 +56,8 @@ describe('expressions name only arithmetic functions', () => {
   });
 
   it('accepts built-in functions and functions the netlist defines', async () => {
-    const text = '* t\n.func half(x) {x/2}\n.param r = {half(sqrt(4e6)) * max(1, 2)}\nV1 a 0 1\nR1 a 0 {r}\n.op\n.end\n';
+    const text =
+      '* t\n.func half(x) {x/2}\n.param r = {half(sqrt(4e6)) * max(1, 2)}\nV1 a 0 1\nR1 a 0 {r}\n.op\n.end\n';
     await expect(prepareNetlist(text, 'op', undefined, viaWorkspace)).resolves.toMatchObject({ card: '.op' });
   });
 });
@@ -73,12 +78,19 @@ describe('every include form is checked against the workspace', () => {
   });
 
   it('refuses a file-reading model parameter and an option that sets a simulator variable', async () => {
-    expect((await refusal('* t\nA1 %v([out]) src\n.model src filesource (file="/etc/hostname")\n' + body)).message).toMatch(/line 3.*file=/);
+    expect(
+      (await refusal('* t\nA1 %v([out]) src\n.model src filesource (file="/etc/hostname")\n' + body)).message,
+    ).toMatch(/line 3.*file=/);
     expect((await refusal('* t\n.options filetype=binary\n' + body)).message).toMatch(/line 2.*filetype/);
   });
 
   it('rewrites a workspace .lib file section to its absolute path and keeps a section header as it is', async () => {
-    const p = await prepareNetlist('* t\n.LIB models/ok.lib tt\n.lib local\nR5 a 0 1\n.endl\n' + body, 'op', undefined, viaWorkspace);
+    const p = await prepareNetlist(
+      '* t\n.LIB models/ok.lib tt\n.lib local\nR5 a 0 1\n.endl\n' + body,
+      'op',
+      undefined,
+      viaWorkspace,
+    );
     expect(p.text).toContain(`.LIB "${root}/models/ok.lib" tt\n.lib local\n`);
     expect(p.includes).toEqual([`${root}/models/ok.lib`]);
   });
@@ -88,7 +100,9 @@ describe('netlists of allowed statements still pass', () => {
   it('accepts the fixtures and a netlist using every kind of allowed statement', async () => {
     for (const f of ['rc_lowpass.cir', 'rc_nonconv.cir', 'bad_syntax.cir']) {
       const text = fs.readFileSync(`/work/shared/fixtures/sim/spice/${f}`, 'utf8');
-      await expect(prepareNetlist(text, f === 'rc_nonconv.cir' ? 'transient' : 'op', undefined, viaWorkspace)).resolves.toMatchObject({ includes: [] });
+      await expect(
+        prepareNetlist(text, f === 'rc_nonconv.cir' ? 'transient' : 'op', undefined, viaWorkspace),
+      ).resolves.toMatchObject({ includes: [] });
     }
     const rich = [
       '.include models/ok.lib',

@@ -15,7 +15,9 @@ describe('analysis cards from params', () => {
     expect(analysisCard('ac', { fstart: 10, fstop: '100k' })).toBe('.ac dec 10 10 100k');
     expect(analysisCard('ac', { variation: 'lin', points: 101, fstart: '1k', fstop: '2k' })).toBe('.ac lin 101 1k 2k');
     expect(analysisCard('transient', { tstep: '5u', tstop: '1m' })).toBe('.tran 5u 1m');
-    expect(analysisCard('transient', { tstep: 1e-6, tstop: 1e-3, tmax: '1u', uic: true })).toBe('.tran 0.000001 0.001 0 1u uic');
+    expect(analysisCard('transient', { tstep: 1e-6, tstop: 1e-3, tmax: '1u', uic: true })).toBe(
+      '.tran 0.000001 0.001 0 1u uic',
+    );
     expect(analysisCard('transient', {})).toBeUndefined();
   });
 
@@ -46,7 +48,9 @@ describe('prepareNetlist', () => {
   it('adds .op when the netlist has none, and asks for params when another analysis has no card', async () => {
     const bare = '* t\nV1 a 0 1\nR1 a 0 1k\n';
     expect((await prepareNetlist(bare, 'op', undefined, noInclude)).text).toBe('* t\nV1 a 0 1\nR1 a 0 1k\n.op\n.end\n');
-    await expect(prepareNetlist(bare, 'dc', undefined, noInclude)).rejects.toThrow(/no \.dc card: give params \(source, start, stop, step\)/);
+    await expect(prepareNetlist(bare, 'dc', undefined, noInclude)).rejects.toThrow(
+      /no \.dc card: give params \(source, start, stop, step\)/,
+    );
   });
 
   it('comments out continuation lines of a removed card and treats line 1 as the title', async () => {
@@ -65,6 +69,8 @@ describe('prepareNetlist', () => {
     const p = await prepareNetlist(text, 'op', undefined, async (f) => `/ws/${f}`);
     expect(p.text).toContain('.include "/ws/models/d.lib"\n.lib "/ws/lib/x.lib" tt\n');
     expect(p.includes).toEqual(['/ws/models/d.lib', '/ws/lib/x.lib']);
-    await expect(prepareNetlist('* t\n.include /etc/passwd\n.op\n', 'op', undefined, noInclude)).rejects.toThrow(/include \/etc\/passwd refused/);
+    await expect(prepareNetlist('* t\n.include /etc/passwd\n.op\n', 'op', undefined, noInclude)).rejects.toThrow(
+      /include \/etc\/passwd refused/,
+    );
   });
 });

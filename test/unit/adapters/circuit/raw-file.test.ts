@@ -29,7 +29,10 @@ describe('ASCII raw file parser on the rc_lowpass fixture', () => {
     const s = waveform!.series['v(out)'] as { magnitude_db: number[]; phase_deg: number[] };
     expect(s.magnitude_db[k]).toBeCloseTo(-3.01, 2);
     expect(s.phase_deg[k]).toBeCloseTo(-45.0, 1);
-    expect(vectors['v(out)']).toMatchObject({ magnitude_db: { final: expect.closeTo(-40.0, 2) }, phase_deg: { final: expect.closeTo(-89.43, 2) } });
+    expect(vectors['v(out)']).toMatchObject({
+      magnitude_db: { final: expect.closeTo(-40.0, 2) },
+      phase_deg: { final: expect.closeTo(-89.43, 2) },
+    });
     expect(waveform).toMatchObject({ scale: 'frequency', points: 41, decimated: false });
     expect(waveform!.x[0]).toBe(10); // the real part; the imaginary part of the AC scale is garbage
   });
@@ -66,18 +69,23 @@ describe('ASCII raw file parser on the rc_lowpass fixture', () => {
 
   it('names unknown probes and lists the available vectors', () => {
     const tran = byName('Transient Analysis');
-    expect(selectVectors(tran, ['v(nope)', 'out'])).toMatchObject({ unknown: ['v(nope)'], available: ['v(in)', 'v(out)', 'i(v1)'] });
+    expect(selectVectors(tran, ['v(nope)', 'out'])).toMatchObject({
+      unknown: ['v(nope)'],
+      available: ['v(in)', 'v(out)', 'i(v1)'],
+    });
   });
 
   it('reads values split by any whitespace and complex values with spaces around the comma', () => {
-    const text = 'Title: t\nPlotname: AC Analysis\nFlags: complex\nNo. Variables: 2\nNo. Points: 2\nVariables:\n\t0\tfrequency\tfrequency\n\t1\tv(a)\tvoltage\nValues:\n0 1,0 2 , -1\n1\n 10,0\n\t3 ,4\n';
+    const text =
+      'Title: t\nPlotname: AC Analysis\nFlags: complex\nNo. Variables: 2\nNo. Points: 2\nVariables:\n\t0\tfrequency\tfrequency\n\t1\tv(a)\tvoltage\nValues:\n0 1,0 2 , -1\n1\n 10,0\n\t3 ,4\n';
     const [p] = parseRawFile(text);
     expect(Array.from(p.real[1])).toEqual([2, 3]);
     expect(Array.from(p.imag![1])).toEqual([-1, 4]);
   });
 
   it('fails naming the line on malformed data, a wrong point index and binary data', () => {
-    const head = 'Title: t\nPlotname: Operating Point\nFlags: real\nNo. Variables: 1\nNo. Points: 1\nVariables:\n\t0\tv(a)\tvoltage\n';
+    const head =
+      'Title: t\nPlotname: Operating Point\nFlags: real\nNo. Variables: 1\nNo. Points: 1\nVariables:\n\t0\tv(a)\tvoltage\n';
     expect(() => parseRawFile(`${head}Values:\n0\t1.0x\n`)).toThrow(/line 9: "1.0x" is not a number/);
     expect(() => parseRawFile(`${head}Values:\n3\t1.0\n`)).toThrow(/line 9: expected point index 0/);
     expect(() => parseRawFile(`${head}Binary:\n`)).toThrow(RawFileError);
