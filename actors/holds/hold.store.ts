@@ -1,4 +1,4 @@
-import { batchLoader, type Db } from '../../brokers/db/index.ts';
+import { batchLoader, batchWriter, type Db } from '../../brokers/db/index.ts';
 import type { HoldGuard, HoldPatch, HoldState } from './hold.machine.ts';
 
 const COLUMNS = [
@@ -44,6 +44,14 @@ function toState(r: Record<string, unknown>): HoldState {
   return out as HoldState;
 }
 
+/** One guarded move of a record: the columns it sets, their values after the time (`at`), its guard. */
+interface Move {
+  id: string;
+  cols: string[];
+  guard: HoldGuard;
+  values: unknown[];
+}
+
 /** The tool-approval ledger on the process's database (table tool_approvals, migration 0050). */
 export interface HoldStore {
   insert(s: HoldState): Promise<void>;
@@ -73,6 +81,27 @@ export function createHoldStore(db: Db): HoldStore {
   const byId = batchLoader(
     async (ids) => new Map((await many(`${select} WHERE id = ANY($1::text[])`, [ids])).map((s) => [s.id, s])),
   );
+  // Moves asked for in the same turn of the event loop with the same columns and guard are one guarded
+  // UPDATE ... FROM unnest(...): only awaiting rows match, so each record still moves once (a burst of decisions).
+  const move = batchWriter<Move, HoldState>({
+    group: (m) => JSON.stringify([m.cols, !!m.guard.notInClient, !!m.guard.hasCall]),
+    key: (m) => m.id,
+    async write(_group, ms) {
+      const { cols, guard } = ms[0];
+      const sets = cols.map((c, i) => `${c} = v.p${i}${cast(c)}`);
+      const where = [`t.id = v.id`, `t.status = 'awaiting_approval'`];
+      if (guard.notInClient) where.push(`NOT (t.route = 'elicitation' AND t.call_id IS NOT NULL)`);
+      if (guard.hasCall) where.push(`t.call_id IS NOT NULL`);
+      const arrays = ['id', 'at', ...cols.map((_c, i) => `p${i}`)];
+      const rows = await many(
+        `UPDATE tool_approvals t SET ${[...sets, 'updated_at = v.at::timestamptz'].join(', ')}
+         FROM unnest(${arrays.map((_a, i) => `$${i + 1}::text[]`).join(', ')}) AS v(${arrays.join(', ')})
+         WHERE ${where.join(' AND ')} RETURNING ${COLUMNS.map((c) => `t.${c}`).join(', ')}`,
+        arrays.map((_a, i) => ms.map((m) => (i === 0 ? m.id : m.values[i - 1]))),
+      );
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+  });
   return {
     async insert(s) {
       const values = COLUMNS.map((c) => param(c, s[c]));
@@ -93,16 +122,15 @@ export function createHoldStore(db: Db): HoldStore {
       );
     },
     async transition(id, patch, now, guard = {}) {
-      const cols = Object.keys(patch).filter((k) => PATCHABLE.has(k));
-      const sets = cols.map((c, i) => `${c} = $${i + 3}${cast(c)}`);
-      const where = [`id = $1`, `status = 'awaiting_approval'`];
-      if (guard.notInClient) where.push(`NOT (route = 'elicitation' AND call_id IS NOT NULL)`);
-      if (guard.hasCall) where.push(`call_id IS NOT NULL`);
-      const rows = await many(
-        `UPDATE tool_approvals SET ${[...sets, 'updated_at = $2::timestamptz'].join(', ')} WHERE ${where.join(' AND ')} RETURNING ${COLUMNS.join(', ')}`,
-        [id, now.toISOString(), ...cols.map((c) => param(c, patch[c as keyof HoldPatch]))],
-      );
-      return rows[0];
+      const cols = Object.keys(patch)
+        .filter((k) => PATCHABLE.has(k))
+        .sort();
+      return move({
+        id,
+        cols,
+        guard,
+        values: [now.toISOString(), ...cols.map((c) => param(c, patch[c as keyof HoldPatch]))],
+      });
     },
     async claimProgress(id, due, next) {
       const r = await db.query(

@@ -1,7 +1,7 @@
 import type { ActionSchema } from 'moleculer';
 import type { z } from 'zod';
 import { action } from '../../brokers/actions.ts';
-import { batchLoader, isUuid, type Db, type Queryable } from '../../brokers/db/index.ts';
+import { batchLoader, batchWriter, isUuid, type Db, type Queryable } from '../../brokers/db/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import type { Decider } from '../../contracts/actions/approvals.actions.ts';
@@ -169,12 +169,49 @@ function refusal(n: ApprovalNode, p: z.output<typeof NodeDecideSchema>): ActorEr
   );
 }
 
+/** A guarded decision on a change, sketch or drawing: the properties it merges and who approved (null: not approved). */
+export interface NodeDecision {
+  id: string;
+  kind: Exclude<z.output<typeof NodeDecideSchema>['kind'], 'design_loop'>;
+  props: Record<string, unknown>;
+  approvedBy: string | null;
+  at: Date;
+}
+
+/**
+ * Decisions on nodes of one kind in one UPDATE ... FROM unnest(...), guarded by the pending rule: only nodes of that
+ * kind, visible and still pending match, so of concurrent decisions on one node exactly one comes back.
+ */
+async function patchGuarded(q: Queryable, ds: NodeDecision[]): Promise<Map<string, Row>> {
+  const cols = COLUMNS.split(', ').map((c) => `t.${c}`);
+  const { rows } = await q.query<Row>(
+    `UPDATE twin_nodes t SET properties = t.properties || v.props::jsonb, approved_by = coalesce(v.approver, t.approved_by),
+       approved_at = CASE WHEN v.approver IS NULL THEN t.approved_at ELSE v.at END, updated_at = v.at
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[]) AS v(id, props, approver, at)
+     WHERE t.id = v.id AND t.node_type = $5 AND ${VISIBLE} AND ${PENDING} RETURNING ${cols.join(', ')}`,
+    [
+      ds.map((d) => d.id),
+      ds.map((d) => JSON.stringify(d.props)),
+      ds.map((d) => d.approvedBy),
+      ds.map((d) => d.at),
+      NODE_TYPE_OF_KIND[ds[0].kind],
+    ],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /**
  * A person's decision on a node. Of concurrent decisions exactly one finds it pending: a change, sketch or drawing is
- * decided by one UPDATE guarded by the pending rule (the row lock makes the others see it decided); a design loop, which
+ * decided by one UPDATE guarded by the pending rule (the row lock makes the others see it decided; `guarded` writes the
+ * decisions of one turn of the event loop in one such UPDATE); a design loop, which
  * records the approval on the loop and on its winning iteration node, locks the loop row in a transaction first.
  */
-export async function decideNode(db: Db, p: z.output<typeof NodeDecideSchema>, now: Date): Promise<ApprovalNode> {
+export async function decideNode(
+  db: Db,
+  p: z.output<typeof NodeDecideSchema>,
+  now: Date,
+  guarded: (d: NodeDecision) => Promise<Row | undefined> = (d) => patchGuarded(db, [d]).then((m) => m.get(d.id)),
+): Promise<ApprovalNode> {
   const at = now.toISOString();
   if (p.kind !== 'design_change' && p.decision !== 'approve') {
     // Only approved; the node must still exist and be of the kind for this to be the answer.
@@ -189,16 +226,14 @@ export async function decideNode(db: Db, p: z.output<typeof NodeDecideSchema>, n
       p.kind === 'design_change'
         ? reviewFields(p.decision, p.reason, p.decider, at)
         : { ...approvalFields(p.decider, at), approval_reason: p.reason };
-    const guard = `node_type = '${NODE_TYPE_OF_KIND[p.kind]}' AND ${VISIBLE} AND ${PENDING}`;
     const row = isUuid(p.node_id)
-      ? await patchNode(
-          db,
-          p.node_id,
+      ? await guarded({
+          id: p.node_id,
+          kind: p.kind,
           props,
-          p.kind === 'design_change' && p.decision !== 'approve' ? null : p.decider.approver,
-          now,
-          guard,
-        )
+          approvedBy: p.kind === 'design_change' && p.decision !== 'approve' ? null : p.decider.approver,
+          at: now,
+        })
       : undefined;
     if (row) return toApprovalNode(row);
     throw refusal(await approvalNode(db, p.node_id), p);
@@ -229,6 +264,12 @@ export async function decideNode(db: Db, p: z.output<typeof NodeDecideSchema>, n
 /** The twin actor's approval actions (`TwinApprovalActions`), spread into its `actions`; `db` is read at call time. */
 export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, ActionSchema> {
   const readNode = batchLoader((ids) => approvalNodesById(db(), ids));
+  // The decisions of one turn of the event loop on one kind of node: one guarded UPDATE (a burst of decisions).
+  const writeGuarded = batchWriter<NodeDecision, Row>({
+    group: (d) => d.kind,
+    key: (d) => d.id,
+    write: (_kind, ds) => patchGuarded(db(), ds),
+  });
   return {
     approvalNodes: action(A.nodes, (p) => listApprovalNodes(db(), p)),
     approvalNode: action(A.node, async (p) => {
@@ -236,6 +277,6 @@ export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, 
       if (!node) throw ActorError.notFound('node', p.node_id);
       return node;
     }),
-    decideApproval: action(A.decide, (p) => decideNode(db(), p, infra.now())),
+    decideApproval: action(A.decide, (p) => decideNode(db(), p, infra.now(), writeGuarded)),
   };
 }

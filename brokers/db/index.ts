@@ -4,3 +4,4 @@ export * from './pglite.ts';
 export * from './migrate.ts';
 export * from './open.ts';
 export * from './batch.ts';
+export * from './batch-write.ts';
