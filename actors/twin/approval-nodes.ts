@@ -261,15 +261,22 @@ export async function decideNode(
   });
 }
 
-/** The twin actor's approval actions (`TwinApprovalActions`), spread into its `actions`; `db` is read at call time. */
-export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, ActionSchema> {
-  const readNode = batchLoader((ids) => approvalNodesById(db(), ids));
-  // The decisions of one turn of the event loop on one kind of node: one guarded UPDATE (a burst of decisions).
-  const writeGuarded = batchWriter<NodeDecision, Row>({
+/**
+ * The guarded writer of `decideNode` for an actor: the decisions of one turn of the event loop on one kind of node are
+ * one guarded UPDATE (a burst of decisions costs one statement per kind, not one per decision).
+ */
+export function nodeDecider(db: () => Queryable): (d: NodeDecision) => Promise<Row | undefined> {
+  return batchWriter<NodeDecision, Row>({
     group: (d) => d.kind,
     key: (d) => d.id,
     write: (_kind, ds) => patchGuarded(db(), ds),
   });
+}
+
+/** The twin actor's approval actions (`TwinApprovalActions`), spread into its `actions`; `db` is read at call time. */
+export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, ActionSchema> {
+  const readNode = batchLoader((ids) => approvalNodesById(db(), ids));
+  const writeGuarded = nodeDecider(db);
   return {
     approvalNodes: action(A.nodes, (p) => listApprovalNodes(db(), p)),
     approvalNode: action(A.node, async (p) => {
