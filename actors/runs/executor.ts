@@ -1,7 +1,7 @@
 import type { Caller as BusCaller } from '../../brokers/actions.ts';
 import type { Caller } from '../../contracts/actions/adapters.actions.ts';
-import type { ToolCallOutcome } from '../../contracts/actions/tools.actions.ts';
 import type { PhaseDef } from '../../contracts/flow-defs.ts';
+import type { ToolResult } from '../../contracts/tool-result.ts';
 import type { Deliverable, FailureKind } from './run.types.ts';
 
 /** What a phase handler gets: the run, the phase, why it runs again, the request, and tools as the service caller. */
@@ -19,7 +19,7 @@ export interface PhaseInput {
   /** What earlier phases of this run delivered, by phase id (their twin nodes and refs). */
   prior: Record<string, Deliverable[]>;
   /** Calls a tool through the registry as the internal service caller (approval mode `forward`), scoped to the run. */
-  callTool(name: string, args: Record<string, unknown>, timeoutSeconds?: number): Promise<ToolCallOutcome>;
+  callTool(name: string, args: Record<string, unknown>, timeoutSeconds?: number): Promise<ToolResult>;
   /** The bus, for other actors' read-only actions (e.g. `flows.compileIntent`); anything that writes goes through callTool. */
   bus: BusCaller;
   signal: AbortSignal;

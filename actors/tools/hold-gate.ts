@@ -2,7 +2,8 @@ import type { Context } from 'moleculer';
 import { call } from '../../brokers/actions.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { HoldsActions } from '../../contracts/actions/approvals.actions.ts';
-import type { ToolCallOutcome, ToolCallParams } from '../../contracts/actions/tools.actions.ts';
+import type { ToolCallParams } from '../../contracts/actions/tools.actions.ts';
+import { toolFailed, type HeldDetails, type ToolResult } from '../../contracts/tool-result.ts';
 
 /** Slack past the longest hold window for the `holds.request` bus call (the holds reaper ends the hold first). */
 const HOLD_SLACK_S = 60;
@@ -18,18 +19,18 @@ export async function gateHeldCall(
   toolId: string,
   p: ToolCallParams,
   reason: string,
-): Promise<ToolCallOutcome | undefined> {
+): Promise<ToolResult | undefined> {
+  const unapproved = (message: string, details: HeldDetails) =>
+    toolFailed(toolId, { type: 'APPROVAL_REQUIRED', message, details });
   if (!ctx.broker.registry.getActionEndpoints(HoldsActions.request.action)?.hasAvailable()) {
     infra.log.info(
       { tool: toolId, caller: p.caller.kind, session: p.caller.session_id, outcome: 'not_configured' },
       'mcp_tool_call_held_for_approval',
     );
-    return {
-      kind: 'held',
-      tool_id: toolId,
-      outcome: 'not_configured',
-      message: `${toolId} needs a person's approval before it runs, and no approval gate is configured on this server, so the call was refused and not run (outcome not_configured)`,
-    };
+    return unapproved(
+      `${toolId} needs a person's approval before it runs, and no approval gate is configured on this server, so the call was refused and not run (outcome not_configured)`,
+      { outcome: 'not_configured' },
+    );
   }
   const longest = Math.max(
     infra.config.SERVICE_APPROVAL_HOLD_SECONDS,
@@ -52,14 +53,12 @@ export async function gateHeldCall(
     );
     if (o.outcome === 'approved') return undefined;
     const { outcome, message, ...rest } = o;
-    return { kind: 'held', tool_id: toolId, outcome, message, ...rest };
+    return unapproved(message, { outcome, ...rest });
   } catch (err) {
     infra.log.warn({ tool: toolId, err: (err as Error).message }, 'approval gate failed: the held call is not run');
-    return {
-      kind: 'held',
-      tool_id: toolId,
-      outcome: 'cancelled',
-      message: `${toolId} was not run: it needs a person's approval and the approval gate failed while holding it (${(err as Error).message}); outcome cancelled`,
-    };
+    return unapproved(
+      `${toolId} was not run: it needs a person's approval and the approval gate failed while holding it (${(err as Error).message}); outcome cancelled`,
+      { outcome: 'cancelled' },
+    );
   }
 }

@@ -2,9 +2,10 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { action, call } from '../../brokers/actions.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { adapterActions } from '../../contracts/actions/adapters.actions.ts';
-import { ToolsActions as T, type ToolCallOutcome, type ToolCallParams } from '../../contracts/actions/tools.actions.ts';
+import { ToolsActions as T, type ToolCallParams } from '../../contracts/actions/tools.actions.ts';
 import type { RollupAdapter } from '../../contracts/health.ts';
 import { TOOL_CATALOGUE } from '../../contracts/tool-catalogue.ts';
+import { invalidArguments, toolFailed, toolNotFound, type ToolResult } from '../../contracts/tool-result.ts';
 import { ArgValidator } from './arg-validator.ts';
 import { dispatch } from './dispatch.ts';
 import { gateHeldCall } from './hold-gate.ts';
@@ -56,35 +57,24 @@ export function createToolsService(infra: Infra): ServiceSchema {
     await refreshing;
   }
 
-  async function callTool(p: ToolCallParams, ctx: Context): Promise<ToolCallOutcome> {
+  async function callTool(p: ToolCallParams, ctx: Context): Promise<ToolResult> {
     await fresh(ctx);
     const res = registry.resolve(p.name);
-    if (res.kind === 'unknown')
-      return { kind: 'not_found', tool_id: p.name, did_you_mean: res.didYouMean, tool_count: registry.toolCount };
-    if (res.kind === 'ambiguous')
-      return {
-        kind: 'not_found',
-        tool_id: p.name,
-        did_you_mean: res.matches,
-        tool_count: registry.toolCount,
-        ambiguous: res.matches,
-      };
+    if (res.kind === 'unknown') return toolNotFound(p.name, res.didYouMean, registry.toolCount);
+    if (res.kind === 'ambiguous') return toolNotFound(p.name, res.matches, registry.toolCount, res.matches);
     const tool = registry.tool(res.id)!;
     if (!registry.isAvailable(tool.adapter_id)) {
-      return {
-        kind: 'unavailable',
-        tool_id: tool.tool_id,
-        message: `adapter ${tool.adapter_id} is unavailable: it is not on the bus`,
-        duration_ms: 0,
-      };
+      const message = `adapter ${tool.adapter_id} is unavailable: it is not on the bus`;
+      return toolFailed(tool.tool_id, { type: 'TOOL_UNAVAILABLE', message, details: message });
     }
     const checked = validator.check(tool.input_schema, p.arguments);
-    if (!checked.ok) return { kind: 'invalid_params', tool_id: tool.tool_id, validation_errors: checked.issues };
+    if (!checked.ok) return invalidArguments(tool.tool_id, checked.issues);
 
     const hold = decideHold(tool.tool_id, tool.annotations, TOOL_CATALOGUE.get(tool.tool_id), p.caller, {
       exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES,
     });
-    if (hold.kind === 'refuse') return { kind: 'refused', tool_id: tool.tool_id, message: hold.reason };
+    if (hold.kind === 'refuse')
+      return toolFailed(tool.tool_id, { type: 'REFUSED', message: hold.reason, details: hold.reason });
     if (hold.kind === 'hold') {
       const unapproved = await gateHeldCall(ctx, infra, tool.tool_id, p, hold.reason);
       if (unapproved) return unapproved;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
+import { ToolResultSchema } from '../tool-result.ts';
 import { AdapterHealthSchema, ToolAnnotationsSchema, ToolManifestSchema } from '../tools.ts';
 
 /**
@@ -67,25 +68,6 @@ export const InvokeParamsSchema = z.object({
 });
 export type InvokeParams = z.infer<typeof InvokeParamsSchema>;
 
-/** A tool-level failure: the tool ran and refused or failed, ran out of time, or its engine is missing. */
-export const ToolFailureSchema = z.object({
-  type: z.enum(['TOOL_EXECUTION_ERROR', 'TOOL_TIMEOUT', 'TOOL_UNAVAILABLE', 'CANCELLED', 'INVALID_ARGUMENTS']),
-  message: z.string(),
-  details: z.union([z.string(), z.record(z.string(), z.unknown())]),
-});
-export type ToolFailure = z.infer<typeof ToolFailureSchema>;
-
-export const InvokeResultSchema = z.discriminatedUnion('status', [
-  z.object({
-    status: z.literal('success'),
-    data: z.record(z.string(), z.unknown()),
-    output_files: z.array(z.string()),
-    duration_ms: z.number(),
-  }),
-  z.object({ status: z.literal('error'), error: ToolFailureSchema, duration_ms: z.number() }),
-]);
-export type InvokeResult = z.infer<typeof InvokeResultSchema>;
-
 /**
  * Reserved key of a tool's returned data: an array of MCP content blocks (text, image, audio, resource, resource_link)
  * that the MCP dialect returns as the result's `content`, as is, and leaves out of `structuredContent`.
@@ -105,7 +87,7 @@ function buildAdapterActions(id: string) {
   return {
     manifest: defineAction(`${base}.manifest`, z.object({}), AdapterManifestSchema),
     health: defineAction(`${base}.health`, z.object({}), AdapterHealthReportSchema),
-    invoke: defineAction(`${base}.invoke`, InvokeParamsSchema, InvokeResultSchema),
+    invoke: defineAction(`${base}.invoke`, InvokeParamsSchema, ToolResultSchema),
   };
 }
 const builtActions = new Map<string, ReturnType<typeof buildAdapterActions>>();

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
-import { ValidationIssueSchema } from '../errors.ts';
 import { RollupAdapterSchema } from '../health.ts';
-import { HeldCallOutcomeSchema } from '../approvals.ts';
-import { AnnouncedToolSchema, CallerSchema, ToolArgumentsSchema, ToolFailureSchema } from './adapters.actions.ts';
+import { ToolResultSchema } from '../tool-result.ts';
+import { AnnouncedToolSchema, CallerSchema, ToolArgumentsSchema } from './adapters.actions.ts';
 
 /** `tools.list`: the registry's listing for one request (profile and capability filter). */
 export const ToolListParamsSchema = z.object({ profile: z.string().optional(), capability: z.string().optional() });
@@ -14,7 +13,7 @@ export const ToolListResultSchema = z.object({
 });
 export type ToolListResult = z.infer<typeof ToolListResultSchema>;
 
-/** `tools.call`: one tool call from any caller; the answer is an outcome the transport maps to its dialect. */
+/** `tools.call`: one tool call from any caller; the answer is the one ToolResult (contracts/tool-result.ts) the gateway renders. */
 export const ToolCallParamsSchema = z.object({
   name: z.string().min(1),
   /** Opaque here: the registry validates them once against the tool's input_schema (actors/tools/arg-validator.ts). */
@@ -27,43 +26,6 @@ export const ToolCallParamsSchema = z.object({
   has_progress: z.boolean().optional(),
 });
 export type ToolCallParams = z.infer<typeof ToolCallParamsSchema>;
-
-export const ToolCallOutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('ok'),
-    tool_id: z.string(),
-    data: z.record(z.string(), z.unknown()),
-    output_files: z.array(z.string()),
-    duration_ms: z.number(),
-  }),
-  z.object({ kind: z.literal('tool_error'), tool_id: z.string(), error: ToolFailureSchema, duration_ms: z.number() }),
-  z.object({ kind: z.literal('unavailable'), tool_id: z.string(), message: z.string(), duration_ms: z.number() }),
-  z.object({
-    kind: z.literal('not_found'),
-    tool_id: z.string(),
-    did_you_mean: z.array(z.string()),
-    tool_count: z.number().int(),
-    ambiguous: z.array(z.string()).optional(),
-  }),
-  z.object({
-    kind: z.literal('invalid_params'),
-    tool_id: z.string(),
-    validation_errors: z.array(ValidationIssueSchema),
-  }),
-  z.object({
-    kind: z.literal('held'),
-    tool_id: z.string(),
-    outcome: HeldCallOutcomeSchema,
-    message: z.string(),
-    approval_id: z.string().optional(),
-    route: z.enum(['dashboard', 'elicitation']).optional(),
-    where: z.string().optional(),
-    held_seconds: z.number().optional(),
-    window_seconds: z.number().optional(),
-  }),
-  z.object({ kind: z.literal('refused'), tool_id: z.string(), message: z.string() }),
-]);
-export type ToolCallOutcome = z.infer<typeof ToolCallOutcomeSchema>;
 
 export const ToolSearchParamsSchema = z.object({
   query: z.string().min(1),
@@ -90,7 +52,7 @@ export type AdapterRollup = z.infer<typeof AdapterRollupSchema>;
 /** Bus actions of the `tools` actor (the registry). */
 export const ToolsActions = {
   list: defineAction('tools.list', ToolListParamsSchema, ToolListResultSchema),
-  call: defineAction('tools.call', ToolCallParamsSchema, ToolCallOutcomeSchema),
+  call: defineAction('tools.call', ToolCallParamsSchema, ToolResultSchema),
   search: defineAction('tools.search', ToolSearchParamsSchema, ToolSearchResultSchema),
   adapters: defineAction('tools.adapters', z.object({}), AdapterRollupSchema),
 } as const;

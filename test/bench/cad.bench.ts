@@ -84,7 +84,7 @@ const toolCall = async () => {
     call_id: `b-${crypto.randomUUID()}`,
     caller: { kind: 'stdio', transport: 'stdio' },
   });
-  if (out.kind !== 'ok') throw new Error(JSON.stringify(out));
+  if (out.status !== 'success') throw new Error(JSON.stringify(out));
 };
 rows.push(await measure('tool call: cadscript.create_parametric', toolCall));
 await node.stop();

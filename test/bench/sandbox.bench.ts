@@ -153,7 +153,8 @@ rows.push(
         call_id: `b-${crypto.randomUUID()}`,
         caller: { kind: 'stdio', transport: 'stdio' },
       });
-      const volume = out.kind === 'ok' ? JSON.stringify(out.data).match(/"volume_mm3":([\d.]+)/)?.[1] : undefined;
+      const volume =
+        out.status === 'success' ? JSON.stringify(out.data).match(/"volume_mm3":([\d.]+)/)?.[1] : undefined;
       if (Math.abs(Number(volume) - 38930.183) > 0.01) throw new Error(`wrong plate: ${JSON.stringify(out)}`);
     },
   ),

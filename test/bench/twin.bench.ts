@@ -66,7 +66,7 @@ async function tool(broker: ServiceBroker, name: string, args: Record<string, un
     call_id: `b-${crypto.randomUUID()}`,
     caller: { kind: 'stdio', transport: 'stdio' },
   });
-  if (o.kind !== 'ok') throw new Error(`${name} failed: ${JSON.stringify(o)}`);
+  if (o.status !== 'success') throw new Error(`${name} failed: ${JSON.stringify(o)}`);
   return o.data as Record<string, any>;
 }
 

@@ -84,7 +84,7 @@ const moveLimitsHead = async (h: BrokerHandle, v: RunView) => {
     call_id: `rec-${crypto.randomUUID()}`,
     caller: { kind: 'stdio', transport: 'stdio' },
   });
-  if (out.kind !== 'ok') throw new Error(`outside write failed: ${JSON.stringify(out)}`);
+  if (out.status !== 'success') throw new Error(`outside write failed: ${JSON.stringify(out)}`);
 };
 
 const ok: Step = { decision: 'approve' };

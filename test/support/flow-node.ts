@@ -114,7 +114,7 @@ export function recordingExecutor(base: RecordedDesign = {}): PhaseExecutor {
     if (design.silent?.includes(input.phase.id)) return { ok: true, summary: 'recorded nothing', deliverables: [] };
     const run = async (name: string, args: Record<string, unknown>) => {
       const out = await input.callTool(name, args);
-      if (out.kind !== 'ok') throw new Error(`${name}: ${JSON.stringify(out)}`);
+      if (out.status !== 'success') throw new Error(`${name}: ${JSON.stringify(out)}`);
       return out.data as Record<string, any>;
     };
     try {

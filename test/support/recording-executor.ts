@@ -25,7 +25,7 @@ export const recordingExecutor: PhaseExecutor = async (input) => {
             : type === 'design_decision'
               ? await input.callTool('twin.record_decision', { title: `${input.phase.id} decision`, decision: 'go' })
               : await input.callTool('twin.record_document', { document_type: type, name: type, content: 'x' });
-    if (out.kind !== 'ok') return { ok: false, kind: 'tool', message: JSON.stringify(out) };
+    if (out.status !== 'success') return { ok: false, kind: 'tool', message: JSON.stringify(out) };
   }
   return { ok: true, summary: `${input.phase.id} done`, deliverables: [] };
 };

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { ServiceBroker } from 'moleculer';
 import { call } from '../../brokers/actions.ts';
-import type { Caller, InvokeResult } from '../../contracts/actions/adapters.actions.ts';
-import { ToolsActions, type ToolCallOutcome } from '../../contracts/actions/tools.actions.ts';
+import type { Caller } from '../../contracts/actions/adapters.actions.ts';
+import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
+import type { ToolResult } from '../../contracts/tool-result.ts';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './pg.ts';
 
@@ -12,7 +13,7 @@ export function callTool(
   name: string,
   args: Record<string, unknown>,
   caller: Partial<Caller> = {},
-): Promise<ToolCallOutcome> {
+): Promise<ToolResult> {
   return call(broker, ToolsActions.call, {
     name,
     arguments: args,
@@ -22,59 +23,48 @@ export function callTool(
 }
 
 /**
- * A call through the registry (where arguments are validated, once, and defaults filled in) answered in the adapter's
- * invoke shape, for adapter tests written against `invoke`: success, or the failure with its error type.
+ * A call through the registry (where arguments are validated, once, and defaults filled in), for adapter tests written
+ * against `invoke`: the registry answers the adapter's own ToolResult, so the two read alike.
  */
-export async function invokeViaRegistry(
+export function invokeViaRegistry(
   broker: ServiceBroker,
   name: string,
   args: Record<string, unknown>,
   caller: Partial<Caller> = {},
   extra: { call_id?: string; progress_node?: string; timeout_seconds?: number } = {},
-): Promise<InvokeResult> {
-  const o = await call(broker, ToolsActions.call, {
+): Promise<ToolResult> {
+  return call(broker, ToolsActions.call, {
     name,
     arguments: args,
     call_id: `t-${crypto.randomUUID()}`,
     caller: { kind: 'stdio', transport: 'stdio', ...caller },
     ...extra,
   });
-  if (o.kind === 'ok')
-    return { status: 'success', data: o.data, output_files: o.output_files, duration_ms: o.duration_ms };
-  if (o.kind === 'tool_error') return { status: 'error', error: o.error, duration_ms: o.duration_ms };
-  if (o.kind === 'invalid_params')
-    return {
-      status: 'error',
-      error: {
-        type: 'INVALID_ARGUMENTS',
-        message: 'invalid arguments',
-        details: { validation_errors: o.validation_errors },
-      },
-      duration_ms: 0,
-    };
-  if (o.kind === 'unavailable')
-    return {
-      status: 'error',
-      error: { type: 'TOOL_UNAVAILABLE', message: o.message, details: o.message },
-      duration_ms: o.duration_ms,
-    };
-  throw new Error(`unexpected outcome ${JSON.stringify(o)}`);
 }
 
-/** The data of a successful call; fails the test with the outcome otherwise. */
-export async function okData<T = Record<string, any>>(p: Promise<ToolCallOutcome>): Promise<T> {
+/** The data of a successful call; fails the test with the result otherwise. */
+export async function okData<T = Record<string, any>>(p: Promise<ToolResult>): Promise<T> {
   const o = await p;
-  if (o.kind !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(o)}`);
+  if (o.status !== 'success') throw new Error(`expected success, got ${JSON.stringify(o)}`);
   return o.data as T;
 }
 
-/** The message of a tool error outcome; fails the test otherwise. */
-export async function toolError(
-  p: Promise<ToolCallOutcome>,
-): Promise<{ message: string; type: string; details: unknown }> {
+/** Failures of a tool that ran: it failed, ran out of time or was cancelled (not a refusal before it ran). */
+const RAN_AND_FAILED = new Set(['TOOL_EXECUTION_ERROR', 'TOOL_TIMEOUT', 'CANCELLED']);
+
+/** The message of a tool that ran and failed; fails the test otherwise. */
+export async function toolError(p: Promise<ToolResult>): Promise<{ message: string; type: string; details: unknown }> {
   const o = await p;
-  if (o.kind !== 'tool_error') throw new Error(`expected a tool error, got ${JSON.stringify(o)}`);
+  if (o.status !== 'error' || !RAN_AND_FAILED.has(o.error.type))
+    throw new Error(`expected a tool error, got ${JSON.stringify(o)}`);
   return { message: o.error.message, type: o.error.type, details: o.error.details };
+}
+
+/** The validation issues of a call whose arguments were refused; fails the test otherwise. */
+export function refusedIssues(o: ToolResult): { path: string; message: string }[] {
+  if (o.status !== 'error' || o.error.type !== 'INVALID_ARGUMENTS')
+    throw new Error(`expected INVALID_ARGUMENTS, got ${JSON.stringify(o)}`);
+  return o.error.details.validation_errors;
 }
 
 /**

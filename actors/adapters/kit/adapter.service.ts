@@ -8,10 +8,9 @@ import {
   type AdapterHealthReport,
   type AnnouncedTool,
   type InvokeParams,
-  type InvokeResult,
-  type ToolFailure,
 } from '../../../contracts/actions/adapters.actions.ts';
-import { toValidationIssues } from '../../../contracts/errors.ts';
+import { toValidationIssues, type ValidationIssue } from '../../../contracts/errors.ts';
+import { invalidArguments, toolFailed, type ToolCallError, type ToolResult } from '../../../contracts/tool-result.ts';
 import { annotationsOf, TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
 import { callerPort } from './caller-port.ts';
 import { untrustedInput } from './tool-input.ts';
@@ -45,7 +44,7 @@ const PROGRESS_TIMEOUT_MS = 1000;
 /**
  * Builds the actor of one tool adapter (`adapters.<id>`): `manifest` announces its tools (annotations from the catalogue,
  * schemas generated from zod), `health` reports the engine, `invoke` runs one call with a deadline, cancellation and
- * progress, and reduces every tool-level failure to a `ToolFailure` instead of throwing.
+ * progress, and answers the one ToolResult (contracts/tool-result.ts): every tool-level failure is an error result, never a throw.
  */
 export function createAdapterService(def: AdapterDefinition) {
   return (infra: Infra): ServiceSchema => {
@@ -98,13 +97,11 @@ export function createAdapterService(def: AdapterDefinition) {
       };
     });
 
-    async function invoke(p: InvokeParams, ctx: Context): Promise<InvokeResult> {
+    async function invoke(p: InvokeParams, ctx: Context): Promise<ToolResult> {
       const started = performance.now();
-      const fail = (error: ToolFailure): InvokeResult => ({
-        status: 'error',
-        error,
-        duration_ms: performance.now() - started,
-      });
+      const fail = (error: ToolCallError): ToolResult => toolFailed(p.tool_id, error, performance.now() - started);
+      const refuse = (issues: ValidationIssue[]): ToolResult =>
+        invalidArguments(p.tool_id, issues, performance.now() - started);
       lastInvocation = infra.now().toISOString();
       const tool = tools.get(p.tool_id);
       if (!tool)
@@ -125,13 +122,7 @@ export function createAdapterService(def: AdapterDefinition) {
       let args: Record<string, unknown> = p.arguments;
       if (zodDecoded.has(p.tool_id)) {
         const parsed = tool.input.safeParse(p.arguments);
-        if (!parsed.success) {
-          return fail({
-            type: 'INVALID_ARGUMENTS',
-            message: 'invalid arguments',
-            details: { validation_errors: toValidationIssues(parsed.error) },
-          });
-        }
+        if (!parsed.success) return refuse(toValidationIssues(parsed.error));
         args = parsed.data as Record<string, unknown>;
       }
 
@@ -185,7 +176,13 @@ export function createAdapterService(def: AdapterDefinition) {
             });
           }
         }
-        return { status: 'success', data, output_files: outputFiles, duration_ms: performance.now() - started };
+        return {
+          status: 'success',
+          tool_id: p.tool_id,
+          data,
+          output_files: outputFiles,
+          duration_ms: performance.now() - started,
+        };
       } catch (err) {
         if (err instanceof TimeoutSignal) {
           const seconds = Math.round(p.timeout_ms / 1000);
@@ -197,8 +194,7 @@ export function createAdapterService(def: AdapterDefinition) {
         }
         if (err instanceof CancelSignal)
           return fail({ type: 'CANCELLED', message: `call cancelled: ${err.message}`, details: err.message });
-        if (err instanceof InvalidArgumentsError)
-          return fail({ type: 'INVALID_ARGUMENTS', message: err.message, details: err.details });
+        if (err instanceof InvalidArgumentsError) return refuse(err.issues());
         if (err instanceof ToolUnavailableError)
           return fail({ type: 'TOOL_UNAVAILABLE', message: err.message, details: err.details });
         if (err instanceof ToolError)

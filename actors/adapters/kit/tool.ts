@@ -1,6 +1,7 @@
 import type { Context } from 'moleculer';
 import { z } from 'zod';
 import { TOOL_CONTENT_KEY, type Caller } from '../../../contracts/actions/adapters.actions.ts';
+import type { ValidationIssue } from '../../../contracts/errors.ts';
 import type { ToolAnnotations, ToolContent } from '../../../contracts/tools.ts';
 import type { Logger } from '../../../brokers/logger.ts';
 
@@ -53,7 +54,10 @@ export function withContent(
   return { ...data, [TOOL_CONTENT_KEY]: content };
 }
 
-/** The tool ran and refused or failed: a normal result with `isError: true` (MCP) or TOOL_EXECUTION_ERROR (legacy). */
+/**
+ * The tool ran and refused or failed. The kit turns it into the call's error result (TOOL_EXECUTION_ERROR; the two
+ * subclasses below give TOOL_UNAVAILABLE and INVALID_ARGUMENTS), which the gateway renders in the caller's dialect.
+ */
 export class ToolError extends Error {
   override name = 'ToolError';
   readonly details: string | Record<string, unknown>;
@@ -71,6 +75,12 @@ export class ToolUnavailableError extends ToolError {
 /** Arguments passed the registry's JSON Schema check but not the adapter's own rules (e.g. a path outside the workspace). */
 export class InvalidArgumentsError extends ToolError {
   override name = 'InvalidArgumentsError';
+
+  /** The refusal as validation issues: those in details, or the message against the arguments as a whole. */
+  issues(): ValidationIssue[] {
+    const listed = typeof this.details === 'object' ? this.details.validation_errors : undefined;
+    return Array.isArray(listed) ? (listed as ValidationIssue[]) : [{ path: '(arguments)', message: this.message }];
+  }
 }
 
 /** JSON Schema of a tool's input, generated from zod (never hand-written). Object schemas only, per MCP. */

@@ -1,4 +1,4 @@
-import type { ToolCallOutcome } from '../../../contracts/actions/tools.actions.ts';
+import type { ToolCallError, ToolFailed } from '../../../contracts/tool-result.ts';
 import type { PhaseInput, PhaseOutcome } from '../executor.ts';
 import type { Deliverable, FailureKind } from '../run.types.ts';
 
@@ -11,18 +11,18 @@ export class PhaseStop extends Error {
   }
 }
 
-function failureKind(o: Exclude<ToolCallOutcome, { kind: 'ok' }>): FailureKind {
-  if (o.kind === 'unavailable') return 'capability';
-  if (o.kind === 'invalid_params' || o.kind === 'not_found') return 'data';
-  if (o.kind === 'held' || o.kind === 'refused') return 'authorization';
-  return o.error.type === 'TOOL_TIMEOUT' ? 'transient' : 'tool';
+function failureKind(e: ToolCallError): FailureKind {
+  if (e.type === 'TOOL_UNAVAILABLE') return 'capability';
+  if (e.type === 'INVALID_ARGUMENTS' || e.type === 'TOOL_NOT_FOUND') return 'data';
+  if (e.type === 'APPROVAL_REQUIRED' || e.type === 'REFUSED') return 'authorization';
+  return e.type === 'TOOL_TIMEOUT' ? 'transient' : 'tool';
 }
 
-function describe(o: Exclude<ToolCallOutcome, { kind: 'ok' }>): string {
-  if (o.kind === 'tool_error') return o.error.message;
-  if (o.kind === 'invalid_params') return o.validation_errors.map((v) => `${v.path} ${v.message}`).join('; ');
-  if (o.kind === 'not_found') return `tool not found: ${o.tool_id}`;
-  return o.message;
+function describe(r: ToolFailed): string {
+  if (r.error.type === 'INVALID_ARGUMENTS')
+    return r.error.details.validation_errors.map((v) => `${v.path} ${v.message}`).join('; ');
+  if (r.error.type === 'TOOL_NOT_FOUND') return `tool not found: ${r.tool_id}`;
+  return r.error.message;
 }
 
 /** Calls a tool as the run's service caller; anything but success stops the phase with the right failure kind. */
@@ -33,7 +33,7 @@ export async function use<T = Record<string, any>>(
   timeoutSeconds?: number,
 ): Promise<T> {
   const o = await input.callTool(tool, args, timeoutSeconds);
-  if (o.kind !== 'ok') throw new PhaseStop(failureKind(o), `${tool}: ${describe(o)}`);
+  if (o.status === 'error') throw new PhaseStop(failureKind(o.error), `${tool}: ${describe(o)}`);
   return o.data as T;
 }
 

@@ -1,5 +1,5 @@
 import { TOOL_CONTENT_KEY, type AnnouncedTool } from '../../../contracts/actions/adapters.actions.ts';
-import type { ToolCallOutcome } from '../../../contracts/actions/tools.actions.ts';
+import type { ToolFailed, ToolResult } from '../../../contracts/tool-result.ts';
 import { ToolContentSchema } from '../../../contracts/tools.ts';
 import { rpcError } from '../errors.ts';
 
@@ -25,42 +25,37 @@ export function toManifest(t: AnnouncedTool) {
 
 /**
  * Errors both dialects share: unknown tool -32601 with close matches, bad arguments -32602, adapter unavailable
- * -32003, unapproved held call -32001 with `approval_required` data. Returns undefined for outcomes a dialect maps itself.
+ * -32003, unapproved held call -32001 with `approval_required` data. Returns undefined for the failures a dialect
+ * renders itself (the tool ran and failed, timed out or was cancelled; the hold policy refused the call).
  */
-export function sharedError(o: ToolCallOutcome) {
-  switch (o.kind) {
-    case 'not_found': {
-      const suffix = o.ambiguous
-        ? `; the alias matches several tools: ${o.ambiguous.join(', ')}`
-        : o.did_you_mean.length
-          ? `; did you mean ${o.did_you_mean.join(', ')}?`
-          : '';
-      return rpcError('METHOD_NOT_FOUND', `Tool not found: ${o.tool_id}${suffix}`, {
-        tool_id: o.tool_id,
-        did_you_mean: o.did_you_mean,
-        tool_count: o.tool_count,
+function sharedError(r: ToolFailed) {
+  const e = r.error;
+  switch (e.type) {
+    case 'TOOL_NOT_FOUND':
+      return rpcError('METHOD_NOT_FOUND', e.message, {
+        tool_id: r.tool_id,
+        did_you_mean: e.details.did_you_mean,
+        tool_count: e.details.tool_count,
       });
-    }
-    case 'invalid_params':
-      return rpcError(
-        'INVALID_PARAMS',
-        `Invalid arguments for ${o.tool_id}: ${o.validation_errors.map((v) => `${v.path} ${v.message}`).join('; ')}`,
-        {
-          tool_id: o.tool_id,
-          validation_errors: o.validation_errors,
-        },
-      );
-    case 'unavailable':
-      return rpcError('TOOL_UNAVAILABLE', `Tool adapter is unavailable: ${o.message}`, {
+    case 'INVALID_ARGUMENTS':
+      return rpcError('INVALID_PARAMS', e.message, {
+        tool_id: r.tool_id,
+        validation_errors: e.details.validation_errors,
+      });
+    case 'TOOL_UNAVAILABLE':
+      return rpcError('TOOL_UNAVAILABLE', `Tool adapter is unavailable: ${e.message}`, {
         error_type: 'TOOL_UNAVAILABLE',
-        tool_id: o.tool_id,
-        details: o.message,
-        duration_ms: o.duration_ms,
+        tool_id: r.tool_id,
+        details: e.message,
+        duration_ms: r.duration_ms,
       });
-    case 'held': {
-      const { kind: _k, message, ...rest } = o;
-      return rpcError('TOOL_EXECUTION_ERROR', message, { ...rest, code: 'approval_required', retryable: false });
-    }
+    case 'APPROVAL_REQUIRED':
+      return rpcError('TOOL_EXECUTION_ERROR', e.message, {
+        tool_id: r.tool_id,
+        ...e.details,
+        code: 'approval_required',
+        retryable: false,
+      });
     default:
       return undefined;
   }
@@ -86,72 +81,56 @@ function okResult(data: Record<string, unknown>, callId: string) {
   };
 }
 
-/** MCP dialect (`tools/call`): success and tool failures are results; the rest are JSON-RPC errors. */
-export function toMcpResult(o: ToolCallOutcome, callId: string) {
-  const err = sharedError(o);
+/**
+ * MCP dialect (`tools/call`): success, and a tool that ran and failed or a call the policy refused, are results
+ * (`isError: true` with `_meta.error`); the rest are JSON-RPC errors.
+ */
+export function toMcpResult(r: ToolResult, callId: string) {
+  if (r.status === 'success') return okResult(r.data, callId);
+  const err = sharedError(r);
   if (err) throw err;
-  if (o.kind === 'ok') return okResult(o.data, callId);
-  if (o.kind === 'refused') {
-    return {
-      content: [{ type: 'text', text: o.message }],
-      isError: true,
-      _meta: { callId, error: { toolId: o.tool_id, details: o.message, durationMs: 0 } },
-    };
-  }
-  if (o.kind === 'tool_error') {
-    return {
-      content: [{ type: 'text', text: o.error.message }],
-      isError: true,
-      _meta: {
-        callId,
-        error: { toolId: o.tool_id, type: o.error.type, details: o.error.details, durationMs: o.duration_ms },
-      },
-    };
-  }
-  throw new Error(`unmapped outcome ${o.kind}`);
+  const e = r.error;
+  // A refusal by the hold policy names no error type: the call never reached a tool.
+  const error =
+    e.type === 'REFUSED'
+      ? { toolId: r.tool_id, details: e.details, durationMs: r.duration_ms }
+      : { toolId: r.tool_id, type: e.type, details: e.details, durationMs: r.duration_ms };
+  return { content: [{ type: 'text', text: e.message }], isError: true, _meta: { callId, error } };
 }
 
 /** The constant legacy message of an execution failure; the reason is in data.details (SPEC "Errors"). */
 export const LEGACY_EXECUTION_MESSAGE = 'Tool execution failed';
 
 /** Legacy dialect (`tool/call`): success is `{tool_id, status, data, duration_ms, output_files}`, failures are errors. */
-export function toLegacyResult(o: ToolCallOutcome) {
-  const err = sharedError(o);
-  if (err) throw err;
-  if (o.kind === 'ok')
+export function toLegacyResult(r: ToolResult) {
+  if (r.status === 'success')
     return {
-      tool_id: o.tool_id,
+      tool_id: r.tool_id,
       status: 'success',
-      data: o.data,
-      duration_ms: o.duration_ms,
-      output_files: o.output_files,
+      data: r.data,
+      duration_ms: r.duration_ms,
+      output_files: r.output_files,
     };
-  if (o.kind === 'refused') {
-    throw rpcError('TOOL_EXECUTION_ERROR', LEGACY_EXECUTION_MESSAGE, {
-      error_type: 'TOOL_EXECUTION_ERROR',
-      tool_id: o.tool_id,
-      details: o.message,
-      duration_ms: 0,
+  const err = sharedError(r);
+  if (err) throw err;
+  const e = r.error;
+  if (e.type === 'TOOL_TIMEOUT') {
+    throw rpcError('TOOL_TIMEOUT', e.message, {
+      error_type: 'TOOL_TIMEOUT',
+      tool_id: r.tool_id,
+      details: e.details,
+      duration_ms: r.duration_ms,
     });
   }
-  if (o.kind === 'tool_error') {
-    if (o.error.type === 'TOOL_TIMEOUT') {
-      throw rpcError('TOOL_TIMEOUT', o.error.message, {
-        error_type: 'TOOL_TIMEOUT',
-        tool_id: o.tool_id,
-        details: o.error.details,
-        duration_ms: o.duration_ms,
-      });
-    }
-    throw rpcError('TOOL_EXECUTION_ERROR', LEGACY_EXECUTION_MESSAGE, {
-      error_type: 'TOOL_EXECUTION_ERROR',
-      tool_id: o.tool_id,
-      details:
-        typeof o.error.details === 'string'
-          ? `${o.error.message}: ${o.error.details}`.replace(/^(.*): \1$/, '$1')
-          : { message: o.error.message, ...o.error.details },
-      duration_ms: o.duration_ms,
-    });
-  }
-  throw new Error(`unmapped outcome ${o.kind}`);
+  throw rpcError('TOOL_EXECUTION_ERROR', LEGACY_EXECUTION_MESSAGE, {
+    error_type: 'TOOL_EXECUTION_ERROR',
+    tool_id: r.tool_id,
+    details:
+      e.type === 'REFUSED'
+        ? e.details
+        : typeof e.details === 'string'
+          ? `${e.message}: ${e.details}`.replace(/^(.*): \1$/, '$1')
+          : { message: e.message, ...e.details },
+    duration_ms: r.duration_ms,
+  });
 }

@@ -7,7 +7,8 @@ import { createAdapterService } from '../../../actors/adapters/kit/adapter.servi
 import { Workspace } from '../../../actors/adapters/kit/workspace.ts';
 import { generateMeshTool } from '../../../actors/adapters/kit/mesh/generate-mesh.tool.ts';
 import { createSolverAdapter } from '../../../actors/adapters/solver/solver.adapter.ts';
-import { adapterActions, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
+import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
+import type { ToolResult } from '../../../contracts/tool-result.ts';
 import { startActors } from '../../support/actors.ts';
 import { tempWorkspace } from '../../support/sim-fixtures.ts';
 
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 const ok = async (adapter: string, tool: string, args: Record<string, unknown>) => {
-  const r: InvokeResult = await call(
+  const r: ToolResult = await call(
     h.broker,
     adapterActions(adapter).invoke,
     {

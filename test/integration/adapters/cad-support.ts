@@ -20,7 +20,7 @@ export async function warmUp(t: TestNode, tool: string): Promise<void> {
     },
     { timeout: 120_000 },
   );
-  if (out.kind !== 'tool_error' && out.kind !== 'invalid_params')
+  if (out.status !== 'error' || !['TOOL_EXECUTION_ERROR', 'TOOL_TIMEOUT', 'INVALID_ARGUMENTS'].includes(out.error.type))
     throw new Error(`warm-up call answered ${JSON.stringify(out)}`);
 }
 

@@ -179,7 +179,7 @@ describe('cadkernel sessions on the real kernel', () => {
       base: 'base',
       follower: 'ghost',
     });
-    expect(bad).toMatchObject({ kind: 'invalid_params' });
+    expect(bad).toMatchObject({ error: { type: 'INVALID_ARGUMENTS' } });
   });
 
   it('runs code against the session: a solid result becomes an object, plain data is capped', async () => {
@@ -266,7 +266,7 @@ describe('cadkernel bad input', () => {
       call_id: `t-${crypto.randomUUID()}`,
       caller: { kind: 'stdio', transport: 'stdio' },
     });
-    expect(out).toMatchObject({ kind: 'tool_error', error: { type: 'TOOL_TIMEOUT' } });
+    expect(out).toMatchObject({ status: 'error', error: { type: 'TOOL_TIMEOUT' } });
     // The next call waits for the replacement thread (start + warm-up) and replays the session's history on it.
     const after = await okData(patientCall(t, 'cadkernel.measure', { session_id: sid, object_id: 'part_1' }));
     expect(after.volume_mm3).toBeCloseTo(Math.PI * 100 * 20, 3);
@@ -281,7 +281,7 @@ describe('cadkernel bad input', () => {
     );
     const sid = await open();
     expect(await tool('import_step', { session_id: sid, file_path: '../outside.step' })).toMatchObject({
-      kind: 'invalid_params',
+      error: { type: 'INVALID_ARGUMENTS' },
     });
   });
 });

@@ -160,15 +160,18 @@ describe('cadscript bad input', () => {
   it('refuses a path outside the workspace as invalid arguments', async () => {
     const err = await tool('get_properties', { file_path: '../../etc/passwd.step' });
     expect(err).toMatchObject({
-      kind: 'invalid_params',
-      validation_errors: [{ message: expect.stringContaining('outside the workspace') }],
+      status: 'error',
+      error: {
+        type: 'INVALID_ARGUMENTS',
+        details: { validation_errors: [{ message: expect.stringContaining('outside the workspace') }] },
+      },
     });
     const out = await tool('create_parametric', {
       shape_type: 'box',
       parameters: { length: 1, width: 1, height: 1 },
       output_path: '/tmp/escape.step',
     });
-    expect(out).toMatchObject({ kind: 'invalid_params' });
+    expect(out).toMatchObject({ error: { type: 'INVALID_ARGUMENTS' } });
     expect(fs.existsSync('/tmp/escape.step')).toBe(false);
   });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from '../../support/node.ts';
-import { callTool, okData } from '../../support/tools.ts';
+import { callTool, okData, refusedIssues } from '../../support/tools.ts';
 
 // Findings 1 and 2 through the registry: a hostile netlist is refused as invalid arguments before ngspice runs.
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'circuit-hostile-'));
@@ -25,8 +25,9 @@ afterAll(async () => {
 const run = (args: Record<string, unknown>) => callTool(t.node.broker, 'circuit.run_simulation', args);
 const refused = async (args: Record<string, unknown>) => {
   const o = await run(args);
-  if (o.kind !== 'invalid_params') throw new Error(`expected invalid_params, got ${JSON.stringify(o)}`);
-  return o.validation_errors.map((v) => v.message).join('\n');
+  return refusedIssues(o)
+    .map((v) => v.message)
+    .join('\n');
 };
 const pwned = (name: string) => path.join(outside, name);
 const touch = (name: string) => `shell touch ${pwned(name)}`;

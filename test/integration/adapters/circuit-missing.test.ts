@@ -20,6 +20,6 @@ describe('circuit adapter without ngspice', () => {
       analysis_type: 'op',
     });
     expect(JSON.stringify(o)).toContain('ngspice');
-    expect(o.kind === 'unavailable' || (o.kind === 'tool_error' && o.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
+    expect(o.status === 'error' && o.error.type === 'TOOL_UNAVAILABLE').toBe(true);
   });
 });

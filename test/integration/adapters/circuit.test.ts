@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
-import { callTool, okData, toolError } from '../../support/tools.ts';
+import { callTool, okData, refusedIssues, toolError } from '../../support/tools.ts';
 
 const SPICE = '/work/shared/fixtures/sim/spice';
 const netlist = (f: string) => fs.readFileSync(`${SPICE}/${f}`, 'utf8');
@@ -93,8 +93,9 @@ describe('circuit.run_simulation on ngspice', () => {
   it('refuses a .control block, both netlist sources, an include outside the workspace, an unknown probe and foreign params', async () => {
     const refused = async (args: Record<string, unknown>) => {
       const o = await run(args);
-      if (o.kind !== 'invalid_params') throw new Error(`expected invalid_params, got ${JSON.stringify(o)}`);
-      return o.validation_errors.map((v) => v.message).join('\n');
+      return refusedIssues(o)
+        .map((v) => v.message)
+        .join('\n');
     };
     expect(
       await refused({ netlist: '* t\nV1 a 0 1\nR1 a 0 1k\n.control\nop\n.endc\n.end\n', analysis_type: 'op' }),
@@ -123,7 +124,7 @@ describe('circuit.run_simulation on ngspice', () => {
       call_id: `t-${crypto.randomUUID()}`,
       caller: { kind: 'stdio', transport: 'stdio' },
     });
-    expect(o).toMatchObject({ kind: 'tool_error', error: { type: 'TOOL_TIMEOUT' } });
+    expect(o).toMatchObject({ status: 'error', error: { type: 'TOOL_TIMEOUT' } });
     const scratch = path.join(workspace, 'calls');
     const ngspiceHere = () =>
       fs.readdirSync('/proc').filter((pid) => {

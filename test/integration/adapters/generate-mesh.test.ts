@@ -8,7 +8,8 @@ import { generateMeshTool } from '../../../actors/adapters/kit/mesh/generate-mes
 import { createAdapterService } from '../../../actors/adapters/kit/adapter.service.ts';
 import { Workspace } from '../../../actors/adapters/kit/workspace.ts';
 import { createSolverAdapter } from '../../../actors/adapters/solver/solver.adapter.ts';
-import { adapterActions, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
+import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
+import type { ToolResult } from '../../../contracts/tool-result.ts';
 import { startActors } from '../../support/actors.ts';
 import { tempWorkspace, writeStep } from '../../support/sim-fixtures.ts';
 
@@ -35,7 +36,7 @@ afterAll(async () => {
   ws.remove();
 });
 
-const invoke = (adapter: string, tool: string, args: Record<string, unknown>): Promise<InvokeResult> =>
+const invoke = (adapter: string, tool: string, args: Record<string, unknown>): Promise<ToolResult> =>
   call(
     h.broker,
     adapterActions(adapter).invoke,
@@ -48,7 +49,7 @@ const invoke = (adapter: string, tool: string, args: Record<string, unknown>): P
     },
     { timeout: 130_000 },
   );
-const ok = async (p: Promise<InvokeResult>) => {
+const ok = async (p: Promise<ToolResult>) => {
   const r = await p;
   if (r.status !== 'success') throw new Error(JSON.stringify(r.error));
   return r.data as Record<string, any>;

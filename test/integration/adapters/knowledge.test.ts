@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
+import { ToolResultSchema, type ToolResult } from '../../../contracts/tool-result.ts';
 import { KnowledgeActions } from '../../../contracts/actions/knowledge.actions.ts';
 import {
   KnowledgeIngestResultSchema,
@@ -47,8 +47,8 @@ for (const backend of backends) {
       tool: string,
       args: Record<string, unknown>,
       callId: string = crypto.randomUUID(),
-    ): Promise<InvokeResult> =>
-      InvokeResultSchema.parse(
+    ): Promise<ToolResult> =>
+      ToolResultSchema.parse(
         await t.node.broker.call(
           'adapters.knowledge.invoke',
           {

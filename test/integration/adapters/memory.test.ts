@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
+import { ToolResultSchema, type ToolResult } from '../../../contracts/tool-result.ts';
 import { ExperienceListSchema, InsightListSchema } from '../../../contracts/sessions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { invokeViaRegistry } from '../../support/tools.ts';
@@ -19,8 +19,8 @@ for (const backend of backends) {
     const ids: Record<string, string> = {};
 
     // Through the registry: arguments are validated there, once (ISSUE 13 point 3), not by the adapter.
-    const invoke = async (tool: string, args: Record<string, unknown>): Promise<InvokeResult> =>
-      InvokeResultSchema.parse(await invokeViaRegistry(t.node.broker, tool, args));
+    const invoke = async (tool: string, args: Record<string, unknown>): Promise<ToolResult> =>
+      ToolResultSchema.parse(await invokeViaRegistry(t.node.broker, tool, args));
     const ok = async (tool: string, args: Record<string, unknown>) => {
       const r = await invoke(tool, args);
       if (r.status !== 'success') throw new Error(`${tool} failed: ${JSON.stringify(r.error)}`);

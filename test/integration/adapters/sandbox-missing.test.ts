@@ -28,13 +28,13 @@ describe('engine adapters on a node without bubblewrap (sandbox on, the default)
       analysis_type: 'op',
     });
     expect(JSON.stringify(o)).toContain('bubblewrap');
-    expect(o.kind === 'unavailable' || (o.kind === 'tool_error' && o.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
+    expect(o.status === 'error' && o.error.type === 'TOOL_UNAVAILABLE').toBe(true);
     const s = await callTool(t.node.broker, 'solver.run_fea', {
       mesh_file: 'm.inp',
       load_case: 'x',
       analysis_type: 'modal',
     });
     expect(JSON.stringify(s)).toContain('bubblewrap');
-    expect(s.kind === 'unavailable' || (s.kind === 'tool_error' && s.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
+    expect(s.status === 'error' && s.error.type === 'TOOL_UNAVAILABLE').toBe(true);
   });
 });

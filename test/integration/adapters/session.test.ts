@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
+import { ToolResultSchema, type ToolResult } from '../../../contracts/tool-result.ts';
 import { SessionsActions } from '../../../contracts/actions/sessions.actions.ts';
 import { AgentSessionSchema, SessionEventSchema } from '../../../contracts/sessions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
@@ -30,8 +30,8 @@ for (const backend of backends) {
       tool: string,
       args: Record<string, unknown>,
       caller: Record<string, unknown> = {},
-    ): Promise<InvokeResult> =>
-      InvokeResultSchema.parse(await invokeViaRegistry(t.node.broker, `session.${tool}`, args, caller));
+    ): Promise<ToolResult> =>
+      ToolResultSchema.parse(await invokeViaRegistry(t.node.broker, `session.${tool}`, args, caller));
     const ok = async (tool: string, args: Record<string, unknown>, caller?: Record<string, unknown>) => {
       const r = await invoke(tool, args, caller);
       if (r.status !== 'success') throw new Error(`${tool} failed: ${JSON.stringify(r.error)}`);

@@ -29,6 +29,6 @@ describe('solver adapter without CalculiX', () => {
       analysis_type: 'modal',
     });
     expect(JSON.stringify(o)).toContain('ccx (CalculiX) is not installed');
-    expect(o.kind === 'unavailable' || (o.kind === 'tool_error' && o.error.type === 'TOOL_UNAVAILABLE')).toBe(true);
+    expect(o.status === 'error' && o.error.type === 'TOOL_UNAVAILABLE').toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
+import { ToolResultSchema, type ToolResult } from '../../../contracts/tool-result.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { invokeViaRegistry, recordToolProgress, type ToolProgress } from '../../support/tools.ts';
 
@@ -96,14 +96,14 @@ async function invoke(
   args: Record<string, unknown>,
   callId = crypto.randomUUID(),
   node = t,
-): Promise<InvokeResult> {
+): Promise<ToolResult> {
   // Through the registry: arguments are validated there, once, and defaults filled in (ISSUE 13 point 3).
   const extra = { call_id: callId, timeout_seconds: 20, progress_node: node.node.broker.nodeID };
-  return InvokeResultSchema.parse(
+  return ToolResultSchema.parse(
     await invokeViaRegistry(node.node.broker, `web.${tool}`, args, { kind: 'remote', transport: 'http' }, extra),
   );
 }
-const data = (r: InvokeResult) => {
+const data = (r: ToolResult) => {
   if (r.status !== 'success') throw new Error(`call failed: ${JSON.stringify(r.error)}`);
   return r.data;
 };

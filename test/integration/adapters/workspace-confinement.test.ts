@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { ProjectsActions } from '../../../contracts/actions/projects.actions.ts';
-import type { ToolCallOutcome } from '../../../contracts/actions/tools.actions.ts';
+import type { ToolResult } from '../../../contracts/tool-result.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import {
   INPUT_FILES,
@@ -206,10 +206,11 @@ const ARGS: Arg[] = [
   },
 ];
 
-/** The refusal a case must get: invalid arguments (the registry's invalid_params) naming the argument. */
-function expectRefused(o: ToolCallOutcome, arg: string, label: string) {
-  expect(o.kind, `${label}: ${JSON.stringify(o)}`).toBe('invalid_params');
-  if (o.kind === 'invalid_params') expect(JSON.stringify(o.validation_errors), label).toContain(arg);
+/** The refusal a case must get: invalid arguments (INVALID_ARGUMENTS) naming the argument. */
+function expectRefused(o: ToolResult, arg: string, label: string) {
+  expect(o.status === 'error' && o.error.type, `${label}: ${JSON.stringify(o)}`).toBe('INVALID_ARGUMENTS');
+  if (o.status === 'error' && o.error.type === 'INVALID_ARGUMENTS')
+    expect(JSON.stringify(o.error.details.validation_errors), label).toContain(arg);
 }
 
 describe('the hostile cases of finding 3', () => {
@@ -234,14 +235,14 @@ describe('the hostile cases of finding 3', () => {
     const before = outsideSnapshot(l);
     fs.symlinkSync(l.out, path.join(l.ws, 'staged'));
     const linked = await callTool(t.node.broker, 'twin.stage_work_product_file', { node_id: g.node_id });
-    expect(linked.kind, JSON.stringify(linked)).not.toBe('ok');
+    expect(linked.status, JSON.stringify(linked)).not.toBe('success');
     expect(outsideSnapshot(l)).toEqual(before);
 
     fs.unlinkSync(path.join(l.ws, 'staged'));
     fs.mkdirSync(path.join(l.ws, 'staged', g.node_id), { recursive: true });
     fs.symlinkSync(path.join(l.out, 'staged-through-link.step'), path.join(l.ws, 'staged', g.node_id, 'Staged.step'));
     const dangling = await callTool(t.node.broker, 'twin.stage_work_product_file', { node_id: g.node_id });
-    expect(dangling.kind, JSON.stringify(dangling)).not.toBe('ok');
+    expect(dangling.status, JSON.stringify(dangling)).not.toBe('success');
     expect(outsideSnapshot(l)).toEqual(before);
 
     fs.rmSync(path.join(l.ws, 'staged'), { recursive: true });
@@ -262,7 +263,7 @@ describe('the traversal corpus against every path argument of every path-taking 
         const before = outsideSnapshot(l);
         const o = await patientCall(t, a.tool, { ...a.base(), [a.arg]: p });
         if (expected === 'refused') expectRefused(o, a.arg, label);
-        else if (o.kind === 'ok')
+        else if (o.status === 'success')
           for (const f of o.output_files ?? []) expect(writtenInside(l, f), `${label}: wrote ${f}`).toBe(true);
         expect(outsideSnapshot(l), label).toEqual(before);
       }

@@ -79,16 +79,21 @@ describe('the flow tools', () => {
     ];
     for (const [tool, args] of calls) {
       expect(await callTool(node.handle.broker, tool, args, worker), tool).toEqual({
-        kind: 'refused',
+        status: 'error',
         tool_id: tool,
-        message: 'the design-flow worker cannot call flow.* tools',
+        error: {
+          type: 'REFUSED',
+          message: 'the design-flow worker cannot call flow.* tools',
+          details: 'the design-flow worker cannot call flow.* tools',
+        },
+        duration_ms: 0,
       });
     }
   });
 
   it('holds start_run for a remote caller; propose and patch are held downstream until a person approves', async () => {
     const held = await callTool(node.handle.broker, 'flow.start_run', { design_flow: 'mech_v1', goal: 'x' }, remote);
-    expect(held).toMatchObject({ kind: 'held', outcome: 'not_configured' });
+    expect(held).toMatchObject({ error: { type: 'APPROVAL_REQUIRED', details: { outcome: 'not_configured' } } });
 
     const proposal = await okData(
       callTool(
@@ -148,12 +153,18 @@ describe('the flow tools', () => {
       operations: [{ op: 'modify_phase', phase_id: 'design', changes: { condition: 'route = full' } }],
     });
     expect(bad).toMatchObject({
-      kind: 'invalid_params',
-      validation_errors: [{ message: expect.stringMatching(/^phase design: condition does not parse at position 7/) }],
+      error: {
+        type: 'INVALID_ARGUMENTS',
+        details: {
+          validation_errors: [
+            { message: expect.stringMatching(/^phase design: condition does not parse at position 7/) },
+          ],
+        },
+      },
     });
-    expect((await callTool(node.handle.broker, 'flow.patch', { action: 'apply', run_id: run.id })).kind).toBe(
-      'invalid_params',
-    );
+    expect(await callTool(node.handle.broker, 'flow.patch', { action: 'apply', run_id: run.id })).toMatchObject({
+      error: { type: 'INVALID_ARGUMENTS' },
+    });
   });
 
   it('await_gate answers awaiting_gate when the client cannot show a prompt, and decides through an elicitation when it can', async () => {

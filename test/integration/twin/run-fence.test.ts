@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceCaller } from '../../../actors/runs/executor.ts';
-import { InvokeResultSchema, type InvokeResult } from '../../../contracts/actions/adapters.actions.ts';
+import { ToolResultSchema, type ToolResult } from '../../../contracts/tool-result.ts';
 import type { PhaseDef } from '../../../contracts/flow-defs.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { dbBackends, type TestDatabase } from '../../support/pg.ts';
@@ -39,8 +39,8 @@ for (const backend of dbBackends('twin_fence')) {
       tool: string,
       args: Record<string, unknown>,
       who: Record<string, unknown>,
-    ): Promise<InvokeResult> =>
-      InvokeResultSchema.parse(
+    ): Promise<ToolResult> =>
+      ToolResultSchema.parse(
         await t.node.broker.call('adapters.twin.invoke', {
           tool_id: `twin.${tool}`,
           arguments: args,
@@ -49,7 +49,7 @@ for (const backend of dbBackends('twin_fence')) {
           caller: who,
         }),
       );
-    const errorOf = (r: InvokeResult) => (r.status === 'error' ? JSON.stringify(r.error) : '');
+    const errorOf = (r: ToolResult) => (r.status === 'error' ? JSON.stringify(r.error) : '');
     const constraintSet = (name: string) => ({ project_id: P, name, constraints: [{ metric: 'mass_kg', limit: 2 }] });
     const stored = async (name: string) =>
       (await sql('SELECT revision_status, run_id FROM twin_nodes WHERE project_id = $1 AND name = $2', [P, name])) as {

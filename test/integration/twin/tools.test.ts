@@ -46,7 +46,7 @@ describe('definition writes through the twin tools', () => {
       name: 'Escape',
       file_path: '../../etc/passwd',
     });
-    expect(out).toMatchObject({ kind: 'invalid_params' });
+    expect(out).toMatchObject({ error: { type: 'INVALID_ARGUMENTS' } });
   });
 
   it('makes drafts inside a run: revision_status draft, a draft note, and the head does not move', async () => {
@@ -147,7 +147,7 @@ describe('record_document', () => {
       document_type: 'prd',
       field_base64: junk,
     });
-    expect(bad.kind).toBe('invalid_params');
+    expect(bad).toMatchObject({ error: { type: 'INVALID_ARGUMENTS' } });
   });
 });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { withContent } from '../../../actors/adapters/kit/tool.ts';
-import type { ToolCallOutcome } from '../../../contracts/actions/tools.actions.ts';
+import type { ToolResult } from '../../../contracts/tool-result.ts';
 import { McpToolCallResultSchema } from '../../../contracts/tools.ts';
 import { toLegacyResult, toMcpResult } from '../../../gateway/mcp/methods/tool-results.ts';
 
-const ok = (data: Record<string, unknown>): ToolCallOutcome => ({
-  kind: 'ok',
+const ok = (data: Record<string, unknown>): ToolResult => ({
+  status: 'success',
   tool_id: 'x.t',
   data,
   output_files: [],

@@ -36,7 +36,7 @@ function inputOf(bus: PhaseInput['bus'], request: Record<string, unknown>) {
     callTool: async (name, args) => {
       tools.push({ name, args });
       return {
-        kind: 'ok',
+        status: 'success' as const,
         tool_id: name,
         data: { node_id: 'n1', item_ref: 'INT-X@1', item_key: 'INT-X' },
         output_files: [],

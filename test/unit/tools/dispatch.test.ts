@@ -32,7 +32,7 @@ function flakyBus(failures: number, type = 'REQUEST_REJECTED') {
     call: async () => {
       calls++;
       if (calls <= failures) throw Object.assign(new Error('node gone'), { type });
-      return { status: 'success', data: { n: calls }, output_files: [], duration_ms: 1 };
+      return { status: 'success', tool_id: 'x.t', data: { n: calls }, output_files: [], duration_ms: 1 };
     },
   } as unknown as Context;
   return { ctx, count: () => calls };
@@ -42,14 +42,14 @@ describe('dispatch to an adapter', () => {
   it('retries an idempotent tool once when its node crashed mid-call', async () => {
     const bus = flakyBus(1);
     const out = await dispatch(bus.ctx, tool(true), params);
-    expect(out).toMatchObject({ kind: 'ok', data: { n: 2 } });
+    expect(out).toMatchObject({ status: 'success', data: { n: 2 } });
     expect(bus.count()).toBe(2);
   });
 
   it('never retries a non-idempotent tool: a crash is TOOL_EXECUTION_ERROR', async () => {
     const bus = flakyBus(1);
     const out = await dispatch(bus.ctx, tool(false), params);
-    expect(out).toMatchObject({ kind: 'tool_error', error: { type: 'TOOL_EXECUTION_ERROR' } });
+    expect(out).toMatchObject({ status: 'error', tool_id: 'x.t', error: { type: 'TOOL_EXECUTION_ERROR' } });
     expect(bus.count()).toBe(1);
   });
 
@@ -57,7 +57,8 @@ describe('dispatch to an adapter', () => {
     const bus = flakyBus(1, 'REQUEST_TIMEOUT');
     const out = await dispatch(bus.ctx, tool(true), params);
     expect(out).toMatchObject({
-      kind: 'tool_error',
+      status: 'error',
+      tool_id: 'x.t',
       error: { type: 'TOOL_TIMEOUT', message: 'tool x.t exceeded its timeout of 5 seconds' },
     });
     expect(bus.count()).toBe(1);
