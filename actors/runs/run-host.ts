@@ -5,6 +5,8 @@ import { apply, foldRun } from './run.events.ts';
 import { FencedError, type RunStore } from './run.store.ts';
 import type { RunLimits, RunState } from './run.types.ts';
 
+/** Statuses a run never leaves. */
+const ENDED: readonly string[] = ['completed', 'failed', 'rejected', 'cancelled'];
 /** One run held by this node: its state, the epoch it owns it under, and its mailbox (one command at a time). */
 interface Held {
   state: RunState;
@@ -202,7 +204,14 @@ export class RunHost {
     const now = this.deps.now();
     const d = decide(h.state, cmd, { now: now.toISOString(), limits: this.deps.limits });
     // A refusal is stored nowhere, so no epoch check fences it: make sure it was not read off a copy taken over meanwhile.
-    if (d.refusal && !d.events.length && !(await this.deps.store.owns(runId, h.epoch))) {
+    // An ended run never changes again, so its refusal stands whoever holds it now (a decision queued behind the one
+    // that ended it must not turn into "not the owner" because a later decision loaded the run again).
+    if (
+      d.refusal &&
+      !d.events.length &&
+      !ENDED.includes(h.state.status) &&
+      !(await this.deps.store.owns(runId, h.epoch))
+    ) {
       this.drop(runId, h.epoch);
       throw notOwner(runId, `epoch ${h.epoch} was taken over; this copy's answer would be stale`);
     }
@@ -230,7 +239,7 @@ export class RunHost {
     }
     this.runEffects(runId, h, d.effects);
     // An ended run needs nothing more from this node: no lease to renew, no memory to keep (reads use the projection).
-    if (['completed', 'failed', 'rejected', 'cancelled'].includes(h.state.status)) this.drop(runId, h.epoch);
+    if (ENDED.includes(h.state.status)) this.drop(runId, h.epoch);
     return { ...d, state: h.state };
   }
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../brokers/db/index.ts';
+import { batchLoader, batchWriter, type Db } from '../../brokers/db/index.ts';
 import type { RunEvent } from './run.events.ts';
 import type { RunState } from './run.types.ts';
 
@@ -29,6 +29,36 @@ export interface RunRow {
  * epoch, with `(run_id, seq)` unique and an idempotency key per decision.
  */
 export function createRunStore(db: Db, node: string, leaseMs: number) {
+  // Claims asked for in one turn of the event loop (a burst of decisions on runs this node does not hold) are one
+  // guarded UPDATE; each run is still taken only while free, ours or expired, and a locked row is still skipped.
+  const claimOne = batchWriter<{ id: string; now: Date; force: boolean }, number>({
+    group: (c) => String(c.force),
+    key: (c) => c.id,
+    async write(force, cs) {
+      const now = cs[0].now;
+      const { rows } = await db.query<{ id: string; epoch: string }>(
+        `UPDATE runs r SET owner = $2, epoch = r.epoch + 1, lease_until = $3
+         WHERE r.id IN (SELECT id FROM runs WHERE id = ANY($1::text[]) AND ($5 OR owner IS NULL OR owner = $2 OR lease_until IS NULL OR lease_until < $4) FOR UPDATE SKIP LOCKED)
+         RETURNING r.id, r.epoch`,
+        [cs.map((c) => c.id), node, new Date(now.getTime() + leaseMs), now, force === 'true'],
+      );
+      return new Map(rows.map((r) => [r.id, Number(r.epoch)]));
+    },
+  });
+  // The logs of the runs loaded in one turn of the event loop, one query.
+  const eventsOf = batchLoader(async (ids) => {
+    const { rows } = await db.query<{ run_id: string; payload: RunEvent }>(
+      'SELECT run_id, payload FROM run_events WHERE run_id = ANY($1::text[]) ORDER BY run_id, seq',
+      [ids],
+    );
+    const out = new Map<string, RunEvent[]>();
+    for (const r of rows) {
+      const list = out.get(r.run_id);
+      if (list) list.push(r.payload);
+      else out.set(r.run_id, [r.payload]);
+    }
+    return out;
+  });
   return {
     async create(
       row: {
@@ -70,14 +100,8 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
      * by an append in flight (its node may be stalled mid-transaction) is skipped, not waited for: that append may still
      * commit under the old epoch, and waiting would hold up every other takeover behind it.
      */
-    async claim(id: string, now: Date, force = false): Promise<number | undefined> {
-      const { rows } = await db.query<{ epoch: string }>(
-        `UPDATE runs SET owner = $2, epoch = epoch + 1, lease_until = $3
-         WHERE id = (SELECT id FROM runs WHERE id = $1 AND ($5 OR owner IS NULL OR owner = $2 OR lease_until IS NULL OR lease_until < $4) FOR UPDATE SKIP LOCKED)
-         RETURNING epoch`,
-        [id, node, new Date(now.getTime() + leaseMs), now, force],
-      );
-      return rows[0] ? Number(rows[0].epoch) : undefined;
+    claim(id: string, now: Date, force = false): Promise<number | undefined> {
+      return claimOne({ id, now, force });
     },
 
     /** Whether `epoch` is still the run's fencing token (a check before effects that other actors cannot fence). */
@@ -87,11 +111,7 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
     },
 
     async events(id: string): Promise<RunEvent[]> {
-      const { rows } = await db.query<{ payload: RunEvent }>(
-        'SELECT payload FROM run_events WHERE run_id = $1 ORDER BY seq',
-        [id],
-      );
-      return rows.map((r) => r.payload);
+      return (await eventsOf(id)) ?? [];
     },
 
     /**

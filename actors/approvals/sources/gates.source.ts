@@ -87,6 +87,8 @@ export function createGateSource(db: Queryable, log: Logger, bus: Caller) {
     for (const d of rows) out.set(d.approval_id, [...(out.get(d.approval_id) ?? []), d]);
     return out;
   }
+  /** The queue's own rows of the runs read in one event-loop turn (a burst of decisions), one query. */
+  const mineOf = batchLoader(async (approvalIds) => mine(approvalIds.map((a) => a.slice('gate:'.length))));
 
   async function inputs(rows: GateRow[]): Promise<GateInput[]> {
     if (!rows.length) return [];
@@ -134,7 +136,7 @@ export function createGateSource(db: Queryable, log: Logger, bus: Caller) {
     /** One run's gate input, or undefined for an unknown run. */
     async one(runId: string): Promise<GateInput | undefined> {
       const r = await oneRow(runId);
-      return r ? (await inputs([r]))[0] : undefined;
+      return r ? toInput(r, (await mineOf(`gate:${r.id}`)) ?? []) : undefined;
     },
 
     /** Reads the run's row again after a decision, off the request path, and keeps it (`settled` waits for it). */
