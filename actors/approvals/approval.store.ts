@@ -1,4 +1,4 @@
-import type { Db } from '../../brokers/db/index.ts';
+import { batchLoader, batchWriter, type Db } from '../../brokers/db/index.ts';
 import type { DecisionRecord } from '../../contracts/approvals.ts';
 import { enqueue, type OutboxRow } from './outbox.ts';
 
@@ -35,6 +35,27 @@ export function createApprovalStore(db: Db) {
         [approvalId, targetId, state, projectId, JSON.stringify(decision), JSON.stringify(command), now],
       )
       .then((r) => r.rowCount === 1);
+  const seenOf = batchLoader(async (pairs) => {
+    const split = pairs.map((p) => p.split('\n'));
+    const { rows } = await db.query<{ idem: string; approval_id: string }>(
+      `SELECT i.idem, i.approval_id FROM approval_idempotency i
+       JOIN unnest($1::text[], $2::text[]) AS k(idem, approval_id) ON i.idem = k.idem AND i.approval_id = k.approval_id`,
+      [split.map((x) => x[0]), split.map((x) => x[1])],
+    );
+    return new Map(rows.map((r) => [`${r.idem}\n${r.approval_id}`, true]));
+  });
+  const rememberOne = batchWriter<{ idem: string; approvalId: string; now: Date }, true>({
+    group: () => 'remember',
+    key: (r) => r.idem,
+    async write(_g, rs) {
+      await db.query(
+        `INSERT INTO approval_idempotency (idem, approval_id, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]) ON CONFLICT (idem) DO NOTHING`,
+        [rs.map((r) => r.idem), rs.map((r) => r.approvalId), rs.map((r) => r.now)],
+      );
+      return new Map();
+    },
+  });
   return {
     /** Saves the reject of a gate whose workflow no longer exists; false when a decision on it is already kept. */
     saveGone: (approvalId: string, gateId: string, projectId: string | null, decision: DecisionRecord, now: Date) =>
@@ -65,20 +86,13 @@ export function createApprovalStore(db: Db) {
         return true;
       }),
 
-    /** Whether a client's Idempotency-Key already decided this approval. */
-    async seen(idem: string, approvalId: string): Promise<boolean> {
-      const { rows } = await db.query('SELECT 1 FROM approval_idempotency WHERE idem = $1 AND approval_id = $2', [
-        idem,
-        approvalId,
-      ]);
-      return rows.length > 0;
-    },
+    /** Whether a client's Idempotency-Key already decided this approval (the checks of one event-loop turn: one read). */
+    seen: async (idem: string, approvalId: string): Promise<boolean> =>
+      (await seenOf(`${idem}\n${approvalId}`)) === true,
 
+    /** Remembers a client's key (the keys of one event-loop turn: one INSERT ... SELECT FROM unnest). */
     async remember(idem: string, approvalId: string, now: Date): Promise<void> {
-      await db.query(
-        'INSERT INTO approval_idempotency (idem, approval_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (idem) DO NOTHING',
-        [idem, approvalId, now],
-      );
+      await rememberOne({ idem, approvalId, now });
     },
   };
 }

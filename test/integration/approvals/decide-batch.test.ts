@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgliteDb, migrate, type Db } from '../../../brokers/db/index.ts';
 import { ActorError } from '../../../brokers/errors.ts';
+import { createApprovalStore } from '../../../actors/approvals/approval.store.ts';
 import { createHoldStore } from '../../../actors/holds/hold.store.ts';
 import { decideNode, nodeDecider } from '../../../actors/twin/approval-nodes.ts';
 
@@ -86,5 +87,20 @@ describe('decisions that arrive together are written together', () => {
         expect(o).toMatchObject({ status: 'fulfilled', value: { id: ids[i], properties: { approved_by: `p${i}` } } });
     });
     expect((out[2] as PromiseRejectedResult).reason).toBeInstanceOf(ActorError);
+  });
+
+  it("the queue's Idempotency-Keys of one turn: one INSERT to remember them, one read to check them", async () => {
+    const { db, statements } = counting(base);
+    const store = createApprovalStore(db);
+    const now = new Date('2026-01-01T00:00:00Z');
+    await Promise.all(Array.from({ length: 5 }, (_v, i) => store.remember(`k${i}`, `tool:a${i}`, now)));
+    expect(statements.filter((q) => q.includes('INSERT INTO approval_idempotency'))).toHaveLength(1);
+    const seen = await Promise.all([
+      ...Array.from({ length: 5 }, (_v, i) => store.seen(`k${i}`, `tool:a${i}`)),
+      store.seen('k0', 'tool:other'),
+      store.seen('unknown', 'tool:a0'),
+    ]);
+    expect(seen).toEqual([true, true, true, true, true, false, false]);
+    expect(statements.filter((q) => q.includes('FROM approval_idempotency'))).toHaveLength(1);
   });
 });
