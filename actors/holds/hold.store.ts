@@ -1,7 +1,8 @@
 import { batchLoader, batchWriter, type Db } from '../../brokers/db/index.ts';
 import type { HoldGuard, HoldPatch, HoldState } from './hold.machine.ts';
 
-const COLUMNS = [
+/** Every column of a ledger row (`tool_approvals`). */
+export const COLUMNS = [
   'id',
   'kind',
   'status',
@@ -30,7 +31,7 @@ const TIME_COLUMNS = new Set(['deadline', 'next_progress_at', 'created_at', 'upd
 /** Columns a transition may change (HoldPatch keys). */
 const PATCHABLE = new Set(['status', 'route', 'decision', 'error', 'detail']);
 
-const iso = (v: unknown): string | null =>
+export const iso = (v: unknown): string | null =>
   v == null ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString();
 const param = (col: string, v: unknown): unknown => (JSON_COLUMNS.has(col) && v != null ? JSON.stringify(v) : v);
 const cast = (col: string): string =>

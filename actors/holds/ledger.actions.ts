@@ -2,33 +2,11 @@ import { action } from '../../brokers/actions.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { HoldsQueueActions as Q } from '../../contracts/actions/approval-sources.actions.ts';
 import type { LedgerRecord } from '../../contracts/actions/approvals.actions.ts';
+import { COLUMNS as LEDGER_COLUMNS, iso } from './hold.store.ts';
 
-const COLUMNS = [
-  'id',
-  'kind',
-  'status',
-  'tool_id',
-  'title',
-  'arguments',
-  'detail',
-  'project_id',
-  'requested_by',
-  'reason_held',
-  'route',
-  'source',
-  'call_id',
-  'session_id',
-  'window_seconds',
-  'deadline',
-  'decision',
-  'error',
-  'created_at',
-  'updated_at',
-] as const;
+/** The ledger row as the queue sees it: every column but the hold's own delivery bookkeeping. */
+const COLUMNS = LEDGER_COLUMNS.filter((c) => c !== 'node' && c !== 'next_progress_at');
 const TIMES = new Set(['deadline', 'created_at', 'updated_at']);
-
-const iso = (v: unknown): string | null =>
-  v == null ? null : v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString();
 
 function toRecord(r: Record<string, unknown>): LedgerRecord {
   const out: Record<string, unknown> = {};

@@ -3,7 +3,12 @@ import type { FrozenFlow } from '../../contracts/flow-defs.ts';
 import { evaluateCondition, parseCondition } from './condition.ts';
 import { depsOf, dependantsOf, reworkTargetsOf } from './graph.ts';
 import { apply, type RunEvent } from './run.events.ts';
+import { findingsKey, hasPatch, PATCH_FINDINGS_ORDER } from './run.markers.ts';
+import { ended } from './run.resume.ts';
 import type { Decision, DecisionIdentity, Deliverable, FailureKind, RunLimits, RunState } from './run.types.ts';
+
+export { findingsKey, hasPatch, PATCH_FINDINGS_ORDER } from './run.markers.ts';
+export { resumeEffects } from './run.resume.ts';
 
 /** What the deterministic core is asked to do. Time comes in through `env` (STYLE R4). */
 export type RunCommand =
@@ -61,20 +66,6 @@ export interface RunEnv {
 const TRANSIENT_RETRIES = 3;
 const ENDS_RUN: FailureKind[] = ['environment', 'authorization', 'capability'];
 
-/** Patch marker (STYLE R6): the stall check compares findings regardless of their order. Runs created before it compare in order. */
-export const PATCH_FINDINGS_ORDER = 'findings-order-insensitive-v1';
-
-/** Whether the run was created with a patch marker: behaviour changed for runs in flight branches on this, never on code age. */
-export function hasPatch(s: Pick<RunState, 'patches'>, id: string): boolean {
-  return s.patches.includes(id);
-}
-
-/** Identity of a set of findings (typed kinds, not wording only) the stall check compares; order-insensitive unless told otherwise. */
-export function findingsKey(findings: GateFinding[], orderInsensitive = true): string {
-  const keys = findings.map((f) => `${f.kind}|${f.message}`);
-  return (orderInsensitive ? keys.sort() : keys).join('\n');
-}
-
 /** Emits events one by one over a working state, so later decisions see earlier effects. */
 class Builder {
   events: RunEvent[] = [];
@@ -124,7 +115,6 @@ function advance(b: Builder, env: RunEnv): void {
 }
 
 const gateIdOf = (s: RunState, phase: string) => `${s.id}:${phase}:${s.phases[phase].attempt}`;
-const ended = (s: RunState) => ['completed', 'failed', 'rejected', 'cancelled'].includes(s.status);
 
 /** The decision rules of a run (pure): `(state, command) -> events + effects | refusal`. */
 export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
@@ -399,33 +389,4 @@ function decidePatch(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'pa
     b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `${c.note}: ${rerun.join(', ')} re-run` });
   advance(b, env);
   return b.done();
-}
-
-/**
- * What a new owner must (re)start when it loads a run (after a takeover, or after a node dropped it): every phase that
- * was running (its result was never stored), the queued gate's evaluation, and the open gate's notification (the old
- * owner may have died between the append and the broadcast). Drafts are closed first when a retry or rework was the
- * last decision and nothing finished since: the old owner may have died before closing them (closing is idempotent).
- */
-export function resumeEffects(s: RunState): RunEffect[] {
-  if (ended(s)) return [];
-  const fx: RunEffect[] = [];
-  const last = s.decisions.at(-1);
-  if (
-    last &&
-    (last.decision === 'retry' || last.decision === 'rework') &&
-    !Object.values(s.phases).some((p) => p.finished_at && p.finished_at >= last.decided_at)
-  ) {
-    fx.push({
-      type: 'closeDrafts',
-      status: 'abandoned',
-      reason: `${last.decision} of ${last.phase} resumed on a new owner: ${last.reason}`,
-    });
-  }
-  for (const [phase, ps] of Object.entries(s.phases))
-    if (ps.status === 'running') fx.push({ type: 'runPhase', phase, attempt: ps.attempt, notes: ps.notes });
-  if (s.gate) fx.push({ type: 'gateOpened', phase: s.gate.phase, gate_id: s.gate.gate_id, ready: s.gate.ready });
-  else if (s.gate_queue.length)
-    fx.push({ type: 'evaluateGate', phase: s.gate_queue[0], attempt: s.phases[s.gate_queue[0]].attempt });
-  return fx;
 }

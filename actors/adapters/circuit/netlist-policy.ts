@@ -17,6 +17,21 @@ import { InvalidArgumentsError } from '../kit/tool.ts';
 /** A dot card that reads a file: `.include`, `.inc`, `.incl`, `.includex`, `.lib`, `.libx`, `.library`...: ngspice matches them by prefix. */
 export const isIncludeCard = (word: string) => /^\.(inc|lib)/i.test(word);
 
+/** Every analysis card ngspice runs on its own (netlist.ts keeps the requested one and comments out the rest). */
+export const ANALYSIS_CARDS = new Set([
+  '.op',
+  '.dc',
+  '.ac',
+  '.tran',
+  '.noise',
+  '.tf',
+  '.pz',
+  '.sens',
+  '.disto',
+  '.pss',
+  '.sp',
+]);
+
 /** Dot cards allowed besides the include family (ngspice manual, chapters 2, 11 and 15). */
 const DOT_CARDS = new Set([
   '.title',
@@ -45,17 +60,7 @@ const DOT_CARDS = new Set([
   '.measure',
   '.four',
   '.width',
-  '.op',
-  '.dc',
-  '.ac',
-  '.tran',
-  '.noise',
-  '.tf',
-  '.pz',
-  '.sens',
-  '.disto',
-  '.pss',
-  '.sp',
+  ...ANALYSIS_CARDS,
 ]);
 
 /** Simulator options of `.options` (ngspice manual, chapter 11.1). */

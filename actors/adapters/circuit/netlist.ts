@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { InvalidArgumentsError } from '../kit/tool.ts';
-import { checkExpressions, checkStatements, type Expression } from './netlist-policy.ts';
+import { ANALYSIS_CARDS, checkExpressions, checkStatements, type Expression } from './netlist-policy.ts';
 
 /** The four analyses of `circuit.run_simulation` (TOOLS.md). */
 export type AnalysisType = 'op' | 'dc' | 'ac' | 'transient';
@@ -40,20 +40,6 @@ const KEYS: Record<AnalysisType, { required: (keyof AnalysisParams)[]; optional:
 };
 
 const CARD: Record<AnalysisType, string> = { op: '.op', dc: '.dc', ac: '.ac', transient: '.tran' };
-/** Every analysis card ngspice runs on its own; all but the requested one are commented out. */
-const ANALYSIS_CARDS = new Set([
-  '.op',
-  '.dc',
-  '.ac',
-  '.tran',
-  '.noise',
-  '.tf',
-  '.pz',
-  '.sens',
-  '.disto',
-  '.pss',
-  '.sp',
-]);
 
 const fmt = (v: SpiceValue) => (typeof v === 'number' ? String(v) : v.trim());
 
