@@ -9,6 +9,7 @@ import { answerClientError, dropIdleConnections, httpServerOptions } from './plu
 import { refuseHostileInput } from './plugins/input-guard.ts';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.ts';
 import { createHostCheck } from './plugins/host-check.ts';
+import { dashboardPlugin } from './plugins/dashboard.ts';
 import { conversionRoutes } from './routes/convert.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
 import { knowledgeRoutes } from './routes/knowledge.routes.ts';
@@ -94,5 +95,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(chatApprovalsRoutes(deps), { prefix: '/v1/chat/tool_approvals' });
   await app.register(conversionRoutes(deps));
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
+  if (deps.dashboard !== false) await app.register(dashboardPlugin(deps.dashboard ?? {}));
   return app;
 }

@@ -6,6 +6,8 @@ import type { ServiceConfig } from '../brokers/config.ts';
 import type { HealthRollup } from '../contracts/health.ts';
 import type { McpHttpDeps } from './mcp/http.routes.ts';
 
+import type { DashboardOptions } from './plugins/dashboard.ts';
+
 /** Everything the gateway needs, injected (STYLE R5, R10): the app is built from these and never reaches for globals. */
 export interface GatewayDeps {
   /** Calls actors through the broker (the root of every request's context chain). */
@@ -19,4 +21,6 @@ export interface GatewayDeps {
   db?: () => Promise<Db>;
   /** The tool server's state and core; absent in tests of the plain gateway. */
   mcp?: McpHttpDeps & { apiKey?: string };
+  /** Where the dashboard's built files are (default dashboard/dist); false mounts no dashboard. */
+  dashboard?: DashboardOptions | false;
 }

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ErrorCatalogue, type ErrorBody, type ErrorCode, type ValidationIssue } from '../../contracts/index.ts';
 import { toActorErrorShape } from '../../brokers/errors.ts';
 import type { Logger } from '../../brokers/logger.ts';
+import './dashboard.ts';
 
 /** Answers with the one gateway error body `{error: {code, message, details}}` and the catalogue's status. */
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: Record<string, unknown>) {
@@ -37,9 +38,11 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
  * limit 413, actor errors by the catalogue, an unreachable actor 503; anything unexpected is a logged 500.
  */
 export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
-  app.setNotFoundHandler((req, reply) =>
-    sendError(reply, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler(async (req, reply) => {
+    // The dashboard answers page paths (deep links) when it is mounted; API paths stay the JSON 404.
+    if (await app.dashboardAnswer?.(req, reply)) return reply;
+    return sendError(reply, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`);
+  });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {

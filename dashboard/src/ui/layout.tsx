@@ -1,0 +1,91 @@
+/** The frame of every page: top bar (name, gateway chip, theme), side navigation by the spec's routes, the page. */
+import { useEffect, useState } from 'react';
+import { Link, NavLink, Outlet } from 'react-router';
+import { HealthChip } from './health-chip.tsx';
+
+const NAV: ReadonlyArray<{ group: string; links: ReadonlyArray<[string, string]> }> = [
+  {
+    group: 'Work',
+    links: [
+      ['/projects', 'Projects'],
+      ['/runs', 'Runs'],
+      ['/approvals', 'Approvals'],
+      ['/sessions', 'Sessions'],
+    ],
+  },
+  {
+    group: 'Design data',
+    links: [
+      ['/twin', 'Twin'],
+      ['/bom', 'BOM'],
+      ['/files', 'Files'],
+      ['/sim', 'Simulation'],
+    ],
+  },
+  {
+    group: 'Reference',
+    links: [
+      ['/knowledge', 'Knowledge'],
+      ['/compliance', 'Compliance'],
+      ['/settings', 'Settings'],
+    ],
+  },
+];
+
+type Theme = 'system' | 'light' | 'dark';
+const THEME_KEY = 'service.theme';
+
+function useTheme(): [Theme, (t: Theme) => void] {
+  const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem(THEME_KEY) as Theme | null) ?? 'system');
+  useEffect(() => {
+    if (theme === 'system') {
+      document.documentElement.removeAttribute('data-theme');
+      localStorage.removeItem(THEME_KEY);
+    } else {
+      document.documentElement.setAttribute('data-theme', theme);
+      localStorage.setItem(THEME_KEY, theme);
+    }
+  }, [theme]);
+  return [theme, setTheme];
+}
+
+export function Layout() {
+  const [theme, setTheme] = useTheme();
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/projects" className="brand">
+          Engineering design service
+        </Link>
+        <span className="spacer" />
+        <HealthChip />
+        <label style={{ flexDirection: 'row', alignItems: 'center', gap: 6 }}>
+          Theme
+          <select value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
+            <option value="system">System</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </label>
+      </header>
+      <nav className="sidenav" aria-label="Main">
+        {NAV.map((g) => (
+          <div key={g.group}>
+            <div className="group">{g.group}</div>
+            {g.links.map(([to, label]) => (
+              <NavLink key={to} to={to}>
+                {label}
+              </NavLink>
+            ))}
+          </div>
+        ))}
+      </nav>
+      <main className="page" id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
