@@ -35,7 +35,9 @@ const actorZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dashboard/**', '.data/**', 'dist/**', 'coverage/**'] },
+  {
+    ignores: ['node_modules/**', 'dashboard/dist/**', 'dashboard/vite.config.ts', '.data/**', 'dist/**', 'coverage/**'],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],
@@ -61,6 +63,32 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { zones: actorZones }],
       'no-console': 'error',
+    },
+  },
+  // The dashboard (browser code, its own tsconfig): the wire shapes come from contracts/ as types only, so zod and the
+  // server's code never reach the bundle; nothing from the server's folders at all.
+  {
+    files: ['dashboard/src/**/*.{ts,tsx}'],
+    extends: [tseslint.configs.base],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contracts/**'],
+              allowTypeImports: true,
+              message: 'the dashboard imports contracts as types only',
+            },
+            {
+              group: ['**/brokers/**', '**/actors/**', '**/gateway/**', '**/workers/**', 'node:*'],
+              message: 'browser code',
+            },
+          ],
+        },
+      ],
     },
   },
   // Entry points and tests may print.
