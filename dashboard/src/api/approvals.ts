@@ -1,0 +1,88 @@
+/**
+ * The unified approvals queue (SPEC "Approvals"): the list, one item, a decision. Every request goes through
+ * `approvalsApi` (X-Service-Surface: dashboard), and a decision names the item state the person saw with `If-Match`
+ * (its ETag), so a decision on a gate that moved on is refused (409) instead of deciding the next gate.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { approvalsApi, qs } from './gateway.ts';
+import type {
+  ApprovalDecision,
+  ApprovalItem,
+  ApprovalKind,
+  ApprovalListResponse,
+} from '../../../contracts/approvals.ts';
+
+export type { ApprovalDecision, ApprovalItem, ApprovalKind };
+
+export type StatusFilter = 'pending' | 'decided' | 'all';
+
+/** The spec's item kinds, for the kind filter. */
+export const APPROVAL_KINDS: readonly ApprovalKind[] = [
+  'gate',
+  'flow_proposal',
+  'flow_version',
+  'flow_patch',
+  'tool_call',
+  'human_authority',
+  'design_change',
+  'design_loop',
+  'sketch',
+  'drawing',
+];
+
+export interface ApprovalFilters {
+  status: StatusFilter;
+  projectId?: string;
+  kind?: string;
+}
+
+/** The queue; pending items poll every 4 s (the spec's limit is 5 s), decided lists every 15 s. */
+export function useApprovals(f: ApprovalFilters) {
+  return useQuery({
+    queryKey: ['approvals', 'list', f],
+    queryFn: ({ signal }) =>
+      approvalsApi<ApprovalListResponse>(
+        `/v1/approvals${qs({ status: f.status, project_id: f.projectId, kind: f.kind })}`,
+        { signal },
+      ),
+    refetchInterval: f.status === 'decided' ? 15_000 : 4_000,
+  });
+}
+
+/** One item (per-kind detail, ETag); `pollMs` while someone waits on it. */
+export function useApproval(id: string | undefined, pollMs: number | false = 4_000) {
+  return useQuery({
+    queryKey: ['approvals', 'item', id],
+    queryFn: ({ signal }) => approvalsApi<ApprovalItem>(`/v1/approvals/${encodeURIComponent(id!)}`, { signal }),
+    enabled: Boolean(id),
+    refetchInterval: pollMs,
+  });
+}
+
+export interface DecisionInput {
+  item: ApprovalItem;
+  decision: ApprovalDecision;
+  reason: string;
+  toPhase: string;
+}
+
+/**
+ * A decision on the unified route with the item's ETag as `If-Match`. The answer (the decided item) replaces the
+ * cached item at once; lists and runs refetch.
+ */
+export function useDecide() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ item, decision, reason, toPhase }: DecisionInput) =>
+      approvalsApi<ApprovalItem>(`/v1/approvals/${encodeURIComponent(item.id)}/decision`, {
+        method: 'POST',
+        headers: item.etag ? { 'If-Match': item.etag } : {},
+        body: { decision, reason, ...(decision === 'rework' ? { to_phase: toPhase } : {}) },
+      }),
+    onSuccess: (answer) => {
+      client.setQueryData(['approvals', 'item', answer.id], answer);
+      void client.invalidateQueries({ queryKey: ['approvals', 'list'] });
+      void client.invalidateQueries({ queryKey: ['runs'] });
+    },
+  });
+}

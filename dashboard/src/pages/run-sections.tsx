@@ -1,0 +1,245 @@
+/**
+ * Sections of the run page: the phase timeline (run view, flow state and lifecycle phase view side by side), the gate
+ * decisions with reasons, the lifecycle verdict with its requirements, the run's item revisions (drafts until their
+ * gate approves) and the baselines its gates recorded.
+ */
+import type { BaselineSummary } from '../../../contracts/twin.ts';
+import type { FlowState, LifecycleView, RunChanges, RunView } from '../api/runs.ts';
+import { Empty, StatusBadge, When } from '../ui/common.tsx';
+import { FlowBadge, VerdictBadge } from '../ui/flow-badges.tsx';
+
+export function PhaseTimeline(props: { run: RunView; flow?: FlowState; lifecycle?: LifecycleView }) {
+  const flowOf = new Map(props.flow?.phases.map((p) => [p.id, p]));
+  const viewOf = new Map(props.lifecycle?.phases.map((p) => [p.id, p]));
+  return (
+    <section aria-labelledby="phases-h">
+      <h2 id="phases-h">Phases</h2>
+      <ol className="timeline" data-testid="phase-timeline">
+        {props.run.phases.map((p) => {
+          const f = flowOf.get(p.id);
+          const v = viewOf.get(p.id);
+          return (
+            <li key={p.id} data-phase={p.id} data-status={p.status}>
+              <strong>{p.title}</strong> <FlowBadge value={p.status} />{' '}
+              <span className="muted">
+                {p.gate.name}
+                {p.attempt > 1 ? `, attempt ${p.attempt}` : ''}
+                {p.retries ? `, ${p.retries} retr${p.retries === 1 ? 'y' : 'ies'}` : ''}
+                {f?.depends_on.length ? `, after ${f.depends_on.join(', ')}` : ''}
+                {f?.usage.calls ? `, ${f.usage.calls} model calls` : ''}
+              </span>
+              {v && (v.validity === 'STALE' || v.validity === 'POTENTIALLY_INVALID' || v.eligibility === 'BLOCKED') && (
+                <>
+                  {' '}
+                  <FlowBadge value={v.eligibility === 'BLOCKED' ? 'BLOCKED' : v.validity} />
+                </>
+              )}
+              {p.summary && <div>{p.summary}</div>}
+              {p.deliverables.length > 0 && (
+                <div className="muted">
+                  Deliverables: {p.deliverables.map((d) => `${d.type} ${d.ref ?? d.node_id}`).join(', ')}
+                </div>
+              )}
+              {p.failure && (
+                <div className="note error">
+                  {p.failure.kind}: {p.failure.message}
+                </div>
+              )}
+              {p.skip_reason && <div className="muted">Skipped: {p.skip_reason}</div>}
+              {v?.notes.map((n, i) => (
+                <div key={i} className="muted">
+                  {n}
+                </div>
+              ))}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+export function Decisions(props: { decisions: RunView['decisions'] }) {
+  const s = (v: unknown) => (v === undefined || v === null || v === '' ? '' : String(v));
+  return (
+    <section aria-labelledby="decisions-h">
+      <h2 id="decisions-h">Decisions</h2>
+      {!props.decisions.length ? (
+        <Empty>No gate decided yet.</Empty>
+      ) : (
+        <table className="grid" data-testid="decisions">
+          <thead>
+            <tr>
+              <th scope="col">Phase</th>
+              <th scope="col">Decision</th>
+              <th scope="col">Rework to</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Approver</th>
+              <th scope="col">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.decisions.map((d, i) => (
+              <tr key={i}>
+                <td>{s(d.phase)}</td>
+                <td>
+                  <FlowBadge value={s(d.decision)} />
+                </td>
+                <td>{s(d.to_phase) || '—'}</td>
+                <td>{s(d.reason) || <span className="muted">none given</span>}</td>
+                <td>
+                  {s(d.approver)} <span className="muted">({s(d.surface) || 'unknown'})</span>
+                </td>
+                <td>
+                  <When at={s(d.decided_at) || null} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function Lifecycle(props: { lifecycle: LifecycleView }) {
+  const l = props.lifecycle;
+  return (
+    <section aria-labelledby="lifecycle-h">
+      <h2 id="lifecycle-h">Lifecycle verdict</h2>
+      <p>
+        <VerdictBadge verdict={l.verdict} testId="run-verdict" /> {l.nextStep}
+      </p>
+      {l.requirements.length > 0 && (
+        <table className="grid" data-testid="requirements">
+          <thead>
+            <tr>
+              <th scope="col">Requirement</th>
+              <th scope="col">Limit</th>
+              <th scope="col" className="num">
+                Value
+              </th>
+              <th scope="col">Result</th>
+              <th scope="col">Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {l.requirements.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  {r.metric} {r.mandatory ? '' : <span className="muted">(advisory)</span>}
+                </td>
+                <td>
+                  {r.operator} {r.limit} {r.unit}
+                </td>
+                <td className="num">{r.value ?? '—'}</td>
+                <td>
+                  <StatusBadge status={r.status} />
+                </td>
+                <td>{r.note}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {[...l.warnings.map((w) => `Warning: ${w}`), ...l.limits.map((w) => `Limit: ${w}`)].map((w, i) => (
+        <p key={i} className="muted">
+          {w}
+        </p>
+      ))}
+      {l.stale.map((s) => (
+        <div key={s.node_id} className="note warn">
+          Stale {s.ref ?? s.node_id}
+          {s.phase ? ` (phase ${s.phase})` : ''}: {s.reason}
+        </div>
+      ))}
+      {l.gaps.map((g, i) => (
+        <div key={i} className={`note ${g.blocking ? 'error' : 'warn'}`}>
+          Capability gap in {g.phase}: {g.deliverable} needs {g.capability}
+          {g.blocking ? ' (blocking)' : ''}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+export function Revisions(props: { changes: RunChanges }) {
+  const revs = props.changes.revisions;
+  return (
+    <section aria-labelledby="revisions-h">
+      <h2 id="revisions-h">Drafts and revisions</h2>
+      {!revs.length ? (
+        <Empty>The run has written no items yet.</Empty>
+      ) : (
+        <table className="grid" data-testid="revisions">
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Type</th>
+              <th scope="col">Phase</th>
+              <th scope="col">Status</th>
+              <th scope="col">Gate outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {revs.map((r) => (
+              <tr key={r.node_id}>
+                <td>
+                  <code>{r.ref}</code> {r.name}
+                  {r.superseded && <span className="muted"> (superseded)</span>}
+                </td>
+                <td>{r.item_type}</td>
+                <td>{r.phase ?? '—'}</td>
+                <td>
+                  <StatusBadge status={r.status} />
+                </td>
+                <td>
+                  {r.outcome === 'waiting' ? 'draft, waiting for its gate' : r.outcome}
+                  {r.status_reason ? `: ${r.status_reason}` : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function Baselines(props: { baselines: BaselineSummary[] }) {
+  return (
+    <section aria-labelledby="baselines-h">
+      <h2 id="baselines-h">Baselines</h2>
+      {!props.baselines.length ? (
+        <Empty>No gate of this run has recorded a baseline yet.</Empty>
+      ) : (
+        <table className="grid" data-testid="baselines">
+          <thead>
+            <tr>
+              <th scope="col">Baseline</th>
+              <th scope="col" className="num">
+                Items
+              </th>
+              <th scope="col">Approved by</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Recorded</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.baselines.map((b) => (
+              <tr key={b.id}>
+                <td>{b.name}</td>
+                <td className="num">{b.item_count}</td>
+                <td>{b.approved_by.join(', ')}</td>
+                <td>{b.reason || <span className="muted">none</span>}</td>
+                <td>
+                  <When at={b.created_at} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * The decision form of one approval item (queue and run page): one button per decision the item offers
+ * (`allowed_decisions`), a reason box required exactly for `reason_required_for`, the rework target from
+ * `rework_targets`. The form holds on to the pending item the person saw: when the live item moves on (another gate
+ * opened, someone else decided), it says so and a decision still names what was seen (If-Match of its ETag), so the
+ * gateway refuses it (409) instead of applying it to the next gate.
+ */
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useDecide, type ApprovalDecision, type ApprovalItem } from '../api/approvals.ts';
+import { ErrorNote } from './common.tsx';
+
+const LABEL: Record<ApprovalDecision, string> = {
+  approve: 'Approve',
+  reject: 'Reject',
+  retry: 'Retry',
+  rework: 'Rework',
+};
+const ORDER: ApprovalDecision[] = ['approve', 'reject', 'retry', 'rework'];
+
+export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: ApprovalItem) => void }) {
+  const live = props.item;
+  const [seen, setSeen] = useState<ApprovalItem | null>(null);
+  const [reason, setReason] = useState('');
+  const [toPhase, setToPhase] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const decide = useDecide();
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const ids = useId();
+
+  const locked = seen?.status === 'pending' && seen.id === live.id ? seen : null;
+  const movedOn = locked !== null && locked.etag !== live.etag;
+  const shown = movedOn ? locked : live;
+
+  useEffect(() => {
+    if (!locked && live.status === 'pending') setSeen(live);
+  }, [locked, live]);
+
+  const allowed = ORDER.filter((d) => shown.allowed_decisions?.includes(d));
+  const needReason = shown.reason_required_for ?? [];
+  const targets = shown.rework_targets ?? [];
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const decision = (submitter?.value ?? '') as ApprovalDecision;
+    if (!allowed.includes(decision)) return;
+    setDone(null);
+    if (needReason.includes(decision) && !reason.trim()) {
+      setProblem(`A reason is required to ${decision}: write why in the reason box.`);
+      reasonRef.current?.focus();
+      return;
+    }
+    if (decision === 'rework' && !toPhase) {
+      setProblem('Rework needs the phase to go back to: choose one.');
+      return;
+    }
+    setProblem(null);
+    decide.mutate(
+      { item: shown, decision, reason: reason.trim(), toPhase },
+      {
+        onSuccess: (answer) => {
+          setSeen(answer);
+          setReason('');
+          setToPhase('');
+          setDone(`Recorded: ${decision} (the item is ${answer.status} now).`);
+          props.onDecided?.(answer);
+        },
+      },
+    );
+  };
+
+  return (
+    <div data-testid="decision-form">
+      {movedOn && (
+        <div className="note warn" role="status" data-testid="moved-on">
+          This item changed since it was shown: it is now “{live.title}” ({live.status}). A decision here still names
+          the state you saw and will be refused.{' '}
+          <button
+            type="button"
+            onClick={() => {
+              decide.reset();
+              setSeen(live);
+            }}
+          >
+            Show the current state
+          </button>
+        </div>
+      )}
+      {!shown.decidable && shown.not_decidable_reason && shown.status === 'pending' && (
+        <p className="muted">Not decidable now: {shown.not_decidable_reason}</p>
+      )}
+      {allowed.length > 0 && (
+        <form onSubmit={submit} aria-label={`Decide: ${shown.title}`}>
+          <label style={{ display: 'flex' }}>
+            Reason
+            {needReason.length ? ` (required to ${needReason.join(', ')})` : ' (optional)'}
+            <textarea
+              ref={reasonRef}
+              id={`${ids}-reason`}
+              name="reason"
+              value={reason}
+              maxLength={2000}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </label>
+          <div className="toolbar">
+            {allowed.includes('rework') && (
+              <label>
+                Rework from phase
+                <select name="to_phase" value={toPhase} onChange={(e) => setToPhase(e.target.value)}>
+                  <option value="">Choose a phase…</option>
+                  {targets.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {allowed.map((d) => (
+              <button
+                key={d}
+                type="submit"
+                value={d}
+                disabled={decide.isPending}
+                className={d === 'approve' ? 'primary' : d === 'reject' ? 'danger' : undefined}
+              >
+                {LABEL[d]}
+              </button>
+            ))}
+          </div>
+        </form>
+      )}
+      {problem && (
+        <div className="note error" role="alert">
+          {problem}
+        </div>
+      )}
+      <ErrorNote error={decide.error} prefix="Decision refused" />
+      {done && !decide.error && (
+        <p role="status" data-testid="decision-done">
+          {done}
+        </p>
+      )}
+    </div>
+  );
+}
