@@ -10,6 +10,7 @@ import { refuseHostileInput } from './plugins/input-guard.ts';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.ts';
 import { createHostCheck } from './plugins/host-check.ts';
 import { dashboardPlugin } from './plugins/dashboard.ts';
+import { corsPlugin } from './plugins/cors.ts';
 import { conversionRoutes } from './routes/convert.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
 import { knowledgeRoutes } from './routes/knowledge.routes.ts';
@@ -78,6 +79,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     createHostCheck({ boundHost: deps.config.SERVICE_HOST, extraHosts: deps.config.SERVICE_ALLOWED_HOSTS.split(',') }),
   );
 
+  const hosts = { boundHost: deps.config.SERVICE_HOST, extraHosts: deps.config.SERVICE_ALLOWED_HOSTS.split(',') };
+  await app.register(corsPlugin(hosts));
   await app.register(opsRoutes(deps));
   await app.register(projectsRoutes(deps), { prefix: '/v1/projects' });
   await app.register(runsRoutes(deps), { prefix: '/v1' });

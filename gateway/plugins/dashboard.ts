@@ -41,15 +41,18 @@ export interface DashboardOptions {
 export const dashboardPlugin = (opts: DashboardOptions = {}) =>
   fp(async (app: FastifyInstance) => {
     const root = opts.dist ?? DASHBOARD_DIST;
-    const built = fs.existsSync(path.join(root, 'index.html'));
-    if (built) await app.register(fastifyStatic, { root, serve: false, index: false, dotfiles: 'deny' });
+    // Looked for on each page request until found: a build that lands after the start (npm run build:dashboard) is
+    // served without a restart.
+    let built = false;
+    const isBuilt = () => (built ||= fs.existsSync(path.join(root, 'index.html')));
+    await app.register(fastifyStatic, { root, serve: false, index: false, dotfiles: 'deny', suppressWarning: true });
 
     app.decorate('dashboardAnswer', async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const pathname = req.url.split('?')[0];
       if (isApiPath(pathname)) return false;
       reply.headers(PAGE_HEADERS);
-      if (!built) {
+      if (!isBuilt()) {
         await reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
         return true;
       }

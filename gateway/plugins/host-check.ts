@@ -21,6 +21,24 @@ function hostnameOf(hostHeader: string): string {
  * must name a loopback host (or one of SERVICE_ALLOWED_HOSTS), and an Origin, when present, must too. A request
  * without Origin is fine (SDK clients send none). On a non-loopback bind only the configured names are enforced.
  */
+/**
+ * The browser origins a dashboard may call this gateway from (cross-origin, `gateway/plugins/cors.ts`): those the host
+ * check accepts by name, loopback on a loopback bind plus SERVICE_ALLOWED_HOSTS. A non-loopback bind with no names
+ * configured accepts none: reading the API from a page of another origin must be asked for.
+ */
+export function createOriginCheck(opts: { boundHost: string; extraHosts: string[] }): (origin: string) => boolean {
+  const extra = opts.extraHosts.map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const allowed = new Set([...(isLoopback(opts.boundHost) ? LOOPBACK_NAMES : []), ...extra]);
+  return (origin) => {
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && allowed.has(hostnameOf(url.host));
+    } catch {
+      return false;
+    }
+  };
+}
+
 export function createHostCheck(opts: { boundHost: string; extraHosts: string[] }) {
   const extra = opts.extraHosts.map((h) => h.trim().toLowerCase()).filter(Boolean);
   const enforce = isLoopback(opts.boundHost) || extra.length > 0;
