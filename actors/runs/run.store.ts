@@ -1,11 +1,9 @@
 import { batchLoader, batchWriter, type Db } from '../../brokers/db/index.ts';
+import { FencedError, runAppender } from './run-append.ts';
 import type { RunEvent } from './run.events.ts';
 import type { RunState } from './run.types.ts';
 
-/** The run's owner changed (another node took it over): this node must drop its copy of the run. */
-export class FencedError extends Error {
-  override name = 'FencedError';
-}
+export { FencedError };
 
 export interface RunRow {
   id: string;
@@ -44,6 +42,12 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
       );
       return new Map(rows.map((r) => [r.id, Number(r.epoch)]));
     },
+  });
+  const appendOne = runAppender(db, node, leaseMs);
+  // The rows of the runs read in one turn of the event loop (a burst of decisions forwarded or not), one query.
+  const rowOf = batchLoader(async (ids) => {
+    const { rows } = await db.query<RunRow>('SELECT * FROM runs WHERE id = ANY($1::text[])', [ids]);
+    return new Map(rows.map((r) => [r.id, r]));
   });
   // The logs of the runs loaded in one turn of the event loop, one query.
   const eventsOf = batchLoader(async (ids) => {
@@ -90,9 +94,8 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
       return Number(rows[0].epoch);
     },
 
-    async get(id: string): Promise<RunRow | undefined> {
-      const { rows } = await db.query<RunRow>('SELECT * FROM runs WHERE id = $1', [id]);
-      return rows[0];
+    get(id: string): Promise<RunRow | undefined> {
+      return rowOf(id);
     },
 
     /**
@@ -117,7 +120,8 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
     /**
      * Appends events under the owner's epoch; FencedError when the epoch moved on. One statement, so one transaction:
      * the run row is locked, and the events are inserted and the projection updated only if it still carries this
-     * owner's epoch and this copy's sequence number.
+     * owner's epoch and this copy's sequence number. The appends of one event-loop turn share that statement, each
+     * under its own run's check (run-append.ts).
      */
     async append(
       id: string,
@@ -128,37 +132,12 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
       now: Date,
       idem?: string,
     ): Promise<void> {
-      const { rows } = await db.query<{ epoch: string; seq: number }>(
-        `WITH cur AS (SELECT epoch, seq FROM runs WHERE id = $1 FOR UPDATE),
-              ok AS (SELECT 1 FROM cur WHERE epoch = $3::bigint AND seq = $2::int),
-              ins AS (
-                INSERT INTO run_events (run_id, seq, type, payload, epoch, node, idem, created_at)
-                SELECT $1, $2::int + e.n, e.type, e.payload, $3::bigint, $4, e.idem, $5
-                FROM unnest($6::text[], $7::jsonb[], $8::text[]) WITH ORDINALITY AS e(type, payload, idem, n)
-                WHERE EXISTS (SELECT 1 FROM ok)),
-              upd AS (
-                UPDATE runs SET seq = $2::int + $9::int, status = $10, state = $11, updated_at = $5, lease_until = $12
-                WHERE id = $1 AND EXISTS (SELECT 1 FROM ok))
-         SELECT epoch, seq FROM cur`,
-        [
-          id,
-          fromSeq,
-          epoch,
-          node,
-          now,
-          events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e)),
-          events.map((e) => (e.type === 'GateDecided' ? (idem ?? null) : null)),
-          events.length,
-          state.status,
-          JSON.stringify(state),
-          new Date(now.getTime() + leaseMs),
-        ],
-      );
-      if (!rows[0] || Number(rows[0].epoch) !== epoch)
-        throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${rows[0]?.epoch ?? 'gone'})`);
-      if (rows[0].seq !== fromSeq)
-        throw new FencedError(`run ${id}: log is at ${rows[0].seq}, this copy at ${fromSeq}`);
+      const seen = await appendOne({ id, epoch, fromSeq, events, state, now, idem });
+      if (seen.err) throw seen.err;
+      const row = seen.row;
+      if (!row || row.epoch !== epoch)
+        throw new FencedError(`run ${id}: epoch ${epoch} is no longer the owner's (now ${row?.epoch ?? 'gone'})`);
+      if (row.seq !== fromSeq) throw new FencedError(`run ${id}: log is at ${row.seq}, this copy at ${fromSeq}`);
     },
 
     /** Extends the leases of the runs this node holds; returns the ids it still owns. */

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ActorError } from '../../brokers/errors.ts';
-import type { Queryable } from '../../brokers/db/index.ts';
+import { batchWriter, type Queryable } from '../../brokers/db/index.ts';
 import { refOf } from './keys.ts';
 
 export interface CommitRequest {
@@ -140,21 +140,57 @@ async function recordGateBaseline(q: Queryable, req: CommitRequest, now: Date): 
   return id;
 }
 
-/** Closes a run's open drafts: `rejected` on a reject decision, `abandoned` with a reason on retry, rework, failure or cancel. */
-export async function closeDrafts(
-  q: Queryable,
-  runId: string,
-  status: 'rejected' | 'abandoned',
-  reason: string,
-  now: Date,
-): Promise<number> {
-  if (!reason.trim()) throw new ActorError('VALIDATION_FAILED', 'closing drafts needs a reason');
-  // One statement (atomic without a transaction of its own): the drafts and the run's change set close together.
-  const { rows } = await q.query<{ n: number }>(
-    `WITH closed AS (UPDATE twin_nodes SET revision_status = $2, status_reason = $3, updated_at = $4 WHERE run_id = $1 AND revision_status = 'draft' RETURNING 1),
-          change_set AS (UPDATE twin_change_sets SET status = $2, closed_at = $4 WHERE id = $1 AND status = 'open')
-     SELECT count(*)::int AS n FROM closed`,
-    [runId, status, reason, now],
+/** One run's drafts to close. */
+interface Close {
+  run_id: string;
+  status: 'rejected' | 'abandoned';
+  reason: string;
+  now: Date;
+}
+
+/**
+ * Closes the drafts of several runs in one statement (atomic without a transaction of its own): each run's drafts and
+ * its change set close together, each with its own status and reason. Answers how many drafts each run closed.
+ */
+async function closeMany(q: Queryable, cs: Close[]): Promise<Map<string, number>> {
+  const { rows } = await q.query<{ run_id: string; n: number }>(
+    `WITH v AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS v(run_id, status, reason, at)),
+          closed AS (
+            UPDATE twin_nodes t SET revision_status = v.status, status_reason = v.reason, updated_at = v.at
+            FROM v WHERE t.run_id = v.run_id AND t.revision_status = 'draft' RETURNING t.run_id),
+          change_set AS (
+            UPDATE twin_change_sets c SET status = v.status, closed_at = v.at FROM v WHERE c.id = v.run_id AND c.status = 'open')
+     SELECT v.run_id, (SELECT count(*) FROM closed WHERE closed.run_id = v.run_id)::int AS n FROM v`,
+    [cs.map((c) => c.run_id), cs.map((c) => c.status), cs.map((c) => c.reason), cs.map((c) => c.now.toISOString())],
   );
-  return rows[0].n;
+  return new Map(rows.map((r) => [r.run_id, r.n]));
+}
+
+/**
+ * The closes asked for in one turn of the event loop (a burst of rejected gates ends many runs at once) in one
+ * statement; when that statement fails, each run is closed alone so that each gets its own answer. A second close of
+ * the same run in one turn finds nothing open (0), as it would after the first.
+ */
+export function draftCloser(q: () => Queryable): (c: Close) => Promise<number> {
+  const alone = (c: Close) =>
+    closeMany(q(), [c]).then(
+      (n) => ({ n: n.get(c.run_id) ?? 0 }),
+      (err: unknown) => ({ err }),
+    );
+  const write = batchWriter<Close, { n?: number; err?: unknown }>({
+    group: () => 'close',
+    key: (c) => c.run_id,
+    async write(_g, cs) {
+      if (cs.length === 1) return new Map([[cs[0].run_id, await alone(cs[0])]]);
+      const many = await closeMany(q(), cs).catch(() => undefined);
+      if (many) return new Map(cs.map((c) => [c.run_id, { n: many.get(c.run_id) ?? 0 }]));
+      return new Map(await Promise.all(cs.map(async (c) => [c.run_id, await alone(c)] as const)));
+    },
+  });
+  return async (c) => {
+    if (!c.reason.trim()) throw new ActorError('VALIDATION_FAILED', 'closing drafts needs a reason');
+    const out = (await write(c)) ?? { n: 0 };
+    if (out.err !== undefined) throw out.err;
+    return out.n ?? 0;
+  };
 }

@@ -5,7 +5,7 @@ import type { Infra } from '../../brokers/infra.ts';
 import { TwinActions as T } from '../../contracts/actions/twin.actions.ts';
 import { healthAction } from '../adapters/kit/health.ts';
 import { diffBaselines, getBaseline, listBaselines } from './baselines.ts';
-import { closeDrafts, commitChangeSet, type FaultInjector } from './changesets.ts';
+import { commitChangeSet, draftCloser, type FaultInjector } from './changesets.ts';
 import { toItem, type ItemRow } from './items.store.ts';
 import { edgesOf, toNode } from './nodes.store.ts';
 import { itemHistory, resolveNode } from './reads.ts';
@@ -22,6 +22,8 @@ import { runQueryActions } from './run-reads.ts';
  */
 export function createTwinService(infra: Infra, opts: { faults?: FaultInjector } = {}): ServiceSchema {
   let db: Db;
+  // The drafts closed in one turn of the event loop (a burst of rejected gates ends many runs), one statement.
+  const closeDrafts = draftCloser(() => db);
   return {
     name: 'twin',
 
@@ -48,7 +50,7 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       itemHistory: action(T.itemHistory, (p) => itemHistory(db, p)),
       commitChangeSet: action(T.commitChangeSet, (p) => db.tx((q) => commitChangeSet(q, p, infra.now(), opts.faults))),
       closeDrafts: action(T.closeDrafts, async (p) => ({
-        closed: await closeDrafts(db, p.run_id, p.status, p.reason, infra.now()),
+        closed: await closeDrafts({ run_id: p.run_id, status: p.status, reason: p.reason, now: infra.now() }),
       })),
       listItems: action(T.listItems, async (p) => {
         const { rows } = await db.query<ItemRow>(
