@@ -73,12 +73,15 @@ export interface DecisionInput {
 export function useDecide() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ item, decision, reason, toPhase }: DecisionInput) =>
-      approvalsApi<ApprovalItem>(`/v1/approvals/${encodeURIComponent(item.id)}/decision`, {
+    mutationFn: async ({ item, decision, reason, toPhase }: DecisionInput) => {
+      // A read in flight would land after the answer and show the decided state as still open.
+      await client.cancelQueries({ queryKey: ['approvals', 'item', item.id] });
+      return approvalsApi<ApprovalItem>(`/v1/approvals/${encodeURIComponent(item.id)}/decision`, {
         method: 'POST',
         headers: item.etag ? { 'If-Match': item.etag } : {},
         body: { decision, reason, ...(decision === 'rework' ? { to_phase: toPhase } : {}) },
-      }),
+      });
+    },
     onSuccess: (answer) => {
       client.setQueryData(['approvals', 'item', answer.id], answer);
       void client.invalidateQueries({ queryKey: ['approvals', 'list'] });

@@ -50,7 +50,8 @@ export function useRun(id: string) {
 /** A part of one run's picture that follows the run while it moves (`ended` comes from the run query). */
 function useRunPart<T>(id: string, part: string, path: string, ended: boolean, enabled = true) {
   return useQuery({
-    queryKey: ['runs', id, part],
+    // `ended` in the key: the part is read once more when the run ends (its last poll may predate the end).
+    queryKey: ['runs', id, part, { ended }],
     queryFn: ({ signal }) => api<T>(path, { signal }),
     refetchInterval: whileMoving(ended),
     enabled,
@@ -70,7 +71,7 @@ export const useRunChanges = (id: string, ended: boolean) =>
 export function useRunBaselines(run: RunView | undefined, ended: boolean) {
   const projectId = run?.project_id ?? undefined;
   return useQuery({
-    queryKey: ['baselines', { projectId, run: run?.id }],
+    queryKey: ['baselines', { projectId, run: run?.id, ended }],
     queryFn: async ({ signal }) => {
       const list = await api<{ baselines: BaselineSummary[]; total: number }>(
         `/v1/twin/baselines${qs({ project_id: projectId, limit: 500 })}`,

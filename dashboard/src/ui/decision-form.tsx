@@ -17,6 +17,10 @@ const LABEL: Record<ApprovalDecision, string> = {
 };
 const ORDER: ApprovalDecision[] = ['approve', 'reject', 'retry', 'rework'];
 
+/** The gate instance an item shows (" (phase needs, attempt 1)"); nothing for other kinds. */
+const gateWords = (it: ApprovalItem) =>
+  it.kind === 'gate' ? ` (phase ${String(it.detail?.phase)}, attempt ${String(it.detail?.attempt)})` : '';
+
 export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: ApprovalItem) => void }) {
   const live = props.item;
   const [seen, setSeen] = useState<ApprovalItem | null>(null);
@@ -28,13 +32,16 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const ids = useId();
 
+  // States this form decided: a poll that answers one of them late is the past, never a question again.
+  const [decided, setDecided] = useState<string[]>([]);
+  const liveIsPast = decided.includes(live.etag ?? '');
   const locked = seen?.status === 'pending' && seen.id === live.id ? seen : null;
-  const movedOn = locked !== null && locked.etag !== live.etag;
+  const movedOn = locked !== null && locked.etag !== live.etag && !liveIsPast;
   const shown = movedOn ? locked : live;
 
   useEffect(() => {
-    if (!locked && live.status === 'pending') setSeen(live);
-  }, [locked, live]);
+    if (!locked && live.status === 'pending' && !liveIsPast) setSeen(live);
+  }, [locked, live, liveIsPast]);
 
   const allowed = ORDER.filter((d) => shown.allowed_decisions?.includes(d));
   const needReason = shown.reason_required_for ?? [];
@@ -60,6 +67,7 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
       { item: shown, decision, reason: reason.trim(), toPhase },
       {
         onSuccess: (answer) => {
+          setDecided((d) => [...d, shown.etag ?? '']);
           setSeen(answer);
           setReason('');
           setToPhase('');
@@ -74,8 +82,8 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
     <div data-testid="decision-form">
       {movedOn && (
         <div className="note warn" role="status" data-testid="moved-on">
-          This item changed since it was shown: it is now “{live.title}” ({live.status}). A decision here still names
-          the state you saw and will be refused.{' '}
+          This form shows “{locked.title}”{gateWords(locked)}, but the item moved on: it is now “{live.title}” (
+          {live.status}). A decision here names the state you saw and will be refused.{' '}
           <button
             type="button"
             onClick={() => {
@@ -90,7 +98,7 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
       {!shown.decidable && shown.not_decidable_reason && shown.status === 'pending' && (
         <p className="muted">Not decidable now: {shown.not_decidable_reason}</p>
       )}
-      {allowed.length > 0 && (
+      {allowed.length > 0 && !(liveIsPast && !movedOn) && (
         <form onSubmit={submit} aria-label={`Decide: ${shown.title}`}>
           <label style={{ display: 'flex' }}>
             Reason
