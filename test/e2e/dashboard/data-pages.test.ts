@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchChromium,
+  openPage,
+  screenshot,
+  seriousA11yViolations,
+  startDashboardNode,
+  type DashboardNode,
+  type SentRequest,
+} from '../../support/browser.ts';
+import { held, http, mcpClient, pendingToolApproval } from './data-pages.seed.ts';
+
+/**
+ * The data pages in Chromium against a real node seeded through its HTTP API: projects (create, rename), a project's
+ * detail (runs, pending approvals with the unscoped count, twin items, BOM summary), sessions, knowledge, compliance
+ * and the harness settings (this gateway serves neither: the pages say so), the BOM with its totals and the twin
+ * (revisions, diff). Every route: no serious accessibility violation, and a screenshot.
+ */
+let node: DashboardNode;
+let browser: Browser;
+let projectId = '';
+let sessionId = '';
+let sourceId = '';
+let itemKey = '';
+const hanging = new AbortController();
+
+beforeAll(async () => {
+  [node, browser] = await Promise.all([startDashboardNode({ SERVICE_APPROVAL_HOLD_SECONDS: '900' }), launchChromium()]);
+  const base = node.url;
+  projectId = (
+    await http(base, '/v1/projects', { body: { name: 'Bracket study', description: 'Wall bracket, 200 N' } })
+  ).json.id;
+  for (const [metric, limit, unit] of [
+    ['max_von_mises_mpa', 180, 'MPa'],
+    ['max_displacement_mm', 0.5, 'mm'],
+  ] as const) {
+    const c = await http(base, '/v1/twin/constraints', {
+      body: { projectId, name: 'Bracket limits', metric, limit, unit },
+    });
+    expect(c.status, JSON.stringify(c.json)).toBe(201);
+  }
+  const run = await http(base, '/v1/runs', {
+    body: { design_flow: 'mech_v1', project_id: projectId, goal: 'Size a wall bracket for 200 N' },
+  });
+  expect(run.status, JSON.stringify(run.json)).toBe(201);
+
+  const call = await mcpClient(base);
+  const seen = new Set<string>();
+  await held(base, call, 'session.start', { title: 'Bracket sizing session', project_id: projectId }, seen);
+  sessionId = (await http(base, `/v1/sessions?project_id=${projectId}`)).json.sessions[0].id;
+  const log = { session_id: sessionId, kind: 'decision', message: 'Chose 6061-T6 aluminium plate' };
+  await held(base, call, 'session.log_event', log, seen);
+  await held(base, call, 'session.complete', { session_id: sessionId, summary: 'Plate sized at 6 mm.' }, seen);
+  const text = 'The bracket carries 200 N at 120 mm.\n\nAluminium 6061-T6 yields at 276 MPa.';
+  const ingest = { title: 'Bracket design notes', text, project_id: projectId, uri: 'file:///notes/bracket.md' };
+  sourceId = (await held(base, call, 'knowledge.ingest', ingest, seen)).source.id;
+  const parts = [
+    { name: 'Mounting bolts', mpn: 'M6X20-A2', manufacturer: 'Wurth', quantity: 4, specs: { unit_price: 0.35 } },
+    { name: 'Bracket plate', mpn: 'AL6061-PL6', manufacturer: 'Alcoa', quantity: 1, specs: { unit_price: 12.5 } },
+  ];
+  for (const p of parts)
+    await held(base, call, 'twin.record_component_selection', { project_id: projectId, ...p }, seen);
+  // Left pending: one call of this project, one that records no project (the project's unscoped count).
+  void call(
+    'knowledge.ingest',
+    { title: 'Pending notes', text: 'Awaiting a person.', project_id: projectId },
+    hanging.signal,
+  ).catch(() => undefined);
+  void call('knowledge.ingest', { title: 'Loose notes', text: 'No project here.' }, hanging.signal).catch(
+    () => undefined,
+  );
+  await pendingToolApproval(base, 'knowledge.ingest', seen);
+  await pendingToolApproval(base, 'knowledge.ingest', seen);
+
+  const view = (await http(base, `/v1/twin/current-view?project_id=${projectId}`)).json;
+  itemKey = Object.values(view.by_type as Record<string, { key: string; name: string }[]>)
+    .flat()
+    .find((e) => e.name === 'Project constraints')!.key;
+}, 300_000);
+
+afterAll(async () => {
+  hanging.abort();
+  await browser?.close();
+  await node?.stop();
+}, 120_000);
+
+async function check(page: Page, name: string) {
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await screenshot(page, name);
+}
+const approvalsSent = (sent: SentRequest[]) => sent.filter((r) => new URL(r.url).pathname.startsWith('/v1/approvals'));
+
+describe('dashboard data pages', () => {
+  it('creates and renames a project on /projects and opens it; shows a project with what it holds', async () => {
+    const { page, context, sent } = await openPage(browser, node.url);
+    await page.goto('/projects');
+    await page.getByRole('row', { name: /Bracket study/ }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Fan housing');
+    await page.getByLabel('Name', { exact: true }).press('Enter');
+    await page.getByTestId('project-created').getByText('Fan housing').waitFor();
+    await page.getByRole('button', { name: 'Rename Fan housing' }).click();
+    await page.getByLabel('New name for Fan housing').fill('Fan housing v2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('link', { name: 'Fan housing v2' }).waitFor();
+    const listed = (await http(node.url, '/v1/projects')).json.projects as { id: string; name: string }[];
+    const fan = listed.find((p) => p.name === 'Fan housing v2');
+    expect(fan).toBeDefined();
+    await check(page, 'projects');
+
+    await page.getByRole('link', { name: 'Fan housing v2' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Project Fan housing v2' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/projects/${fan!.id}`);
+    await page.getByText('No runs in this project.').waitFor();
+
+    await page.goto(`/projects/${projectId}`);
+    await page.getByRole('heading', { level: 1, name: 'Project Bracket study' }).waitFor();
+    await page.getByTestId('project-runs').getByText('Size a wall bracket for 200 N').waitFor();
+    const approvals = page.getByTestId('project-approvals');
+    await approvals.getByRole('link', { name: 'Run knowledge.ingest' }).waitFor();
+    const pending = await http(node.url, `/v1/approvals?status=pending&project_id=${projectId}`, {
+      headers: { 'X-Service-Surface': 'cli' },
+    });
+    expect(pending.json.unscoped_count).toBe(1);
+    // The header, the run's open gate and the held ingest of this project; the unscoped one only counted.
+    expect(pending.json.items).toHaveLength(2);
+    await expect.poll(() => approvals.getByRole('row').count()).toBe(3);
+    await approvals
+      .getByTestId('unscoped-note')
+      .getByText(/^1 pending approvals? records? no project/)
+      .waitFor();
+    await page.getByTestId('project-twin').getByRole('link', { name: itemKey }).waitFor();
+    await page.getByTestId('bom-summary').getByText('$13.90').waitFor();
+    await page.getByTestId('project-sim').getByText('No simulation results in this project.').waitFor();
+    await check(page, 'project');
+    expect(approvalsSent(sent).length).toBeGreaterThan(0);
+    for (const r of approvalsSent(sent)) expect(r.headers['x-service-surface']).toBe('dashboard');
+    await context.close();
+  }, 300_000);
+
+  it('lists sessions by project and shows a session with its event timeline', async () => {
+    const { page, context } = await openPage(browser, node.url);
+    await page.goto(`/sessions?project=${projectId}`);
+    await page.getByRole('link', { name: 'Bracket sizing session' }).waitFor();
+    expect(await page.getByLabel('Project').inputValue()).toBe(projectId);
+    await check(page, 'sessions');
+    await page.getByRole('link', { name: 'Bracket sizing session' }).click();
+    await page.getByTestId('session-events').getByText('Chose 6061-T6 aluminium plate').waitFor();
+    await page.getByTestId('session-detail').getByText('Plate sized at 6 mm.').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/sessions/${sessionId}`);
+    await check(page, 'session');
+    await context.close();
+  }, 300_000);
+
+  it('lists knowledge sources, filters them and shows a source with its text', async () => {
+    const { page, context } = await openPage(browser, node.url);
+    await page.goto('/knowledge');
+    await page.getByRole('link', { name: 'Bracket design notes' }).waitFor();
+    await page.getByLabel('Filter by title, address or type').fill('no such title');
+    await page.getByText('0 match the filter').waitFor();
+    await page.getByLabel('Filter by title, address or type').fill('bracket');
+    await check(page, 'knowledge');
+    await page.getByRole('link', { name: 'Bracket design notes' }).click();
+    await page
+      .getByTestId('source-text')
+      .getByText(/yields at 276 MPa/)
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/knowledge/sources/${sourceId}`);
+    await check(page, 'knowledge-source');
+    await context.close();
+  }, 300_000);
+
+  it('says in words that this gateway serves no compliance and no harness routes', async () => {
+    const { page, context } = await openPage(browser, node.url);
+    await page.goto('/compliance');
+    await page.getByText('Choose a project to see its compliance').waitFor();
+    await page.getByLabel('Project').selectOption(projectId);
+    await page.getByTestId('not-served').getByText('/v1/compliance/{project_id}/…').waitFor();
+    await check(page, 'compliance');
+
+    await page.goto('/settings');
+    const harness = page.getByTestId('harness-settings');
+    await harness.getByTestId('not-served').getByText('/v1/harness/providers').waitFor();
+    expect(await harness.getByRole('heading', { level: 2 }).textContent()).toBe('Model harness');
+    expect(await page.evaluate(() => Object.keys(sessionStorage).length)).toBe(0);
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).filter((k) => !/^service\.(gateway|theme)$/.test(k))),
+    ).toEqual([]);
+    await check(page, 'settings-harness');
+    await context.close();
+  }, 300_000);
+
+  it('shows the BOM with quantities and totals, and the twin item with revisions and a diff (light and dark)', async () => {
+    const { page, context } = await openPage(browser, node.url);
+    await page.goto(`/bom?project=${projectId}`);
+    const bom = page.getByTestId('bom-table');
+    await bom
+      .getByRole('row', { name: /M6X20-A2/ })
+      .getByText('$1.40')
+      .waitFor();
+    expect(await page.getByTestId('bom-total').textContent()).toBe('$13.90');
+    await check(page, 'bom');
+
+    await page.goto(`/twin?project=${projectId}`);
+    await page.getByTestId('twin-items').getByRole('button', { name: itemKey }).click();
+    await page.getByTestId('twin-revisions').getByText(`${itemKey}@2`).waitFor();
+    await page.getByTestId('twin-diff-summary').getByText(`${itemKey}@1`).waitFor();
+    await page.getByText(/No baselines in this project/).waitFor();
+    await check(page, 'twin');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await check(page, 'twin-dark');
+    await context.close();
+  }, 300_000);
+});
