@@ -97,15 +97,21 @@ export class RunHost {
 
   /** Claims and folds a run; resumes its unfinished work (phases that were running, a gate to evaluate). */
   private async load(runId: string): Promise<Held> {
-    const epoch = await this.deps.store.claim(runId, this.deps.now());
-    if (epoch === undefined) {
+    const claimed = await this.deps.store.claimWithLog(runId, this.deps.now());
+    if (claimed === undefined) {
       // Not claimed: the run does not exist, or another node holds a valid lease on it.
       const row = await this.deps.store.get(runId);
       if (!row) throw ActorError.notFound('run', runId);
       throw notOwner(runId, `owned by ${row.owner} until ${row.lease_until?.toISOString()}`);
     }
-    const state = foldRun(await this.deps.store.events(runId));
-    const h: Held = { state, epoch, chain: Promise.resolve(), lastUsed: Date.now(), abort: new AbortController() };
+    const state = foldRun(claimed.events);
+    const h: Held = {
+      state,
+      epoch: claimed.epoch,
+      chain: Promise.resolve(),
+      lastUsed: Date.now(),
+      abort: new AbortController(),
+    };
     queueMicrotask(() => this.runEffects(runId, h, resumeEffects(state)));
     return h;
   }

@@ -29,18 +29,18 @@ export interface RunRow {
 export function createRunStore(db: Db, node: string, leaseMs: number) {
   // Claims asked for in one turn of the event loop (a burst of decisions on runs this node does not hold) are one
   // guarded UPDATE; each run is still taken only while free, ours or expired, and a locked row is still skipped.
-  const claimOne = batchWriter<{ id: string; now: Date; force: boolean }, number>({
+  const claimOne = batchWriter<{ id: string; now: Date; force: boolean }, { epoch: number; seq: number }>({
     group: (c) => String(c.force),
     key: (c) => c.id,
     async write(force, cs) {
       const now = cs[0].now;
-      const { rows } = await db.query<{ id: string; epoch: string }>(
+      const { rows } = await db.query<{ id: string; epoch: string; seq: number }>(
         `UPDATE runs r SET owner = $2, epoch = r.epoch + 1, lease_until = $3
          WHERE r.id IN (SELECT id FROM runs WHERE id = ANY($1::text[]) AND ($5 OR owner IS NULL OR owner = $2 OR lease_until IS NULL OR lease_until < $4) FOR UPDATE SKIP LOCKED)
-         RETURNING r.id, r.epoch`,
+         RETURNING r.id, r.epoch, r.seq`,
         [cs.map((c) => c.id), node, new Date(now.getTime() + leaseMs), now, force === 'true'],
       );
-      return new Map(rows.map((r) => [r.id, Number(r.epoch)]));
+      return new Map(rows.map((r) => [r.id, { epoch: Number(r.epoch), seq: r.seq }]));
     },
   });
   const appendOne = runAppender(db, node, leaseMs);
@@ -103,8 +103,20 @@ export function createRunStore(db: Db, node: string, leaseMs: number) {
      * by an append in flight (its node may be stalled mid-transaction) is skipped, not waited for: that append may still
      * commit under the old epoch, and waiting would hold up every other takeover behind it.
      */
-    claim(id: string, now: Date, force = false): Promise<number | undefined> {
-      return claimOne({ id, now, force });
+    async claim(id: string, now: Date, force = false): Promise<number | undefined> {
+      return (await claimOne({ id, now, force }))?.epoch;
+    },
+
+    /**
+     * `claim` and the run's log, read side by side (one round trip instead of two). The log is read again when it came
+     * back shorter than the run's `seq` under the claim: an append of the former owner committed between the read and
+     * the claim. Later appends are fenced by the new epoch, so a log as long as that `seq` is the whole log.
+     */
+    async claimWithLog(id: string, now: Date): Promise<{ epoch: number; events: RunEvent[] } | undefined> {
+      const [claimed, read] = await Promise.all([claimOne({ id, now, force: false }), eventsOf(id)]);
+      if (!claimed) return undefined;
+      const events = (read?.length ?? 0) === claimed.seq ? (read ?? []) : ((await eventsOf(id)) ?? []);
+      return { epoch: claimed.epoch, events };
     },
 
     /** Whether `epoch` is still the run's fencing token (a check before effects that other actors cannot fence). */

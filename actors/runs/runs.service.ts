@@ -14,7 +14,7 @@ import { DEFAULT_HANDLERS } from './handlers/index.ts';
 import { freezeFlow, FLOWS } from './flows/index.ts';
 import { emptyRun } from './run.events.ts';
 import { PATCH_FINDINGS_ORDER, type RunEffect, type Refusal } from './run.machine.ts';
-import { notOwner, RunHost, type HostDeps, type RunLease } from './run-host.ts';
+import { isNotOwner, notOwner, RunHost, type HostDeps, type RunLease } from './run-host.ts';
 import { createRunStore, type RunStore } from './run.store.ts';
 import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
 import { runView } from './run.view.ts';
@@ -199,18 +199,26 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     return r;
   }
 
-  /** Sends the command to the node holding the run when it is alive and its lease is valid; undefined = handle here. */
+  /**
+   * Sends the command to the node holding the run when it is alive and its lease is valid; undefined = handle here. The
+   * run is taken first (one round trip when it is free, ours or its lease expired: the common case of a decision on a
+   * parked run) and its row read only when another node holds it; the run's request is read side by side.
+   */
   async function forward(ctx: Context, actionName: string, runId: string) {
     if (host.peek(runId) || (ctx.meta as { forwarded?: boolean }).forwarded) return undefined;
+    void requestOf(runId).catch(() => undefined);
+    const taken = await host.touch(runId).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    if (taken === undefined) return undefined;
+    if (!isNotOwner(taken)) throw taken;
     const row = await store.get(runId);
     if (!row) throw ActorError.notFound('run', runId);
     const me = ctx.broker.nodeID;
     const valid = row.owner && row.owner !== me && row.lease_until && row.lease_until > infra.now();
     const alive = valid && ctx.broker.registry.nodes.get(row.owner!)?.available;
-    if (!alive) {
-      requests.set(runId, row.request);
-      return undefined;
-    }
+    if (!alive) throw taken;
     return ctx.call(actionName, ctx.params, { nodeID: row.owner!, meta: { forwarded: true } }) as Promise<
       ReturnType<typeof runView>
     >;

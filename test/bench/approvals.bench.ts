@@ -63,7 +63,9 @@ async function burst(
   fs.writeFileSync(file, JSON.stringify(work));
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [BURST, url, file, mode, '/warm-up', JSON.stringify({ 'x-service-surface': 'cli' })],
+    // The warm-up GET is an unknown API path (a small JSON 404): any other path is the dashboard's index.html, read
+    // from disk for each of up to 1,000 sockets, whose file handles would still be closing in the timed window.
+    [BURST, url, file, mode, '/v1/warm-up', JSON.stringify({ 'x-service-surface': 'cli' })],
     { maxBuffer: 1 << 24 },
   );
   fs.rmSync(file, { force: true });

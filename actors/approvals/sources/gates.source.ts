@@ -135,8 +135,9 @@ export function createGateSource(db: Queryable, log: Logger, bus: Caller) {
 
     /** One run's gate input, or undefined for an unknown run. */
     async one(runId: string): Promise<GateInput | undefined> {
-      const r = await oneRow(runId);
-      return r ? toInput(r, (await mineOf(`gate:${r.id}`)) ?? []) : undefined;
+      // The run's row and the queue's own rows are read side by side (one round trip, not two).
+      const [r, own] = await Promise.all([oneRow(runId), mineOf(`gate:${runId}`)]);
+      return r ? toInput(r, own ?? []) : undefined;
     },
 
     /** Reads the run's row again after a decision, off the request path, and keeps it (`settled` waits for it). */
