@@ -100,7 +100,8 @@ describe('the dashboard frame', () => {
         await page.goto(route);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         await page.waitForFunction(
-          () => ![...document.querySelectorAll('[role=status]')].some((e) => e.textContent?.startsWith('Loading')),
+          () =>
+            !Array.from(document.querySelectorAll('[role=status]')).some((e) => e.textContent?.startsWith('Loading')),
         );
         const v = await seriousA11yViolations(page);
         if (v.length) found[`${scheme} ${route}`] = v;
