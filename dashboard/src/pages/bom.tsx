@@ -51,7 +51,7 @@ export function Component() {
           <tbody>
             {list.map((c) => (
               <tr key={c.id}>
-                <td>{c.designator}</td>
+                <td>{c.designator || <span className="muted">—</span>}</td>
                 <td>
                   <code>{c.partNumber}</code>
                 </td>
@@ -73,6 +73,7 @@ export function Component() {
                   <StatusBadge status={c.status} />
                 </td>
                 <td>
+                  {!c.datasheetUrl && !c.purchaseUrl && <span className="muted">—</span>}
                   {c.datasheetUrl && (
                     <a href={c.datasheetUrl} rel="noreferrer noopener" target="_blank">
                       datasheet

@@ -58,7 +58,7 @@ export function RunsSection(props: { projectId: string }) {
               <tr key={r.id}>
                 <td>
                   <Link to={`/runs/${encodeURIComponent(r.id)}`}>
-                    <code>{r.id.slice(0, 8)}</code>
+                    <code title={r.id}>{r.id.replace(/^run_/, '').slice(0, 8)}</code>
                   </Link>
                 </td>
                 <td>{r.design_flow}</td>

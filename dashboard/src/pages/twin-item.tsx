@@ -51,9 +51,7 @@ export function TwinItem(props: { itemKey: string }) {
               {h.revisions.map((r) => (
                 <tr key={r.revision}>
                   <td>
-                    <code>
-                      {h.key}@{r.revision}
-                    </code>
+                    <code title={`${h.key}@${r.revision}`}>@{r.revision}</code>
                     {r.is_head && <span className="badge info"> head</span>}
                   </td>
                   <td>
@@ -122,7 +120,7 @@ function ItemDiffView(props: { itemKey: string; revisions: number[] }) {
                 {d.file_changed ? '; stored file changed' : ''}.
               </p>
               {d.changes.length > 0 && (
-                <table className="grid">
+                <table className="grid twin-diff">
                   <thead>
                     <tr>
                       <th scope="col">Property</th>

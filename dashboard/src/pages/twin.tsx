@@ -32,7 +32,7 @@ export function Component() {
       <div className="toolbar">
         <ProjectPicker />
       </div>
-      <div className="split">
+      <div className="split twin-split">
         <section aria-labelledby="twin-current-h">
           <h2 id="twin-current-h" style={{ marginTop: 0 }}>
             Current items{view.data ? ` (${view.data.item_count})` : ''}
@@ -47,7 +47,7 @@ export function Component() {
                 <tr>
                   <th scope="col">Item</th>
                   <th scope="col">Name</th>
-                  <th scope="col">Head</th>
+                  <th scope="col">Head rev</th>
                   <th scope="col">Updated</th>
                 </tr>
               </thead>
@@ -72,7 +72,7 @@ export function Component() {
                       </td>
                       <td>{e.name}</td>
                       <td>
-                        <code>{e.ref}</code> {e.stale && <span className="badge warn">stale</span>}
+                        <code title={e.ref}>@{e.revision}</code> {e.stale && <span className="badge warn">stale</span>}
                       </td>
                       <td>
                         <When at={e.updated_at} />

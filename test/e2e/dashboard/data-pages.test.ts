@@ -203,12 +203,64 @@ describe('dashboard data pages', () => {
 
     await page.goto(`/twin?project=${projectId}`);
     await page.getByTestId('twin-items').getByRole('button', { name: itemKey }).click();
-    await page.getByTestId('twin-revisions').getByText(`${itemKey}@2`).waitFor();
+    await page.getByTestId('twin-revisions').getByTitle(`${itemKey}@2`).waitFor();
     await page.getByTestId('twin-diff-summary').getByText(`${itemKey}@1`).waitFor();
     await page.getByText(/No baselines in this project/).waitFor();
     await check(page, 'twin');
     await page.emulateMedia({ colorScheme: 'dark' });
     await check(page, 'twin-dark');
+    await context.close();
+  }, 300_000);
+
+  it('sends a harness key and the admin token to the gateway and keeps neither (routes stood in for by the test)', async () => {
+    // This gateway has no harness routes yet, so the browser's requests to them are answered here: what is checked is
+    // the page's side of SPEC Authentication rule 7 (sent with the request, field cleared, nothing stored).
+    const { page, context } = await openPage(browser, node.url);
+    const got: { method: string; path: string; body: unknown; admin: string | undefined }[] = [];
+    await page.route('**/v1/harness/**', async (route) => {
+      const r = route.request();
+      const path = new URL(r.url()).pathname;
+      got.push({ method: r.method(), path, body: r.postDataJSON(), admin: r.headers()['x-service-admin-token'] });
+      const providers = [{ name: 'anthropic', configured: got.length > 1, fallback_count: 0, last_fallback: null }];
+      await route.fulfill({ json: path.endsWith('/providers') ? { providers } : { ok: true } });
+    });
+    await page.goto('/settings');
+    const harness = page.getByTestId('harness-settings');
+    await harness.getByRole('cell', { name: 'anthropic' }).waitFor();
+    await harness.getByLabel(/^Admin token/).fill('admin-secret-1');
+    const credential = harness.getByRole('form', { name: 'Provider credential' });
+    await credential.getByLabel('Provider').selectOption('anthropic');
+    await credential.getByLabel(/^API key/).fill('sk-test-key-123');
+    await credential.getByLabel(/^API key/).press('Enter');
+    await credential.getByText('Credential stored on the gateway for anthropic.').waitFor();
+    expect(await credential.getByLabel(/^API key/).inputValue()).toBe('');
+    const selection = harness.getByRole('form', { name: 'Model selection' });
+    await selection.getByLabel('Provider').selectOption('anthropic');
+    await selection.getByLabel('Model').fill('claude-test');
+    await selection.getByRole('button', { name: 'Use this model' }).click();
+    await selection.getByText('Selected anthropic:claude-test.').waitFor();
+
+    const writes = got.filter((g) => g.method !== 'GET');
+    expect(writes).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/harness/credentials',
+        body: { provider: 'anthropic', api_key: 'sk-test-key-123' },
+        admin: 'admin-secret-1',
+      },
+      {
+        method: 'PUT',
+        path: '/v1/harness/selection',
+        body: { provider: 'anthropic', model: 'claude-test' },
+        admin: 'admin-secret-1',
+      },
+    ]);
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    expect(stored).not.toContain('sk-test-key-123');
+    expect(stored).not.toContain('admin-secret-1');
+    await check(page, 'settings-harness-served');
     await context.close();
   }, 300_000);
 });
