@@ -30,8 +30,11 @@ export default function FieldViewer({ field, recordedPeak }: FieldViewerProps) {
 
   useEffect(() => {
     const canvas = canvasRef.current!;
+    performance.mark('viewer-mounted');
     const viewer = createViewer(canvas, 'z');
+    performance.mark('viewer-context');
     const objects = buildFieldObjects(field);
+    performance.mark('viewer-objects');
     viewer.scene.add(objects.group);
     viewerRef.current = viewer;
     objectsRef.current = objects;

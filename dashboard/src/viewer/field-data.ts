@@ -3,7 +3,7 @@
  * `GET /v1/simulation/results/{id}/field` and turned into typed arrays once: no per-vertex objects. The gateway sends
  * the stored gzip bytes with `Content-Encoding: gzip`, which the browser decodes itself; bytes that still start with
  * the gzip magic (a route answering `application/gzip`) are decompressed here with DecompressionStream. No three.js
- * here: the list page and the bench's baseline use it without loading the viewer.
+ * here: the list page uses it without loading the viewer. Marks `field-received` and `field-decoded` (bench:dashboard).
  */
 import type {
   SimFieldMarker,
@@ -53,6 +53,7 @@ export async function fetchField(resultId: string, signal?: AbortSignal): Promis
     signal,
   });
   const raw = new Uint8Array(await res.arrayBuffer());
+  performance.mark('field-received');
   const text = await decodeText(raw);
   let payload: SimFieldPayload;
   try {
@@ -62,7 +63,9 @@ export async function fetchField(resultId: string, signal?: AbortSignal): Promis
   }
   if (payload.format !== 'service.sim_field' || payload.version !== 1)
     throw new ApiError(res.status, 'BAD_PAYLOAD', `unknown field format ${String(payload.format)} v${payload.version}`);
-  return toFieldData(payload, raw.byteLength, text.length);
+  const data = toFieldData(payload, raw.byteLength, text.length);
+  performance.mark('field-decoded');
+  return data;
 }
 
 /** UTF-8 text of the body, gunzipped here when the bytes are still gzip (magic 1f 8b). */

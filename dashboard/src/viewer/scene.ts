@@ -60,6 +60,7 @@ export function createViewer(canvas: HTMLCanvasElement, up: 'z' | 'y' = 'z'): Vi
   let pending = 0;
   const render = () => {
     pending = 0;
+    if (frames === 0) performance.mark('viewer-first-render');
     renderer.render(scene, camera);
     frames += 1;
     canvas.dataset.frames = String(frames);
