@@ -36,7 +36,7 @@ export function RunsSection(props: { projectId: string }) {
     <Section
       id="project-runs"
       title={`Runs${runs.data ? ` (${runs.data.total})` : ''}`}
-      more={<Link to={`/runs?project=${encodeURIComponent(props.projectId)}`}>all runs</Link>}
+      more={<Link to={`/runs?project_id=${encodeURIComponent(props.projectId)}`}>all runs</Link>}
     >
       {runs.isLoading && <Loading what="runs" />}
       <ErrorNote error={runs.error} prefix="Runs" />
@@ -92,7 +92,9 @@ export function ApprovalsSection(props: { projectId: string }) {
     <Section
       id="project-approvals"
       title={`Pending approvals${approvals.data ? ` (${items.length})` : ''}`}
-      more={<Link to={`/approvals?project=${encodeURIComponent(props.projectId)}`}>decide on the Approvals page</Link>}
+      more={
+        <Link to={`/approvals?project_id=${encodeURIComponent(props.projectId)}`}>decide on the Approvals page</Link>
+      }
     >
       {approvals.isLoading && <Loading what="approvals" />}
       <ErrorNote error={approvals.error} prefix="Approvals" />
@@ -113,7 +115,11 @@ export function ApprovalsSection(props: { projectId: string }) {
             {items.map((a) => (
               <tr key={a.id}>
                 <td>
-                  <Link to={`/approvals?item=${encodeURIComponent(a.id)}`}>{a.title}</Link>
+                  <Link
+                    to={`/approvals?project_id=${encodeURIComponent(props.projectId)}&id=${encodeURIComponent(a.id)}`}
+                  >
+                    {a.title}
+                  </Link>
                 </td>
                 <td>{a.kind}</td>
                 <td>{a.requested_by ?? <span className="muted">—</span>}</td>

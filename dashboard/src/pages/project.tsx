@@ -45,7 +45,7 @@ export function Component() {
             </dd>
           </dl>
           <nav aria-label="This project elsewhere" className="toolbar">
-            <Link to={`/runs/new${q}`}>New run</Link>
+            <Link to={`/runs/new?project_id=${encodeURIComponent(id)}`}>New run</Link>
             <Link to={`/sessions${q}`}>Sessions</Link>
             <Link to={`/twin${q}`}>Twin</Link>
             <Link to={`/bom${q}`}>BOM</Link>

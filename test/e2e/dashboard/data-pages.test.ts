@@ -23,6 +23,7 @@ let projectId = '';
 let sessionId = '';
 let sourceId = '';
 let itemKey = '';
+let simId = '';
 const hanging = new AbortController();
 
 beforeAll(async () => {
@@ -61,6 +62,9 @@ beforeAll(async () => {
   ];
   for (const p of parts)
     await held(base, call, 'twin.record_component_selection', { project_id: projectId, ...p }, seen);
+  const sim = { project_id: projectId, document_type: 'simulation_result', name: 'Bracket static stress' };
+  simId = (await held(base, call, 'twin.record_document', { ...sim, summary: { max_von_mises_mpa: 142.5 } }, seen))
+    .node_id;
   // Left pending: one call of this project, one that records no project (the project's unscoped count).
   void call(
     'knowledge.ingest',
@@ -131,7 +135,9 @@ describe('dashboard data pages', () => {
       .waitFor();
     await page.getByTestId('project-twin').getByRole('link', { name: itemKey }).waitFor();
     await page.getByTestId('bom-summary').getByText('$13.90').waitFor();
-    await page.getByTestId('project-sim').getByText('No simulation results in this project.').waitFor();
+    const simLink = page.getByTestId('project-sim').getByRole('link', { name: 'Bracket static stress' });
+    expect(await simLink.getAttribute('href')).toBe(`/sim?result=${simId}`);
+    await page.getByTestId('project-sim').getByRole('cell', { name: '142.5' }).waitFor();
     await check(page, 'project');
     expect(approvalsSent(sent).length).toBeGreaterThan(0);
     for (const r of approvalsSent(sent)) expect(r.headers['x-service-surface']).toBe('dashboard');
