@@ -37,14 +37,17 @@ export function ErrorNote(props: { error: unknown; prefix?: string }) {
 
 export const Empty = (props: { children: ReactNode }) => <p className="muted">{props.children}</p>;
 
-/** Items the API left out of a project-scoped list because they record no project (`unscoped_count`): never hidden. */
+/**
+ * Items the API left out of a project-scoped list because they record no project (`unscoped_count`): never hidden.
+ * `what` is the plural noun ("runs"); one item reads in the singular.
+ */
 export function UnscopedNote(props: { count: number | undefined; what: string }) {
   if (!props.count) return null;
+  const one = props.count === 1;
+  const noun = one ? props.what.replace(/s$/, '') : props.what;
   return (
     <div className="note warn" data-testid="unscoped-note">
-      {props.count} {props.what}
-      {props.count === 1 ? ' records' : ' record'} no project and {props.count === 1 ? 'is' : 'are'} left out of this
-      project's list.
+      {props.count} {noun} {one ? 'records' : 'record'} no project and {one ? 'is' : 'are'} left out of this list.
     </div>
   );
 }
