@@ -28,7 +28,10 @@ export interface HostDeps {
   log: Logger;
   now(): Date;
   limits: RunLimits;
-  /** Runs one effect after its events are stored (`commitDrafts` is `decideWithCommit`'s); a promise when others wait for it. */
+  /**
+   * Runs one effect after its events are stored (`commitDrafts` is `decideWithCommit`'s). A promise while it runs: the
+   * host counts it as work in flight (and starts phases only once a `closeDrafts` settled).
+   */
   runEffect(runId: string, fx: RunEffect, state: RunState, lease: RunLease): Promise<unknown> | void;
   /** Test seam: throws at a step to prove what a failure there leaves (`after_commit`: drafts committed, event not stored). */
   faults?: (step: 'after_commit') => void;
@@ -54,9 +57,24 @@ export class RunHost {
   private readonly held = new Map<string, Held>();
   private readonly loading = new Map<string, Promise<Held>>();
   private readonly deps: HostDeps;
+  /** Every command and effect in flight here, also those of runs dropped since: what a stall leaves to finish. */
+  private readonly inflight = new Set<Promise<void>>();
+  private lastRenew: number;
 
   constructor(deps: HostDeps) {
     this.deps = deps;
+    this.lastRenew = deps.now().getTime();
+  }
+
+  /** Counts `p` as work in flight until it settles. */
+  private track(p: Promise<unknown> | void): void {
+    if (!p) return;
+    const settled = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inflight.add(settled);
+    void settled.then(() => this.inflight.delete(settled));
   }
 
   heldIds(): string[] {
@@ -77,7 +95,13 @@ export class RunHost {
   }
 
   /** Serialises work on one run through its mailbox. */
-  private async withRun<T>(runId: string, fn: (h: Held) => Promise<T>, opts: { create?: Held } = {}): Promise<T> {
+  private withRun<T>(runId: string, fn: (h: Held) => Promise<T>, opts: { create?: Held } = {}): Promise<T> {
+    const p = this.enter(runId, fn, opts);
+    this.track(p);
+    return p;
+  }
+
+  private async enter<T>(runId: string, fn: (h: Held) => Promise<T>, opts: { create?: Held }): Promise<T> {
     let h = this.held.get(runId) ?? opts.create;
     if (!h) {
       let pending = this.loading.get(runId);
@@ -125,10 +149,11 @@ export class RunHost {
     let closing: Promise<unknown> = Promise.resolve();
     for (const fx of effects) {
       if (fx.type === 'commitDrafts') continue;
-      if (fx.type === 'runPhase') void closing.then(() => this.deps.runEffect(runId, fx, h.state, lease));
-      else if (fx.type === 'closeDrafts')
+      if (fx.type === 'runPhase') this.track(closing.then(() => this.deps.runEffect(runId, fx, h.state, lease)));
+      else if (fx.type === 'closeDrafts') {
         closing = Promise.resolve(this.deps.runEffect(runId, fx, h.state, lease)).catch(() => undefined);
-      else void this.deps.runEffect(runId, fx, h.state, lease);
+        this.track(closing);
+      } else this.track(this.deps.runEffect(runId, fx, h.state, lease));
     }
   }
 
@@ -259,12 +284,42 @@ export class RunHost {
     return this.held.get(runId)?.state;
   }
 
-  /** Renews the leases of held runs; runs whose lease another node took are dropped. */
-  async renew(): Promise<void> {
+  /**
+   * Renews the leases of held runs; runs whose lease another node took are dropped. Called every `stallMs / 3` or so: a
+   * call more than `stallMs` after the previous one means this node stood still (a stopped process, a blocked event
+   * loop) long enough to lose runs while it held copies of them. That is logged; once the leases are renewed (the lost
+   * runs dropped) and every command and effect in flight by then has ended, its writes landed or fenced, it is logged
+   * again: no copy from before the stall acts any more.
+   */
+  async renew(stallMs = Infinity): Promise<void> {
+    const at = this.deps.now().getTime();
+    const stalledMs = at - this.lastRenew;
+    this.lastRenew = Math.max(this.lastRenew, at);
+    const stalled = stalledMs > stallMs;
+    if (stalled) this.deps.log.warn({ stalled_ms: stalledMs, held: this.held.size }, 'run host stalled past its lease');
     const ids = this.heldIds();
-    if (!ids.length) return;
-    const kept = new Set(await this.deps.store.renew(ids, this.deps.now()));
-    for (const id of ids) if (!kept.has(id)) this.drop(id);
+    let lost: string[] = [];
+    try {
+      if (!ids.length) return;
+      const kept = new Set(await this.deps.store.renew(ids, this.deps.now()));
+      lost = ids.filter((id) => !kept.has(id));
+      for (const id of lost) this.drop(id);
+    } finally {
+      if (stalled) {
+        const before = [...this.inflight];
+        await Promise.all(before);
+        this.deps.log.warn(
+          {
+            stalled_ms: stalledMs,
+            noticed_at: new Date(at).toISOString(),
+            lost: lost.length,
+            kept: ids.length - lost.length,
+            ended: before.length,
+          },
+          'run host work from before the stall ended',
+        );
+      }
+    }
   }
 
   /** Releases runs idle for `idleMs` that wait on a person (placement drifts back to the shard owner). */

@@ -177,7 +177,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
       });
       timers = [
         setInterval(
-          () => void host.renew().catch((err: unknown) => infra.log.warn({ err }, 'run lease renewal failed')),
+          () => void host.renew(leaseMs).catch((err: unknown) => infra.log.warn({ err }, 'run lease renewal failed')),
           Math.max(200, leaseMs / 3),
         ),
         setInterval(() => void reapOrphans(), leaseMs),
@@ -265,7 +265,8 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
 
   /**
    * Runs one effect under the lease it was started with. A phase execution whose lease is gone (the run was taken over
-   * or dropped) makes no more tool calls and reports nothing: the owner of the newer epoch re-runs the phase.
+   * or dropped) makes no more tool calls and reports nothing: the owner of the newer epoch re-runs the phase. Answers
+   * a promise that settles when the effect is over (a phase: its result reported or dropped), but broadcasts.
    */
   function runEffect(
     bus: ServiceBroker,
@@ -278,7 +279,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     const fenced = async () => lease.signal.aborted || !(await store.owns(runId, lease.epoch));
     if (fx.type === 'runPhase') {
       const phase = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
-      void (async () => {
+      return (async () => {
         const request = await requestOf(runId);
         const prior = Object.fromEntries(Object.entries(s.phases).map(([id, ps]) => [id, ps.deliverables]));
         const input = {
@@ -329,7 +330,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
       })().catch(fail);
     } else if (fx.type === 'evaluateGate') {
       const def = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
-      void call(bus, GatesActions.evaluate, {
+      return call(bus, GatesActions.evaluate, {
         run_id: runId,
         project_id: s.project_id,
         phase: fx.phase,

@@ -41,6 +41,12 @@ export interface Scenario {
   disruptAfter: number;
   /** Disrupts the victim (SIGKILL, or SIGSTOP then SIGCONT); resolves when it is over. */
   disrupt(): Promise<void>;
+  /**
+   * Called once every run was driven to its end and the disruption is over; resolves when nothing of the victim can
+   * write any more (its stale work over, the process gone, its database sessions closed), so the logs read after it
+   * are final.
+   */
+  settle(): Promise<void>;
 }
 
 /** The logs to check and the figures to print. */
@@ -115,7 +121,7 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
   const totalMs = performance.now() - t0;
   const takeoverMs = await takeover!;
   await disrupted;
-  await quiet(s.db);
+  await s.settle();
   const ids = started.map((r) => r.id);
   const { rows: events } = await s.db.query<EventRow>(
     'SELECT run_id, seq, type, payload, epoch::int AS epoch, node, idem, created_at FROM run_events WHERE run_id = ANY($1) ORDER BY run_id, seq',
@@ -153,21 +159,20 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
   };
 }
 
-/** Polls until nothing was written to the run log or the twin for a second: a resumed node's stale work has landed (or not). */
-async function quiet(q: pg.Client): Promise<void> {
-  const mark = async () =>
-    JSON.stringify(
-      (
-        await q.query(
-          'SELECT (SELECT count(*) FROM run_events) AS e, (SELECT max(updated_at) FROM twin_nodes) AS t, (SELECT count(*) FROM twin_nodes) AS n',
-        )
-      ).rows[0],
+/**
+ * Resolves once the process has exited and none of its database sessions is left (the node's connections carry its id
+ * as application_name). A session finishes the statement it is running before it goes: after that, nothing it sent can
+ * write.
+ */
+export async function gone(q: pg.Client, node: string, exited: Promise<unknown>): Promise<void> {
+  await exited;
+  for (;;) {
+    const { rows } = await q.query<{ n: string }>(
+      'SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1',
+      [node],
     );
-  for (let last = await mark(); ;) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = await mark();
-    if (now === last) return;
-    last = now;
+    if (rows[0].n === '0') return;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -7,9 +7,9 @@ import type { BrokerHandle } from '../../../brokers/broker.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { GateWatch, startBusClient, waitForRunsNodes } from '../../support/runs-client.ts';
 import { TEST_SERVERS } from '../../support/servers.ts';
-import { spawnService, type SpawnedService } from '../../support/spawn.ts';
+import { spawnService, type LogLine, type SpawnedService } from '../../support/spawn.ts';
 import { checkLogs } from './reliability.checks.ts';
-import { runScenario, type ScenarioResult } from './reliability.drive.ts';
+import { gone, runScenario, type ScenarioResult } from './reliability.drive.ts';
 
 const servers = inject('servers');
 const NODE_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../support/runs-node.ts');
@@ -25,6 +25,19 @@ const STALL_MS = 3000 + 2 * LEASE_MS;
  * behind the approvals actor as this is written; the bus call is the runs actor's own surface.) One node is disrupted
  * midway. The event logs in Postgres are the evidence.
  */
+/**
+ * The first log line `msg` of `p` about a lease renewal that began at or after `since` (`noticed_at`), seen or to come.
+ * Polls the lines read so far: a condition that must come true (or the process exits first).
+ */
+async function loggedAfter(p: SpawnedService, msg: string, since: Date): Promise<LogLine> {
+  for (;;) {
+    const line = p.lines.find((l) => l.msg === msg && new Date(String(l.noticed_at)) >= since);
+    if (line) return line;
+    if (p.proc.exitCode !== null || p.proc.signalCode !== null) throw new Error(`exited before "${msg}"`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrupted midway', () => {
   let db: TestDatabase;
   let env: Record<string, string>;
@@ -34,7 +47,8 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
   const procs = new Map<string, SpawnedService>();
   const ns = `rel-${crypto.randomBytes(3).toString('hex')}`;
   const spawnNode = async (id: string) => {
-    const p = spawnService(['--roles', ROLES, '--port', '0'], { ...env, SERVICE_NODE_ID: id }, NODE_BIN);
+    // Its database sessions carry its id, so the test can see when the last one is gone.
+    const p = spawnService(['--roles', ROLES, '--port', '0'], { ...env, SERVICE_NODE_ID: id, PGAPPNAME: id }, NODE_BIN);
     procs.set(id, p);
     await p.waitFor('mcp_http_ready', 60_000);
   };
@@ -87,6 +101,7 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
       victim: 1,
       disruptAfter: 0.5,
       disrupt: async () => void victim.proc.kill('SIGKILL'),
+      settle: () => gone(q, nodes[1], victim.exited),
     });
     const report = checkLogs(r.facts);
     expect(report.problems).toEqual([]);
@@ -106,6 +121,7 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
     await waitForRunsNodes(client.broker, nodes);
     const victim = procs.get(nodes[0])!;
     let resumedAt: Date | undefined;
+    let stallEnded: LogLine | undefined;
     const r = await runScenario({
       tag: 'stop',
       runs: 50,
@@ -123,6 +139,12 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
         resumedAt = new Date();
         victim.proc.kill('SIGCONT');
       },
+      // Its stale work gets its chance: its first lease renewal after SIGCONT drops the runs taken over and waits until
+      // every command and effect in flight by then ended (writes landed or fenced). Then it is stopped for good.
+      settle: async () => {
+        stallEnded = await loggedAfter(victim, 'run host work from before the stall ended', resumedAt!);
+        await gone(q, nodes[0], victim.kill('SIGTERM'));
+      },
     });
     const report = checkLogs({ ...r.facts, resumedAt });
     expect(report.problems).toEqual([]);
@@ -133,6 +155,7 @@ describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrup
       'reliability, SIGSTOP/SIGCONT',
       r,
       `stalled ${STALL_MS} ms; its unfinished runs all owned by others ${r.takeoverMs.toFixed(0)} ms into the stall; ` +
+        `at its first renewal after SIGCONT ${String(stallEnded?.lost)} runs lost, ${String(stallEnded?.kept)} kept, ${String(stallEnded?.ended)} commands and effects waited for; ` +
         `${report.lateDrafts} drafts of its in-flight tool calls landed after it resumed`,
     );
   }, 240_000);
