@@ -181,6 +181,51 @@ describe('a mech_v1 run from the dashboard', () => {
   }, 1_500_000);
 });
 
+describe('a run that fails its simulation gate', () => {
+  it('shows the finding, offers no approve, and takes a rework with its target and a reject with its reason', async () => {
+    const post = async (p: string, body: unknown) =>
+      (await fetch(`${node.url}${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json())) as { id: string };
+    const project = await post('/v1/projects', { name: `Overloaded ${Date.now()}` });
+    const goal = GOAL.replace('100 N', '1000 N');
+    const started = await post('/v1/runs', { design_flow: 'mech_v1', project_id: project.id, goal, start: true });
+    const { page, context, sent } = await openPage(browser, node.url);
+    await page.goto(`/runs/${started.id}`);
+    for (const [, gate] of GATES.slice(0, 5)) await approveIn(page, gate);
+
+    const form = formOf(page, 'V&V sign-off');
+    await form.waitFor({ timeout: PHASE_WAIT });
+    await page
+      .getByTestId('gate-panel')
+      .getByText(/gives 5\d\d(\.\d+)? MPa/)
+      .waitFor();
+    expect(await form.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    await form.getByLabel('Reason (required to reject, retry, rework)').fill('stress too high: make it deeper');
+    await form.getByLabel('Rework from phase').selectOption('design');
+    await form.getByRole('button', { name: 'Rework', exact: true }).click();
+    const rework = page.locator('[data-testid=decisions] tbody tr').filter({ hasText: 'rework' });
+    await rework.waitFor();
+    expect(await rework.textContent()).toMatch(/simulation.*rework.*design.*stress too high: make it deeper/);
+
+    // The design phase runs again (its gate too) and the same simulation gate comes back: rejected, the run ends.
+    await approveIn(page, 'Mechanical design review');
+    const again = formOf(page, 'V&V sign-off');
+    await again.waitFor({ timeout: PHASE_WAIT });
+    await again.getByLabel(/^Reason/).fill('not this time');
+    await again.getByRole('button', { name: 'Reject', exact: true }).click();
+    await page.getByTestId('run-ended').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('run-status').textContent()).toBe('rejected');
+    await a11yAndShot(page, 'flow-run-rejected');
+    const decisions = decisionPosts(sent);
+    expect(decisions.map((r) => r.headers['x-service-surface'])).toEqual(Array(8).fill('dashboard'));
+    expect(decisions.every((r) => /^"[^"]+"$/.test(r.headers['if-match'] ?? ''))).toBe(true);
+    await context.close();
+  }, 900_000);
+});
+
 /** Decodes a PNG in the page (no PNG library here) and counts its distinct RGB values. */
 function distinctColours(page: Page, b64: string): Promise<number> {
   return page.evaluate(async (data) => {
