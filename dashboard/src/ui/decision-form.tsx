@@ -1,11 +1,12 @@
 /**
  * The decision form of one approval item (queue and run page): one button per decision the item offers
  * (`allowed_decisions`), a reason box required exactly for `reason_required_for`, the rework target from
- * `rework_targets`. The form holds on to the pending item the person saw: when the live item moves on (another gate
- * opened, someone else decided), it says so and a decision still names what was seen (If-Match of its ETag), so the
- * gateway refuses it (409) instead of applying it to the next gate.
+ * `rework_targets`. Untouched, the form follows the live item. Once the person engages with it (focus, pointer,
+ * typing) it holds the item as it was then: when the live item moves on meanwhile (another gate opened, someone else
+ * decided), it says so and a decision still names what was seen (If-Match of its ETag), so the gateway refuses it
+ * (409) instead of applying it to the next gate.
  */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useDecide, type ApprovalDecision, type ApprovalItem } from '../api/approvals.ts';
 import { ErrorNote } from './common.tsx';
 
@@ -23,7 +24,7 @@ const gateWords = (it: ApprovalItem) =>
 
 export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: ApprovalItem) => void }) {
   const live = props.item;
-  const [seen, setSeen] = useState<ApprovalItem | null>(null);
+  const [held, setHeld] = useState<ApprovalItem | null>(null);
   const [reason, setReason] = useState('');
   const [toPhase, setToPhase] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -35,13 +36,13 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
   // States this form decided: a poll that answers one of them late is the past, never a question again.
   const [decided, setDecided] = useState<string[]>([]);
   const liveIsPast = decided.includes(live.etag ?? '');
-  const locked = seen?.status === 'pending' && seen.id === live.id ? seen : null;
+  const locked = held?.id === live.id ? held : null;
   const movedOn = locked !== null && locked.etag !== live.etag && !liveIsPast;
   const shown = movedOn ? locked : live;
-
-  useEffect(() => {
-    if (!locked && live.status === 'pending' && !liveIsPast) setSeen(live);
-  }, [locked, live, liveIsPast]);
+  /** The person started deciding: hold the item as shown now. */
+  const engage = () => {
+    if (!locked) setHeld(shown);
+  };
 
   const allowed = ORDER.filter((d) => shown.allowed_decisions?.includes(d));
   const needReason = shown.reason_required_for ?? [];
@@ -68,7 +69,7 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
       {
         onSuccess: (answer) => {
           setDecided((d) => [...d, shown.etag ?? '']);
-          setSeen(answer);
+          setHeld(null);
           setReason('');
           setToPhase('');
           setDone(`Recorded: ${decision} (the item is ${answer.status} now).`);
@@ -88,7 +89,8 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
             type="button"
             onClick={() => {
               decide.reset();
-              setSeen(live);
+              setProblem(null);
+              setHeld(null);
             }}
           >
             Show the current state
@@ -99,7 +101,13 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
         <p className="muted">Not decidable now: {shown.not_decidable_reason}</p>
       )}
       {allowed.length > 0 && !(liveIsPast && !movedOn) && (
-        <form onSubmit={submit} aria-label={`Decide: ${shown.title}`}>
+        <form
+          onSubmit={submit}
+          aria-label={`Decide: ${shown.title}`}
+          onFocus={engage}
+          onPointerDown={engage}
+          onInput={engage}
+        >
           <label style={{ display: 'flex' }}>
             Reason
             {needReason.length ? ` (required to ${needReason.join(', ')})` : ' (optional)'}

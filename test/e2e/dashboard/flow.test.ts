@@ -105,7 +105,7 @@ describe('a mech_v1 run from the dashboard', () => {
     expect(decisionPosts(run.sent).length).toBe(postsBefore);
     await approveIn(page, 'Intent sign-off');
 
-    // The needs gate shown in both places: approved on the run page, then the queue's stale decision is refused (409).
+    // The needs gate shown in both places: approved on the run page, then the queue's held decision is refused (409).
     await queue.page.goto(`/approvals?project_id=${projectId}&id=${encodeURIComponent(`gate:${runId}`)}`);
     const stale = formOf(queue.page, 'Needs sign-off');
     await stale.waitFor({ timeout: PHASE_WAIT });
@@ -115,6 +115,8 @@ describe('a mech_v1 run from the dashboard', () => {
       .waitFor();
     expect(await queue.page.getByTestId('unscoped-note').count()).toBe(0);
     await a11yAndShot(queue.page, 'flow-approvals');
+    // Someone starts deciding in the queue (the form now holds this gate) while the run page approves it.
+    await stale.getByLabel(/^Reason/).fill('looks complete');
     await approveIn(page, 'Needs sign-off');
     await queue.page.getByTestId('moved-on').waitFor({ timeout: 30_000 });
     await stale.getByRole('button', { name: 'Approve', exact: true }).click();
