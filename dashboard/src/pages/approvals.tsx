@@ -55,6 +55,7 @@ export function Component() {
           Project
           <select value={projectId} onChange={(e) => set('project_id', e.target.value)}>
             <option value="">All projects</option>
+            {projectId && !names.has(projectId) && <option value={projectId}>{projectId}</option>}
             {(projects.data?.projects ?? []).map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}

@@ -37,6 +37,7 @@ export function Component() {
             onChange={(e) => setParams(e.target.value ? { project_id: e.target.value } : {}, { replace: true })}
           >
             <option value="">All projects</option>
+            {projectId && !names.has(projectId) && <option value={projectId}>{projectId}</option>}
             {(projects.data?.projects ?? []).map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
