@@ -36,17 +36,29 @@ export interface ApprovalFilters {
   kind?: string;
 }
 
-/** The queue; pending items poll every 4 s (the spec's limit is 5 s), decided lists every 15 s. */
+const STATUSES: readonly StatusFilter[] = ['pending', 'decided', 'all'];
+
+/** The filters in the page's address (`?status=&project_id=&kind=`); pending when no status is named. */
+export function filtersOf(params: URLSearchParams): ApprovalFilters {
+  const status = STATUSES.find((s) => s === params.get('status')) ?? 'pending';
+  return { status, projectId: params.get('project_id') || undefined, kind: params.get('kind') || undefined };
+}
+
+/** The queue's query; pending items poll every 4 s (the spec's limit is 5 s), decided lists every 15 s. */
+export const approvalsListQuery = (f: ApprovalFilters) => ({
+  queryKey: ['approvals', 'list', f],
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    approvalsApi<ApprovalListResponse>(
+      `/v1/approvals${qs({ status: f.status, project_id: f.projectId, kind: f.kind })}`,
+      {
+        signal,
+      },
+    ),
+  refetchInterval: f.status === 'decided' ? 15_000 : 4_000,
+});
+
 export function useApprovals(f: ApprovalFilters) {
-  return useQuery({
-    queryKey: ['approvals', 'list', f],
-    queryFn: ({ signal }) =>
-      approvalsApi<ApprovalListResponse>(
-        `/v1/approvals${qs({ status: f.status, project_id: f.projectId, kind: f.kind })}`,
-        { signal },
-      ),
-    refetchInterval: f.status === 'decided' ? 15_000 : 4_000,
-  });
+  return useQuery(approvalsListQuery(f));
 }
 
 /** One item (per-kind detail, ETag); `pollMs` while someone waits on it. */

@@ -5,7 +5,7 @@
  */
 import { memo, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { APPROVAL_KINDS, useApprovals, type ApprovalItem, type StatusFilter } from '../api/approvals.ts';
+import { APPROVAL_KINDS, filtersOf, useApprovals, type ApprovalItem, type StatusFilter } from '../api/approvals.ts';
 import { useProjectList } from '../api/runs.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote } from '../ui/common.tsx';
 import { ApprovalDetail } from './approvals-detail.tsx';
@@ -15,12 +15,13 @@ const STATUSES: StatusFilter[] = ['pending', 'decided', 'all'];
 
 export function Component() {
   const [params, setParams] = useSearchParams();
-  const status = (STATUSES.find((s) => s === params.get('status')) ?? 'pending') as StatusFilter;
-  const projectId = params.get('project_id') ?? '';
-  const kind = params.get('kind') ?? '';
+  const filters = filtersOf(params);
+  const { status } = filters;
+  const projectId = filters.projectId ?? '';
+  const kind = filters.kind ?? '';
   const selected = params.get('id') ?? '';
   const [shown, setShown] = useState(SLICE);
-  const list = useApprovals({ status, projectId: projectId || undefined, kind: kind || undefined });
+  const list = useApprovals(filters);
   const projects = useProjectList();
   const names = useMemo(() => new Map((projects.data?.projects ?? []).map((p) => [p.id, p.name])), [projects.data]);
 
