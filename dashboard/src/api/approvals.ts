@@ -17,7 +17,7 @@ export type { ApprovalDecision, ApprovalItem, ApprovalKind };
 export type StatusFilter = 'pending' | 'decided' | 'all';
 
 /** The spec's item kinds, for the kind filter. */
-export const APPROVAL_KINDS: readonly ApprovalKind[] = [
+export const APPROVAL_KINDS = [
   'gate',
   'flow_proposal',
   'flow_version',
@@ -28,7 +28,11 @@ export const APPROVAL_KINDS: readonly ApprovalKind[] = [
   'design_loop',
   'sketch',
   'drawing',
-];
+] as const satisfies readonly ApprovalKind[];
+// The contract's kinds are the source: a kind added there and missing here fails the dashboard's typecheck.
+type MissingKind = Exclude<ApprovalKind, (typeof APPROVAL_KINDS)[number]>;
+const everyKind: [MissingKind] extends [never] ? true : MissingKind = true;
+void everyKind;
 
 export interface ApprovalFilters {
   status: StatusFilter;

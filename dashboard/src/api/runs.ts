@@ -9,7 +9,7 @@ import type { RunView } from '../../../contracts/actions/runs.actions.ts';
 import type { FlowState, LifecycleView, RunChanges } from '../../../contracts/design-flows.ts';
 import type { UsageTotals } from '../../../contracts/flows.ts';
 import type { CompiledIntent } from '../../../contracts/intent.ts';
-import type { Project, ProjectList } from '../../../contracts/projects.ts';
+import type { Project } from '../../../contracts/projects.ts';
 import type { BaselineSummary } from '../../../contracts/twin.ts';
 
 export type { RunView, FlowState, LifecycleView, RunChanges, CompiledIntent, Project };
@@ -83,16 +83,6 @@ export function useRunBaselines(run: RunView | undefined, ended: boolean) {
     refetchInterval: ended ? false : 3_000,
   });
 }
-
-export function useProjectList() {
-  return useQuery({
-    queryKey: ['projects', 'all'],
-    queryFn: ({ signal }) => api<ProjectList>('/v1/projects?limit=1000', { signal }),
-  });
-}
-
-export const createProject = (name: string) =>
-  api<Project>('/v1/projects', { method: 'POST', body: { name, description: '' } });
 
 export const compileIntent = (request: string, designFlow: string) =>
   api<CompiledIntent>('/v1/design-flows/intent', {

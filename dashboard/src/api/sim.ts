@@ -1,17 +1,10 @@
 /** Queries of the 3D pages: projects for the filter, simulation results, twin nodes that carry files. */
 import { useQuery } from '@tanstack/react-query';
-import type { ProjectList } from '../../../contracts/projects.ts';
 import type { SimResultEntry, SimResultList } from '../../../contracts/simulation-views.ts';
 import type { TwinNode } from '../../../contracts/twin-nodes.ts';
 import { api, qs } from './gateway.ts';
 
 export type { SimResultEntry, TwinNode };
-
-export const useProjectList = () =>
-  useQuery({
-    queryKey: ['projects', { limit: 1000 }],
-    queryFn: () => api<ProjectList>(`/v1/projects${qs({ limit: 1000 })}`),
-  });
 
 export const useSimResults = (projectId: string) =>
   useQuery({

@@ -6,7 +6,7 @@
 import { memo, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { APPROVAL_KINDS, filtersOf, useApprovals, type ApprovalItem, type StatusFilter } from '../api/approvals.ts';
-import { useProjectList } from '../api/runs.ts';
+import { useProjects } from '../api/projects.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote } from '../ui/common.tsx';
 import { ApprovalDetail } from './approvals-detail.tsx';
 
@@ -22,7 +22,7 @@ export function Component() {
   const selected = params.get('id') ?? '';
   const [shown, setShown] = useState(SLICE);
   const list = useApprovals(filters);
-  const projects = useProjectList();
+  const projects = useProjects();
   const names = useMemo(() => new Map((projects.data?.projects ?? []).map((p) => [p.id, p.name])), [projects.data]);
 
   const set = (key: string, value: string) => {

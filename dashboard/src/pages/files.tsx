@@ -6,7 +6,8 @@
 import { lazy, Suspense } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { gatewayUrl } from '../api/gateway.ts';
-import { useProjectList, useTwinNodes, type TwinNode } from '../api/sim.ts';
+import { useTwinNodes, type TwinNode } from '../api/sim.ts';
+import { useProjects } from '../api/projects.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
 
 const ModelViewer = lazy(() => import('../viewer/ModelViewer.tsx'));
@@ -25,7 +26,7 @@ export function Component() {
   const nodeType = params.get('type') ?? '';
   const offset = Math.max(0, Number(params.get('offset') ?? 0) || 0);
   const modelId = params.get('model') ?? '';
-  const projects = useProjectList();
+  const projects = useProjects();
   const nodes = useTwinNodes({ projectId, nodeType, offset, limit: PAGE });
   const set = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);

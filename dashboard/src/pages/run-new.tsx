@@ -6,14 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  DESIGN_FLOWS,
-  compileIntent,
-  createProject,
-  startRun,
-  useProjectList,
-  type CompiledIntent,
-} from '../api/runs.ts';
+import { DESIGN_FLOWS, compileIntent, startRun, type CompiledIntent } from '../api/runs.ts';
+import { createProject, useProjects } from '../api/projects.ts';
 import { ErrorNote, Page } from '../ui/common.tsx';
 import { IntentPreview } from './run-new-intent.tsx';
 
@@ -27,7 +21,7 @@ export function Component() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const projects = useProjectList();
+  const projects = useProjects();
   const [flow, setFlow] = useState<string>(params.get('flow') ?? 'mech_v1');
   const [projectId, setProjectId] = useState(params.get('project_id') ?? '');
   const [newName, setNewName] = useState('');

@@ -6,7 +6,8 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/gateway.ts';
-import { runEnded, useProjectList, useRuns, type LifecycleView, type RunView } from '../api/runs.ts';
+import { useProjects } from '../api/projects.ts';
+import { runEnded, useRuns, type LifecycleView, type RunView } from '../api/runs.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
 import { VerdictBadge } from '../ui/flow-badges.tsx';
 
@@ -16,7 +17,7 @@ export function Component() {
   const [params, setParams] = useSearchParams();
   const projectId = params.get('project_id') ?? '';
   const runs = useRuns(projectId || undefined, LIMIT);
-  const projects = useProjectList();
+  const projects = useProjects();
   const names = useMemo(() => new Map((projects.data?.projects ?? []).map((p) => [p.id, p.name])), [projects.data]);
   const list = runs.data?.runs ?? [];
 

@@ -6,7 +6,8 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { num, useProjectList, useSimResults, type SimResultEntry } from '../api/sim.ts';
+import { useProjects } from '../api/projects.ts';
+import { num, useSimResults, type SimResultEntry } from '../api/sim.ts';
 import { ApiError } from '../api/gateway.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
 import { fetchField, fmt } from '../viewer/field-data.ts';
@@ -18,7 +19,7 @@ export function Component() {
   const [params, setParams] = useSearchParams();
   const projectId = params.get('project') ?? '';
   const resultId = params.get('result') ?? '';
-  const projects = useProjectList();
+  const projects = useProjects();
   const results = useSimResults(projectId);
   const set = (k: string, v: string) => {
     const next = new URLSearchParams(params);

@@ -2,17 +2,10 @@
  * The shared project picker: a labelled <select> bound to the `project` search param (empty = every project), and the
  * project list query it reads (`GET /v1/projects`, the first 1000, the gateway's page limit).
  */
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import type { ProjectList } from '../../../contracts/projects.ts';
-import { api, qs } from '../api/gateway.ts';
+import { useProjects } from '../api/projects.ts';
 
-export function useProjects(limit = 1000) {
-  return useQuery({
-    queryKey: ['projects', { limit }],
-    queryFn: ({ signal }) => api<ProjectList>(`/v1/projects${qs({ limit })}`, { signal }),
-  });
-}
+export { useProjects };
 
 /** The `project` search param and its setter (other params stay; '' removes it). */
 export function useProjectParam(): [string, (id: string) => void] {

@@ -34,8 +34,13 @@ export interface Viewer {
 
 /** The clear colour: the page's --bg-2, so light or dark with the theme (tests read it as the background). */
 export function clearColour(): Color {
-  const css = getComputedStyle(document.documentElement).getPropertyValue('--bg-2').trim();
-  return new Color(/^#[0-9a-f]{6}$/i.test(css) ? css : '#f5f6f8');
+  // The variable holds light-dark(...): a probe element resolves it to the theme's rgb().
+  const probe = document.createElement('span');
+  probe.style.color = 'var(--bg-2)';
+  document.body.append(probe);
+  const css = getComputedStyle(probe).color;
+  probe.remove();
+  return new Color(/^rgb\(\d+, \d+, \d+\)$/.test(css) ? css : '#f5f6f8');
 }
 
 /** `up` is the model's up axis: Z for solver fields (mm, z = height), Y for glTF models. */
