@@ -72,7 +72,16 @@ describe('the dashboard frame', () => {
 
   it('keeps the gateway address in local storage and clears the query cache when it changes', async () => {
     const { page, context, sent } = await openPage(browser, node.url);
-    await page.goto('/settings');
+    const name = `Cached ${Date.now()}`;
+    await fetch(`${node.url}/v1/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    // The list is read and cached, then Settings is opened within the app (no reload: the cache lives on).
+    await page.goto('/projects');
+    await page.getByText(name).first().waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByTestId('gateway-chip').getByText('Gateway: Connected').waitFor();
     // An address where nothing listens: the chip goes Unavailable, the address survives a reload.
     await page.getByLabel('Gateway address').fill('http://127.0.0.1:9');
@@ -81,6 +90,11 @@ describe('the dashboard frame', () => {
     expect(await page.evaluate(() => localStorage.getItem('service.gateway'))).toBe('http://127.0.0.1:9');
     await page.getByTestId('gateway-chip').getByText('Gateway: Unavailable').waitFor();
     expect(sent.some((r) => r.url.startsWith('http://127.0.0.1:9/health'))).toBe(true);
+    // Back on Projects within the app: the cached list is gone, the new address answers nothing.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('alert').first().waitFor({ timeout: 30_000 });
+    expect(await page.getByText(name).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.reload();
     expect(await page.getByLabel('Gateway address').inputValue()).toBe('http://127.0.0.1:9');
     // Back to this origin: Connected again.
