@@ -1,0 +1,25 @@
+import type { ServiceSchema } from 'moleculer';
+import type { Infra } from '../../brokers/infra.ts';
+import type { HarnessContext, HarnessPart } from './context.ts';
+import { createCallsPart } from './calls/index.ts';
+import { createConfigPart } from './config/index.ts';
+import { createUsagePart } from './usage/index.ts';
+
+/**
+ * The `harness` actor: the only place the service talks to a language model (SPEC part 6). Its parts contribute
+ * actions (`calls/`, `config/`, `usage/`); each part starts what it needs in `started`.
+ */
+export function createHarnessService(infra: Infra): ServiceSchema {
+  const h: HarnessContext = { infra };
+  const parts: HarnessPart[] = [createConfigPart(h), createUsagePart(h), createCallsPart(h)];
+  return {
+    name: 'harness',
+    actions: Object.assign({}, ...parts.map((p) => p.actions)),
+    async started() {
+      for (const p of parts) await p.started?.();
+    },
+    async stopped() {
+      for (const p of parts.toReversed()) await p.stopped?.();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { createHarnessService } from './harness.service.ts';
+export type { HarnessContext, HarnessPart } from './context.ts';
