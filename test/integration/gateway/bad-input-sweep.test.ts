@@ -92,8 +92,11 @@ interface Case {
   mcp: boolean;
 }
 
+/** A concrete path of a route pattern: parameters filled, a wildcard (the CORS preflight's `OPTIONS *`) any path. */
 const fill = (url: string, values: Record<string, string>) =>
-  url.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => values[name] ?? 'x1');
+  (url.startsWith('/') ? url : `/${url}`)
+    .replace(/\*/g, 'any/path')
+    .replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => values[name] ?? 'x1');
 
 /** Every hostile variant of one route. */
 function casesOf(route: RouteEntry): Case[] {
