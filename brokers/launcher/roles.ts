@@ -24,6 +24,7 @@ import { createFlowAdapter } from '../../actors/adapters/runs/flow.adapter.ts';
 import { createSolverAdapter } from '../../actors/adapters/solver/solver.adapter.ts';
 import { createMeshFacesService } from '../../actors/named-faces/named-faces.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
+import { createHarnessService } from '../../actors/harness/index.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { ConfigError } from '../config.ts';
 import type { RoleDefinition, ServiceFactory } from '../infra.ts';
@@ -124,6 +125,11 @@ export function roleTable(
       name: 'cadsessions',
       doc: 'the CAD session actor (tables cad_sessions, cad_session_features, cad_session_files, cad_session_exports)',
       services: [createCadSessionsService],
+    },
+    {
+      name: 'harness',
+      doc: 'the agent harness: the only place the service talks to a language model (credentials, routing, usage)',
+      services: [createHarnessService],
     },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1'
       ? [

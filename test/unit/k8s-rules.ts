@@ -385,7 +385,11 @@ export function check(tree: Tree, roles: readonly string[]): string[] {
 
   const postgres = workloads.find((w) => w.doc.metadata?.name === 'postgres');
   const policies = ofKind('NetworkPolicy');
-  for (const a of adapterPods)
+  // Adapters, and any pod reaching the internet (the harness, an actor), have their network locked down.
+  const onlinePods = pods.filter(
+    (p) => p.w.doc.kind === 'Deployment' && !adapterPods.includes(p) && p.roles.some((r) => INTERNET_ROLES.includes(r)),
+  );
+  for (const a of [...adapterPods, ...onlinePods])
     checkAdapterNetwork(a, policies, nats && podLabels(nats), postgres && podLabels(postgres), v);
 
   // Kustomization replicas name workloads that exist.

@@ -32,16 +32,20 @@ export const EXPECTED_DEPLOYMENTS: Record<string, { roles: string; component: 'g
   'adapter-cadkernel': { roles: 'adapter:cadkernel,cadsessions', component: 'adapter' },
   'adapter-circuit': { roles: 'adapter:circuit', component: 'adapter' },
   'adapter-web': { roles: 'adapter:web', component: 'adapter' },
+  harness: { roles: 'harness', component: 'actor' },
 };
 
 /**
- * Roles whose services open the database (`infra.db()`), among those an adapter pod may host: the CAD session actor
- * (its tables) and the solver role, whose named-faces actor `simmesh` reads a twin node's STEP from the blob store.
- * An adapter pod gets PostgreSQL egress exactly when it hosts one of them.
+ * Roles whose services open the database (`infra.db()`), among those a network-restricted pod may host: the CAD
+ * session actor (its tables), the solver role, whose named-faces actor `simmesh` reads a twin node's STEP from the blob
+ * store, and the harness (its tables). Such a pod gets PostgreSQL egress exactly when it hosts one of them.
  */
-export const DATABASE_ROLES = ['cadsessions', 'adapter:solver'];
-/** Roles that reach the internet (web.search, web.fetch): HTTP and HTTPS egress, and never the workspace. */
-export const INTERNET_ROLES = ['adapter:web'];
+export const DATABASE_ROLES = ['cadsessions', 'adapter:solver', 'harness'];
+/**
+ * Roles that reach the internet (web.search, web.fetch; the harness's model providers): HTTP and HTTPS egress, and
+ * never the workspace. A pod hosting one gets an egress NetworkPolicy of its own, actor or adapter.
+ */
+export const INTERNET_ROLES = ['adapter:web', 'harness'];
 /** Roles whose services read or write workspace files (`workspaceRoot`): their pods mount the shared claim. */
 export const WORKSPACE_ROLES = [
   'adapter:solver',

@@ -317,6 +317,25 @@ describe('k8s manifests', () => {
       expect: /adapter-web: hosts adapter:web, which fetches from the internet, but has no egress to port 443/,
     },
     {
+      name: 'the harness without its egress policy',
+      mutate: (t) => void (podLabels(t, 'harness')['eds/egress'] = 'none'),
+      expect: /Deployment harness: no egress NetworkPolicy selects it/,
+    },
+    {
+      name: 'the harness without the database',
+      mutate: (t) => void policy(t, 'harness-egress').spec.egress.splice(2, 1),
+      expect: /harness: hosts harness, which uses the database, but has no egress to PostgreSQL 5432/,
+    },
+    {
+      name: 'the workspace in the harness pod',
+      mutate: (t) => {
+        const spec = doc(t, 'Deployment', 'harness').spec.template.spec;
+        spec.volumes.push({ name: 'workspace', persistentVolumeClaim: { claimName: 'workspace' } });
+        spec.containers[0].volumeMounts.push({ name: 'workspace', mountPath: '/workspace' });
+      },
+      expect: /hosts harness \(internet egress\) and mounts the workspace/,
+    },
+    {
       name: 'an adapter without the workspace',
       mutate: (t) => withoutWorkspace(t, 'adapter-cadscript'),
       expect: /adapter-cadscript container adapter-cadscript: hosts adapter:cadscript, which uses the workspace/,
