@@ -66,6 +66,8 @@ export const ConfigSchema = z.object({
   SERVICE_CAD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SERVICE_CAD_HEAP_RECYCLE_MB: z.coerce.number().int().min(128).default(512),
   SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
+  SERVICE_MODEL_PRICES_PATH: z.string().min(1).optional(),
+  SERVICE_RUN_SPEND_ALERT_USD: z.coerce.number().finite().min(0).default(5),
 });
 export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string };
 
@@ -123,6 +125,10 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'JSON file mapping gateway bearer tokens to principals ({"<token>": "<principal>"}, owner-only permissions); unset = gateway auth off',
   SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY:
     'agents (surface agent) may decide human_authority and design_loop approvals (false)',
+  SERVICE_MODEL_PRICES_PATH:
+    'JSON price table of model calls, USD per million tokens per provider and model (the shipped default table); a bad file stops the start',
+  SERVICE_RUN_SPEND_ALERT_USD:
+    "a run's model spend reaching this many USD bumps service_llm_run_spend_exceeded_total once for the run (5)",
 };
 
 /** Reads the configuration from an environment map; throws a readable error naming the bad variables. */

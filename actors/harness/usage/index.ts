@@ -1,7 +1,71 @@
+import { action } from '../../../brokers/actions.ts';
+import { ActorError } from '../../../brokers/errors.ts';
+import { HarnessUsageActions as A } from '../../../contracts/actions/harness-usage.actions.ts';
+import type { PriceTable } from '../../../contracts/harness-usage.ts';
 import type { HarnessContext, HarnessPart } from '../context.ts';
+import { createLedgerStore, type LedgerStore } from './ledger.store.ts';
+import { costOf, DEFAULT_PRICES_PATH, loadPriceTable, priceOf } from './prices.ts';
+import { createUsageMetrics } from './usage.metrics.ts';
 
-/** The harness's `usage` part: its actions, started with the actor. */
+/**
+ * The harness's `usage` part: the call ledger (every model call, priced from the price table kept as data), usage
+ * summaries over a trailing window, and the usage metrics. The price table is read at start; a bad file stops it.
+ */
 export function createUsagePart(h: HarnessContext): HarnessPart {
-  void h;
-  return { actions: {} };
+  const { infra } = h;
+  const metrics = createUsageMetrics(infra.metrics);
+  let store: LedgerStore | undefined;
+  let prices: PriceTable | undefined;
+
+  const ready = () => {
+    if (!store || !prices) throw new ActorError('SERVICE_UNAVAILABLE', 'the harness usage ledger is not started');
+    return { store, prices };
+  };
+
+  return {
+    actions: {
+      recordCall: action(A.recordCall, async (c) => {
+        const { store, prices } = ready();
+        const cost = costOf(priceOf(prices, c.provider, c.model), {
+          prompt: c.prompt_tokens,
+          completion: c.completion_tokens,
+          cached_input: c.cached_input_tokens,
+          usage_reported: c.usage_reported,
+        });
+        const out = await store.record(c, cost, infra.config.SERVICE_RUN_SPEND_ALERT_USD, infra.now());
+        if (out.recorded) metrics.call(c, out.cost_usd);
+        if (out.spendAlert) {
+          metrics.spendExceeded(c.role);
+          infra.log.warn(
+            {
+              run: out.spendAlert.run_id,
+              spend_usd: out.spendAlert.spend_usd,
+              alert_usd: infra.config.SERVICE_RUN_SPEND_ALERT_USD,
+              role: c.role,
+            },
+            'llm_run_spend_exceeded',
+          );
+        }
+        return { id: c.id, recorded: out.recorded, cost_usd: out.cost_usd };
+      }),
+
+      usageSummary: action(A.usageSummary, async ({ window_hours }) => {
+        const { store } = ready();
+        const until = infra.now();
+        const since = new Date(until.getTime() - window_hours * 3_600_000);
+        const usage = await store.summary(since, until);
+        return { window_hours, since: since.toISOString(), until: until.toISOString(), usage };
+      }),
+    },
+
+    async started() {
+      const file = infra.config.SERVICE_MODEL_PRICES_PATH ?? DEFAULT_PRICES_PATH;
+      prices = await loadPriceTable(file);
+      store = createLedgerStore(await infra.db());
+      infra.log.info(
+        { file, as_of: prices.as_of, providers: Object.keys(prices.prices) },
+        'harness price table loaded',
+      );
+    },
+  };
 }
