@@ -68,8 +68,12 @@ export const ConfigSchema = z.object({
   SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
   SERVICE_MODEL_PRICES_PATH: z.string().min(1).optional(),
   SERVICE_RUN_SPEND_ALERT_USD: z.coerce.number().finite().min(0).default(5),
+  SERVICE_CREDENTIALS_PATH: z.string().min(1).optional(),
+  SERVICE_HARNESS_ADMIN_TOKEN: z.string().min(1).optional(),
+  SERVICE_MODEL_ROUTES_PATH: z.string().min(1).optional(),
 });
-export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string };
+/** `routeVars`: the `SERVICE_ROUTE_<ROLE>` variables (harness model routes, SPEC rule 11), as set. */
+export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string; routeVars?: Record<string, string> };
 
 /** One line per variable, for README and `service --help`. */
 export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
@@ -129,6 +133,12 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'JSON price table of model calls, USD per million tokens per provider and model (the shipped default table); a bad file stops the start',
   SERVICE_RUN_SPEND_ALERT_USD:
     "a run's model spend reaching this many USD bumps service_llm_run_spend_exceeded_total once for the run (5)",
+  SERVICE_CREDENTIALS_PATH:
+    'JSON file of the harness model-provider credentials, written owner-only (mode 600) by POST /v1/harness/credentials (<data dir>/credentials.json; memory only with a memory:// data dir)',
+  SERVICE_HARNESS_ADMIN_TOKEN:
+    'when set, POST /v1/harness/credentials and the PUT harness routes need it in the header X-Service-Admin-Token (unset = not required)',
+  SERVICE_MODEL_ROUTES_PATH:
+    'JSON file of per-role model routes ({"<role>": "<provider>:<model>"}); above SERVICE_ROUTE_<ROLE>=<provider>:<model> variables (role upper-cased, : and - as _), both above the selection',
 };
 
 /** Reads the configuration from an environment map; throws a readable error naming the bad variables. */
@@ -141,7 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const dir = parsed.data.SERVICE_DATA_DIR;
-  return { ...parsed.data, dataDir: dir.startsWith('memory://') ? dir : path.resolve(dir) };
+  const routeVars = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('SERVICE_ROUTE_') && !!e[1]),
+  );
+  return { ...parsed.data, dataDir: dir.startsWith('memory://') ? dir : path.resolve(dir), routeVars };
 }
 
 /** A local (never serialised) start-up error: bad flags, bad variables, unknown roles. */
