@@ -1,5 +1,6 @@
 import type { ServiceBroker } from 'moleculer';
 import { call, type Caller } from '../brokers/actions.ts';
+import { HarnessUsageActions } from '../contracts/actions/harness-usage.actions.ts';
 import { ProjectsActions } from '../contracts/actions/projects.actions.ts';
 import { ToolsActions } from '../contracts/actions/tools.actions.ts';
 import { KnowledgeActions } from '../contracts/actions/knowledge.actions.ts';
@@ -7,7 +8,7 @@ import { MemoryActions } from '../contracts/actions/memory.actions.ts';
 import { SessionsActions } from '../contracts/actions/sessions.actions.ts';
 import { TwinActions } from '../contracts/actions/twin.actions.ts';
 import type { ActionDef } from '../contracts/define.ts';
-import type { ComponentHealth, HealthRollup } from '../contracts/health.ts';
+import type { ComponentHealth, HealthRollup, LlmUsage24h } from '../contracts/health.ts';
 
 /** Health actions of the actors known so far; an actor that does not answer within the probe limit is unhealthy. */
 export const COMPONENT_HEALTH_ACTIONS: ActionDef<any, any>[] = [
@@ -50,6 +51,21 @@ async function adapterRollup(caller: Caller) {
   }
 }
 
+/** The trailing-24-hour usage from the harness's call ledger; `available: false` with the reason when it cannot be read. */
+async function llmUsage24h(caller: Caller): Promise<LlmUsage24h> {
+  try {
+    const s = await call(
+      caller,
+      HarnessUsageActions.usageSummary,
+      { window_hours: 24 },
+      { timeout: HEALTH_PROBE_MS, retries: 0 },
+    );
+    return { available: true, ...s.usage };
+  } catch (err) {
+    return { available: false, reason: `the harness usage ledger cannot be read: ${(err as Error).message}` };
+  }
+}
+
 /**
  * The unified roll-up of `GET /health` and `health/check`: `healthy` only when every adapter (and actor) answered, else
  * `degraded` (both answer 200). `tools_registered` keeps the last known count of an adapter that is down; `reachable`
@@ -58,9 +74,10 @@ async function adapterRollup(caller: Caller) {
 export function createHealth(opts: HealthOptions): (client?: HealthRollup['client']) => Promise<HealthRollup> {
   const startedAt = opts.startedAt ?? Date.now();
   return async (client = { can_elicit: false }) => {
-    const [components, tools] = await Promise.all([
+    const [components, tools, llmUsage] = await Promise.all([
       Promise.all(COMPONENT_HEALTH_ACTIONS.map((def) => probe(opts.caller, def))),
       adapterRollup(opts.caller),
+      llmUsage24h(opts.caller),
     ]);
     if (!tools.registry)
       components.push({
@@ -81,7 +98,7 @@ export function createHealth(opts: HealthOptions): (client?: HealthRollup['clien
       adapters: tools.adapters,
       auth: opts.auth(),
       client,
-      llm_usage_24h: { available: false, reason: 'the agent harness is not part of this deployment' },
+      llm_usage_24h: llmUsage,
       model_routing: { status: 'unconfigured', problems: [] },
       components,
     };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
+import { HarnessUsageActions as H } from '../../contracts/actions/harness-usage.actions.ts';
 import { RunsActions as R, RunStartSchema, RunViewSchema } from '../../contracts/actions/runs.actions.ts';
 import { RunGateDecisionBodySchema } from '../../contracts/approvals.ts';
 import {
@@ -67,7 +68,14 @@ export function runsRoutes(deps: GatewayDeps) {
           response: { 200: UsageSummarySchema },
         },
       },
-      (req) => call(deps.caller, F.usageSummary, req.query),
+      // Runs in the window from the runs actor, model usage from the harness's call ledger.
+      async (req) => {
+        const [runs, ledger] = await Promise.all([
+          call(deps.caller, F.usageSummary, req.query),
+          call(deps.caller, H.usageSummary, req.query),
+        ]);
+        return { ...runs, usage: ledger.usage };
+      },
     );
 
     r.get('/runs/:id', { schema: { params: IdParams, response: { 200: RunWithUsageSchema } } }, async (req) => {

@@ -2,6 +2,7 @@ import type { BrokerHandle } from '../../brokers/broker.ts';
 import type { ServiceFactory } from '../../brokers/infra.ts';
 import { createFlowAdapter } from '../../actors/adapters/runs/flow.adapter.ts';
 import { createApprovalsService } from '../../actors/approvals/approvals.service.ts';
+import { createHarnessService } from '../../actors/harness/index.ts';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
 import type { PhaseExecutor } from '../../actors/runs/executor.ts';
 import { createGatesService } from '../../actors/gates/gates.service.ts';
@@ -45,6 +46,7 @@ export async function startFlowNode(opts: {
       createTwinAdapter,
       createFlowAdapter,
       createApprovalsService,
+      createHarnessService,
       ...(opts.extra ?? []),
     ],
     { SERVICE_PORT: '0', ...opts.env },

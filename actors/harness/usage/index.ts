@@ -53,7 +53,10 @@ export function createUsagePart(h: HarnessContext): HarnessPart {
         const { store } = ready();
         const until = infra.now();
         const since = new Date(until.getTime() - window_hours * 3_600_000);
-        const usage = await store.summary(since, until);
+        const usage = await store.summary(since, until).catch((err: unknown) => {
+          infra.log.error({ err }, 'harness usage ledger not readable');
+          throw new ActorError('SERVICE_UNAVAILABLE', `the usage ledger cannot be read: ${(err as Error).message}`);
+        });
         return { window_hours, since: since.toISOString(), until: until.toISOString(), usage };
       }),
     },
