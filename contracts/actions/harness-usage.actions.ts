@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { defineAction } from '../define.ts';
+import { UsageTotalsSchema } from '../flows.ts';
 import {
   HarnessUsageSummarySchema,
   LlmCallInputSchema,
@@ -12,4 +14,6 @@ export const HarnessUsageActions = {
   recordCall: defineAction('harness.recordCall', LlmCallInputSchema, RecordCallResultSchema),
   /** Usage totals of the ledger over a trailing window (`/v1/runs/usage/summary`, `/health` llm_usage_24h). */
   usageSummary: defineAction('harness.usageSummary', UsageWindowSchema, HarnessUsageSummarySchema),
+  /** Usage totals of every call recorded for one run (none recorded: zero calls, cost null). */
+  runUsage: defineAction('harness.runUsage', z.object({ run_id: z.string().min(1).max(200) }), UsageTotalsSchema),
 } as const;

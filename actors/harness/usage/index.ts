@@ -7,6 +7,9 @@ import { createLedgerStore, type LedgerStore } from './ledger.store.ts';
 import { costOf, DEFAULT_PRICES_PATH, loadPriceTable, priceOf } from './prices.ts';
 import { createUsageMetrics } from './usage.metrics.ts';
 
+/** Every call of a run, whatever the clocks of the nodes that recorded them said. */
+const ALL_TIME = { since: new Date('1970-01-01T00:00:00Z'), until: new Date('9999-12-31T23:59:59Z') };
+
 /**
  * The harness's `usage` part: the call ledger (every model call, priced from the price table kept as data), usage
  * summaries over a trailing window, and the usage metrics. The price table is read at start; a bad file stops it.
@@ -21,6 +24,13 @@ export function createUsagePart(h: HarnessContext): HarnessPart {
     if (!store || !prices) throw new ActorError('SERVICE_UNAVAILABLE', 'the harness usage ledger is not started');
     return { store, prices };
   };
+
+  /** A ledger read; a database failure is SERVICE_UNAVAILABLE naming the cause (never a bare 500). */
+  const readable = <T>(read: () => Promise<T>): Promise<T> =>
+    read().catch((err: unknown) => {
+      infra.log.error({ err }, 'harness usage ledger not readable');
+      throw new ActorError('SERVICE_UNAVAILABLE', `the usage ledger cannot be read: ${(err as Error).message}`);
+    });
 
   return {
     actions: {
@@ -53,11 +63,13 @@ export function createUsagePart(h: HarnessContext): HarnessPart {
         const { store } = ready();
         const until = infra.now();
         const since = new Date(until.getTime() - window_hours * 3_600_000);
-        const usage = await store.summary(since, until).catch((err: unknown) => {
-          infra.log.error({ err }, 'harness usage ledger not readable');
-          throw new ActorError('SERVICE_UNAVAILABLE', `the usage ledger cannot be read: ${(err as Error).message}`);
-        });
+        const usage = await readable(() => store.summary(since, until));
         return { window_hours, since: since.toISOString(), until: until.toISOString(), usage };
+      }),
+
+      runUsage: action(A.runUsage, async ({ run_id }) => {
+        const { store } = ready();
+        return readable(() => store.summary(ALL_TIME.since, ALL_TIME.until, run_id));
       }),
     },
 

@@ -82,7 +82,7 @@ const SUMMARY = `SELECT
     count(*) FILTER (WHERE NOT usage_reported) AS without_usage,
     count(*) FILTER (WHERE NOT priced) AS unpriced,
     count(*) FILTER (WHERE subscription) AS subscription
-  FROM harness_llm_calls WHERE at >= $1 AND at <= $2
+  FROM harness_llm_calls WHERE at >= $1 AND at <= $2 AND ($3::text IS NULL OR run_id = $3)
   GROUP BY GROUPING SETS ((), (phase), (role), (provider, model))`;
 
 /** SQL of the harness call ledger (harness_llm_calls, harness_run_spend); the only code that touches them. */
@@ -134,9 +134,12 @@ export function createLedgerStore(db: Db) {
       });
     },
 
-    /** Usage totals of the calls made in [since, until] (SPEC "Usage totals"); calls outside a phase are not in by_phase. */
-    async summary(since: Date, until: Date): Promise<UsageTotals> {
-      const { rows } = await db.query<BucketRow>(SUMMARY, [since, until]);
+    /**
+     * Usage totals of the calls made in [since, until], of one run when `runId` is given (SPEC "Usage totals"); calls
+     * outside a phase are not in by_phase.
+     */
+    async summary(since: Date, until: Date, runId: string | null = null): Promise<UsageTotals> {
+      const { rows } = await db.query<BucketRow>(SUMMARY, [since, until, runId]);
       const totals: UsageTotals = { ...emptyBucket(), by_phase: {}, by_role: {}, by_model: {} };
       for (const r of rows) {
         const bucket = toBucket(r);

@@ -57,6 +57,13 @@ describe('harness usage through the gateway', () => {
     const unknown = await call(b, H.recordCall, record({ provider: 'ollama', model: 'qwen3:8b', run_id: null }));
     expect(unknown.cost_usd).toBeNull();
 
+    const run = await call(b, H.runUsage, { run_id: 'run-http' });
+    expect(run).toMatchObject({
+      calls: 3,
+      cost_usd: 7.5,
+      by_role: { phase_brain: { calls: 1 }, gate_check: { calls: 2 } },
+    });
+
     const summary = await json(t, '/v1/runs/usage/summary?window_hours=24');
     expect(summary).toMatchObject({ window_hours: 24, runs: 0 });
     expect(summary.usage).toMatchObject({

@@ -125,6 +125,15 @@ describeEachDb((backend, make) => {
       expect((await restarted.runSpend('run-spend'))?.spend_usd).toBe(13);
     });
 
+    it("sums one run's calls when asked for a run", async () => {
+      await store.record(call({ run_id: 'run-own', phase: 'a', at: hoursAgo(100) }), metered(1), 50, NOW);
+      await store.record(call({ run_id: 'run-own', phase: 'b' }), metered(2), 50, NOW);
+      await store.record(call({ run_id: 'run-other', phase: 'a' }), metered(4), 50, NOW);
+      const u = await store.summary(new Date(0), NOW, 'run-own');
+      expect(u).toMatchObject({ calls: 2, cost_usd: 3, by_phase: { a: { calls: 1 }, b: { calls: 1 } } });
+      expect((await store.summary(new Date(0), NOW, 'run-none')).calls).toBe(0);
+    });
+
     it('never alerts for unpriced calls or calls outside a run', async () => {
       const r1 = await store.record(call({ run_id: 'run-unpriced' }), metered(null), 0, NOW);
       const r2 = await store.record(call({ run_id: null }), metered(100), 0, NOW);
