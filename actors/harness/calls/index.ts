@@ -1,7 +1,102 @@
+import type { Context } from 'moleculer';
+import { action } from '../../../brokers/actions.ts';
+import { HarnessCallsActions as A } from '../../../contracts/actions/harness-calls.actions.ts';
+import type { LlmCallRecord } from '../../../contracts/harness.ts';
+import type { HarnessCompleteParams, HarnessCompleteResult } from '../../../contracts/harness-calls.ts';
 import type { HarnessContext, HarnessPart } from '../context.ts';
+import { callModel, type RecordCall } from './call-model.ts';
+import { HarnessCallError } from './errors.ts';
+import type { ProviderConfig } from './types.ts';
 
-/** The harness's `calls` part: its actions, started with the actor. */
-export function createCallsPart(h: HarnessContext): HarnessPart {
-  void h;
-  return { actions: {} };
+export { callModel, type CallMeta, type CallModelDeps, type CallModelOutcome, type RecordCall } from './call-model.ts';
+export { complete } from './complete.ts';
+export { classifyError, HarnessCallError } from './errors.ts';
+export { FIRST_PARTY_BASE_URL, isFirstParty, modelFits } from './family-fit.ts';
+export type { CallProgress, CompleteRequest, ProviderConfig } from './types.ts';
+
+/**
+ * The usage part's ledger action. Named here until that part publishes its contract; the record is handed to it
+ * only when a node serves it, so the calls part works (and is tested) on its own.
+ */
+const RECORD_CALL_ACTION = 'harness.recordCall';
+
+export interface CallsPartOptions {
+  /** Where call records go; default: the usage part's ledger action over the bus when it is served. */
+  record?(rec: LlmCallRecord, ctx: Context): void | Promise<void>;
+  /** Resolves an api key reference (`env:NAME`); default: the process environment. */
+  resolveKey?(ref: string): string | undefined;
+}
+
+const envKey = (ref: string) => (ref.startsWith('env:') ? process.env[ref.slice(4)] : undefined) || undefined;
+
+/** The provider config of an explicit bus target; a reference that resolves to nothing is an `environment` failure. */
+function providerOf(p: HarnessCompleteParams, resolveKey: (ref: string) => string | undefined): ProviderConfig {
+  const t = p.target;
+  const apiKey = t.api_key_ref ? resolveKey(t.api_key_ref) : undefined;
+  if (t.api_key_ref && !apiKey) {
+    throw HarnessCallError.of(
+      'environment',
+      `the api key reference ${t.api_key_ref} of provider ${t.provider} is not set`,
+    );
+  }
+  return { family: t.family, baseURL: t.base_url, apiKey, timeoutMs: t.timeout_ms, idleTimeoutMs: t.idle_timeout_ms };
+}
+
+/** The harness's `calls` part: `harness.complete`, one model call on an explicit provider, recorded for the ledger. */
+export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}): HarnessPart {
+  const resolveKey = opts.resolveKey ?? envKey;
+  const record =
+    opts.record ??
+    (async (rec: LlmCallRecord, ctx: Context) => {
+      if (ctx.broker.registry.actions.isAvailable(RECORD_CALL_ACTION)) await ctx.call(RECORD_CALL_ACTION, rec);
+      else h.infra.log.debug({ record: rec }, 'llm call not recorded: no usage ledger served');
+    });
+
+  return {
+    actions: {
+      complete: action(A.complete, async (p, ctx): Promise<HarnessCompleteResult> => {
+        const recordHere: RecordCall = (rec) => record(rec, ctx);
+        const meta = {
+          provider: p.target.provider,
+          role: p.role,
+          phase: p.phase,
+          run_id: p.run_id,
+          project_id: p.project_id,
+          credential_id: p.credential_id,
+        };
+        let provider: ProviderConfig;
+        try {
+          provider = providerOf(p, resolveKey);
+        } catch (e) {
+          // Refused before any request: nothing was sent, so nothing is recorded.
+          const failure = (e as HarnessCallError).failure;
+          return { outcome: 'failed', record_id: null, failure };
+        }
+        const out = await callModel(
+          {
+            provider,
+            model: p.model,
+            messages: p.messages,
+            tools: p.tools,
+            maxTokens: p.max_tokens,
+            temperature: p.temperature,
+          },
+          meta,
+          {
+            record: recordHere,
+            now: () => h.infra.now(),
+            onRecordError: (err, rec) => h.infra.log.warn({ err, record_id: rec.id }, 'llm call record not stored'),
+          },
+        );
+        if (!out.ok) {
+          h.infra.log.warn(
+            { provider: meta.provider, model: p.model, role: p.role, failure: out.error.failure },
+            'llm call failed',
+          );
+          return { outcome: 'failed', record_id: out.record.id, failure: out.error.failure };
+        }
+        return { outcome: 'ok', record_id: out.record.id, completion: out.completion };
+      }),
+    },
+  };
 }
