@@ -28,6 +28,7 @@ import { approvalsRoutes } from './routes/approvals.routes.ts';
 import { approvalsLegacyRoutes } from './routes/approvals-legacy.routes.ts';
 import { chatApprovalsRoutes } from './routes/chat-approvals.routes.ts';
 import { approvalAuthFor } from './approvals/auth.ts';
+import { harnessRoutes } from './routes/harness.routes.ts';
 
 const routeTables = new WeakMap<FastifyInstance, readonly RouteEntry[]>();
 
@@ -97,6 +98,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(approvalsLegacyRoutes(deps));
   await app.register(chatApprovalsRoutes(deps), { prefix: '/v1/chat/tool_approvals' });
   await app.register(conversionRoutes(deps));
+  await app.register(harnessRoutes(deps), { prefix: '/v1/harness' });
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   if (deps.dashboard !== false) await app.register(dashboardPlugin(deps.dashboard ?? {}));
   return app;

@@ -1,6 +1,7 @@
 import type { ServiceBroker } from 'moleculer';
 import { call, type Caller } from '../brokers/actions.ts';
 import { HarnessUsageActions } from '../contracts/actions/harness-usage.actions.ts';
+import { HarnessConfigActions } from '../contracts/actions/harness-config.actions.ts';
 import { ProjectsActions } from '../contracts/actions/projects.actions.ts';
 import { ToolsActions } from '../contracts/actions/tools.actions.ts';
 import { KnowledgeActions } from '../contracts/actions/knowledge.actions.ts';
@@ -40,6 +41,15 @@ async function probe(caller: Caller, def: ActionDef<any, any>): Promise<Componen
   }
 }
 
+/** /health's model_routing from the harness (its routing problems); `unavailable` when the harness does not answer. */
+async function modelRouting(caller: Caller): Promise<HealthRollup['model_routing']> {
+  try {
+    return await call(caller, HarnessConfigActions.routingHealth, {}, { timeout: HEALTH_PROBE_MS, retries: 0 });
+  } catch (err) {
+    return { status: 'unavailable', problems: [`the agent harness did not answer: ${(err as Error).message}`] };
+  }
+}
+
 async function adapterRollup(caller: Caller) {
   try {
     return {
@@ -74,10 +84,11 @@ async function llmUsage24h(caller: Caller): Promise<LlmUsage24h> {
 export function createHealth(opts: HealthOptions): (client?: HealthRollup['client']) => Promise<HealthRollup> {
   const startedAt = opts.startedAt ?? Date.now();
   return async (client = { can_elicit: false }) => {
-    const [components, tools, llmUsage] = await Promise.all([
+    const [components, tools, llmUsage, model_routing] = await Promise.all([
       Promise.all(COMPONENT_HEALTH_ACTIONS.map((def) => probe(opts.caller, def))),
       adapterRollup(opts.caller),
       llmUsage24h(opts.caller),
+      modelRouting(opts.caller),
     ]);
     if (!tools.registry)
       components.push({
@@ -99,7 +110,7 @@ export function createHealth(opts: HealthOptions): (client?: HealthRollup['clien
       auth: opts.auth(),
       client,
       llm_usage_24h: llmUsage,
-      model_routing: { status: 'unconfigured', problems: [] },
+      model_routing,
       components,
     };
     if (unreachable.length) rollup.unreachable_adapters = unreachable.map((a) => a.adapter_id);
