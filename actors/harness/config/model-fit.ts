@@ -1,47 +1,37 @@
 import type { ProviderFamily } from '../../../contracts/harness.ts';
+import { FIRST_PARTY_BASE_URL, isFirstParty as atFirstPartyUrl, modelFits as familyFits } from '../calls/index.ts';
 
 /**
- * Which models a provider can serve (SPEC rule 10): a first-party family serves only its own vendor's models; an
- * OpenAI-compatible endpoint at a custom base URL is a multi-vendor gateway (Ollama, vLLM, OpenRouter, a proxy) and
- * is never judged. Written here by the config part; the calls part judges nothing (its families take what they are
- * given), so this is the one rule.
+ * Which models a provider can serve (SPEC rule 10), as the config part asks it of a configured provider: the one
+ * rule is the calls part's `modelFits` (a first-party endpoint serves only its vendor's models; an endpoint at any
+ * other base URL is a gateway and is never judged). A provider other than openai/anthropic with no endpoint known
+ * yet (no credential) is not judged either: it cannot be called, and is refused at call time for that.
  */
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-
-/** OpenAI's own model names: gpt-*, chatgpt-*, the o-series (o1, o3-mini, o4-mini...), codex-*, computer-use-*. */
-const OPENAI_MODELS = /^(gpt-|chatgpt-|o[1-9](-|$)|codex-|computer-use-)/;
-/** Anthropic's own model names. */
-const ANTHROPIC_MODELS = /^claude-/;
+export const OPENAI_BASE_URL = FIRST_PARTY_BASE_URL.openai_compatible;
+export const ANTHROPIC_BASE_URL = FIRST_PARTY_BASE_URL.anthropic;
 
 export interface ProviderShape {
   id: string;
   family: ProviderFamily;
-  /** The endpoint; null for the family's first-party one. */
+  /** The endpoint; null when none is known. */
   base_url: string | null;
 }
 
-const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
+const FIRST_PARTY_IDS: Record<string, ProviderFamily> = { openai: 'openai_compatible', anthropic: 'anthropic' };
 
 /** True when the provider is its vendor's own endpoint, whose models are judged. */
 export function isFirstParty(p: ProviderShape): boolean {
-  if (p.family === 'anthropic') return true;
-  return p.id === 'openai' && (p.base_url === null || sameUrl(p.base_url, OPENAI_BASE_URL));
+  if (p.base_url === null) return FIRST_PARTY_IDS[p.id] === p.family;
+  return atFirstPartyUrl(p.family, p.base_url);
 }
 
-/** Null when the provider can serve the model, else why not (a sentence naming both). */
+/** Null when the provider can serve the model, else why not (a sentence naming the provider). */
 export function modelMismatch(p: ProviderShape, model: string): string | null {
   if (!isFirstParty(p)) return null;
-  if (p.family === 'anthropic') {
-    return ANTHROPIC_MODELS.test(model)
-      ? null
-      : `model ${model} does not fit provider ${p.id} (anthropic family serves claude-* models only)`;
-  }
-  return OPENAI_MODELS.test(model)
-    ? null
-    : `model ${model} does not fit provider ${p.id} (OpenAI's own endpoint serves gpt-*, chatgpt-*, o1/o3/o4-*, codex-* models only)`;
+  const fit = familyFits(p.family, p.base_url ?? undefined, model);
+  return fit.ok ? null : `model ${model} does not fit provider ${p.id}: ${fit.reason}`;
 }
 
-/** The same rule as a boolean, for callers that only ask. */
+/** The same rule as a boolean. */
 export const modelFits = (p: ProviderShape, model: string): boolean => modelMismatch(p, model) === null;
