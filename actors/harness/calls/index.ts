@@ -1,6 +1,7 @@
 import type { Context } from 'moleculer';
-import { action } from '../../../brokers/actions.ts';
+import { action, call } from '../../../brokers/actions.ts';
 import { HarnessCallsActions as A } from '../../../contracts/actions/harness-calls.actions.ts';
+import { HarnessUsageActions } from '../../../contracts/actions/harness-usage.actions.ts';
 import type { LlmCallRecord } from '../../../contracts/harness.ts';
 import type { HarnessCompleteParams, HarnessCompleteResult } from '../../../contracts/harness-calls.ts';
 import type { HarnessContext, HarnessPart } from '../context.ts';
@@ -14,14 +15,11 @@ export { classifyError, HarnessCallError } from './errors.ts';
 export { FIRST_PARTY_BASE_URL, isFirstParty, modelFits } from './family-fit.ts';
 export type { CallProgress, CompleteRequest, ProviderConfig } from './types.ts';
 
-/**
- * The usage part's ledger action. Named here until that part publishes its contract; the record is handed to it
- * only when a node serves it, so the calls part works (and is tested) on its own.
- */
-const RECORD_CALL_ACTION = 'harness.recordCall';
-
 export interface CallsPartOptions {
-  /** Where call records go; default: the usage part's ledger action over the bus when it is served. */
+  /**
+   * Where call records go; default: the usage part's ledger (`harness.recordCall`) when a node serves it, so the
+   * calls part also works (and is tested) on its own.
+   */
   record?(rec: LlmCallRecord, ctx: Context): void | Promise<void>;
   /** Resolves an api key reference (`env:NAME`); default: the process environment. */
   resolveKey?(ref: string): string | undefined;
@@ -48,8 +46,10 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
   const record =
     opts.record ??
     (async (rec: LlmCallRecord, ctx: Context) => {
-      if (ctx.broker.registry.actions.isAvailable(RECORD_CALL_ACTION)) await ctx.call(RECORD_CALL_ACTION, rec);
-      else h.infra.log.debug({ record: rec }, 'llm call not recorded: no usage ledger served');
+      if (ctx.broker.registry.actions.isAvailable(HarnessUsageActions.recordCall.action)) {
+        const { cost_usd: _cost, ...input } = rec;
+        await call(ctx, HarnessUsageActions.recordCall, input);
+      } else h.infra.log.debug({ record: rec }, 'llm call not recorded: no usage ledger served');
     });
 
   return {
