@@ -14,8 +14,8 @@ import { held, http, mcpClient, pendingToolApproval } from './data-pages.seed.ts
 /**
  * The data pages in Chromium against a real node seeded through its HTTP API: projects (create, rename), a project's
  * detail (runs, pending approvals with the unscoped count, twin items, BOM summary), sessions, knowledge, compliance
- * and the harness settings (this gateway serves neither: the pages say so), the BOM with its totals and the twin
- * (revisions, diff). Every route: no serious accessibility violation, and a screenshot.
+ * (this gateway serves none: the page says so), the harness settings against the real /v1/harness routes, the BOM
+ * with its totals and the twin (revisions, diff). Every route: no serious accessibility violation, and a screenshot.
  */
 let node: DashboardNode;
 let browser: Browser;
@@ -27,7 +27,10 @@ let simId = '';
 const hanging = new AbortController();
 
 beforeAll(async () => {
-  [node, browser] = await Promise.all([startDashboardNode({ SERVICE_APPROVAL_HOLD_SECONDS: '900' }), launchChromium()]);
+  [node, browser] = await Promise.all([
+    startDashboardNode({ SERVICE_APPROVAL_HOLD_SECONDS: '900', SERVICE_HARNESS_ADMIN_TOKEN: 'admin-secret-1' }),
+    launchChromium(),
+  ]);
   const base = node.url;
   projectId = (
     await http(base, '/v1/projects', { body: { name: 'Bracket study', description: 'Wall bracket, 200 N' } })
@@ -176,7 +179,7 @@ describe('dashboard data pages', () => {
     await context.close();
   }, 300_000);
 
-  it('says in words that this gateway serves no compliance and no harness routes', async () => {
+  it('says in words that this gateway serves no compliance routes; the harness settings list its providers', async () => {
     const { page, context } = await openPage(browser, node.url);
     await page.goto('/compliance');
     await page.getByText('Choose a project to see its compliance').waitFor();
@@ -186,7 +189,7 @@ describe('dashboard data pages', () => {
 
     await page.goto('/settings');
     const harness = page.getByTestId('harness-settings');
-    await harness.getByTestId('not-served').getByText('/v1/harness/providers').waitFor();
+    await harness.getByRole('cell', { name: 'anthropic' }).waitFor();
     expect(await harness.getByRole('heading', { level: 2 }).textContent()).toBe('Model harness');
     expect(await page.evaluate(() => Object.keys(sessionStorage).length)).toBe(0);
     expect(
@@ -218,17 +221,15 @@ describe('dashboard data pages', () => {
     await context.close();
   }, 300_000);
 
-  it('sends a harness key and the admin token to the gateway and keeps neither (routes stood in for by the test)', async () => {
-    // This gateway has no harness routes yet, so the browser's requests to them are answered here: what is checked is
-    // the page's side of SPEC Authentication rule 7 (sent with the request, field cleared, nothing stored).
+  it('sends a harness key and the admin token to the gateway and keeps neither', async () => {
+    // SPEC Authentication rule 7 from the page's side (sent with the request, field cleared, nothing stored) against
+    // the gateway's real harness routes, which require the admin token this node sets.
     const { page, context } = await openPage(browser, node.url);
     const got: { method: string; path: string; body: unknown; admin: string | undefined }[] = [];
-    await page.route('**/v1/harness/**', async (route) => {
-      const r = route.request();
+    page.on('request', (r) => {
       const path = new URL(r.url()).pathname;
-      got.push({ method: r.method(), path, body: r.postDataJSON(), admin: r.headers()['x-service-admin-token'] });
-      const providers = [{ name: 'anthropic', configured: got.length > 1, fallback_count: 0, last_fallback: null }];
-      await route.fulfill({ json: path.endsWith('/providers') ? { providers } : { ok: true } });
+      if (path.startsWith('/v1/harness/'))
+        got.push({ method: r.method(), path, body: r.postDataJSON(), admin: r.headers()['x-service-admin-token'] });
     });
     await page.goto('/settings');
     const harness = page.getByTestId('harness-settings');
@@ -266,6 +267,10 @@ describe('dashboard data pages', () => {
     );
     expect(stored).not.toContain('sk-test-key-123');
     expect(stored).not.toContain('admin-secret-1');
+    const served = await (await fetch(`${node.url}/v1/harness/providers`)).json();
+    const anthropic = served.providers.find((p: { id: string }) => p.id === 'anthropic');
+    expect(anthropic).toMatchObject({ configured: true, credentials: [{ last4: '-123' }] });
+    expect(JSON.stringify(served)).not.toContain('sk-test-key-123');
     await check(page, 'settings-harness-served');
     await context.close();
   }, 300_000);
