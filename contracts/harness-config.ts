@@ -110,6 +110,7 @@ export const ResolveRouteParamsSchema = z.object({
   explicit: z.object({ provider: ProviderIdSchema, model: z.string().min(1) }).optional(),
   phase_model: z.object({ provider: ProviderIdSchema, model: z.string().min(1) }).optional(),
   project_id: z.string().min(1).max(200).optional(),
+  run_id: z.string().min(1).max(200).optional(),
 });
 export const ResolvedRouteSchema = z.object({
   role: HarnessRoleSchema,

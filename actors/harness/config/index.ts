@@ -69,7 +69,7 @@ export function createConfigPart(h: HarnessContext): HarnessPart {
       }),
 
       resolveRoute: action(A.resolveRoute, async (p) => {
-        const r = await core.route({ ...p, explicit: p.explicit, phase_model: p.phase_model });
+        const r = await core.route(p);
         return r.ok ? { outcome: 'ok' as const, route: r.route } : { outcome: 'failed' as const, failure: r.failure };
       }),
 

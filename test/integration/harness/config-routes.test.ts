@@ -95,6 +95,13 @@ describe('harness credentials and the admin token', () => {
     expect(r.json.error.message).toMatch(/base_url/);
     const bad = await http('POST', '/v1/harness/credentials', { provider: 'Bad Id', api_key: KEY, x: 1 }, admin);
     expect(bad.status).toBe(422);
+    const raw = await fetch(`${url}/v1/harness/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...admin },
+      body: `{"provider": "openai", "api_key": ${KEY}}`, // unquoted: the parser's message quotes a few characters only
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.text()).not.toContain(KEY);
     for (const a of [r, bad]) expect(a.text).not.toContain(KEY);
   });
 
