@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { FailureClassSchema, HarnessRoleSchema, ProviderFamilySchema, ProviderIdSchema } from './harness.ts';
+import {
+  FailureClassSchema,
+  FallbackReasonSchema,
+  HarnessRoleSchema,
+  ModelRefSchema,
+  ProviderFamilySchema,
+  ProviderIdSchema,
+} from './harness.ts';
+import { RouteSourceSchema } from './harness-config.ts';
 
 /**
  * Wire shapes of the harness's `calls` part: one model call, family-neutral. Each provider family translates these to
@@ -128,3 +136,70 @@ export const HarnessCompleteResultSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('failed'), record_id: z.string().nullable(), failure: HarnessCallFailureSchema }),
 ]);
 export type HarnessCompleteResult = z.infer<typeof HarnessCompleteResultSchema>;
+
+/**
+ * Params of `harness.call`: one model call for a role, routed by the harness (SPEC rule 11): `provider` with `model`
+ * is the explicit per-call route, `phase_model` the running phase's own model; the project's routes, the routes table
+ * and the durable selection follow. The run (else the conversation) pins the credential. Keys never travel here.
+ */
+export const HarnessCallParamsSchema = z
+  .object({
+    role: HarnessRoleSchema,
+    provider: ProviderIdSchema.optional(),
+    model: z.string().min(1).max(200).optional(),
+    phase_model: ModelRefSchema.optional(),
+    phase: z.string().max(200).nullable().default(null),
+    run_id: z.string().min(1).max(200).nullable().default(null),
+    project_id: z.string().min(1).max(200).nullable().default(null),
+    conversation_id: z.string().min(1).max(200).nullable().default(null),
+    messages: z.array(ChatMessageSchema).min(1),
+    tools: z.array(ToolOfferSchema).default([]),
+    max_tokens: z.number().int().min(1).max(1_000_000).default(4096),
+    temperature: z.number().min(0).max(2).optional(),
+    timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
+    idle_timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
+  })
+  .refine((p) => (p.provider === undefined) === (p.model === undefined), {
+    message: 'a per-call route gives provider and model together',
+    path: ['model'],
+  });
+export type HarnessCallParams = z.infer<typeof HarnessCallParamsSchema>;
+
+/** One attempt of a routed call: its route, credential (by id) and ledger record; each attempt is recorded once. */
+export const CallAttemptSchema = z.object({
+  record_id: z.string(),
+  provider: ProviderIdSchema,
+  model: z.string(),
+  source: RouteSourceSchema,
+  credential_id: z.string(),
+  outcome: z.enum(['ok', 'failed']),
+  failure_class: FailureClassSchema.nullable(),
+});
+export type CallAttempt = z.infer<typeof CallAttemptSchema>;
+
+/** The route that served a call; `fallback` is why it is not the primary (null: it is). */
+export const ServedRouteSchema = z.object({
+  provider: ProviderIdSchema,
+  model: z.string(),
+  source: RouteSourceSchema,
+  credential_id: z.string(),
+  fallback: FallbackReasonSchema.nullable(),
+});
+
+/** What `harness.call` answers: the completion and the route that served it, or the last classified failure. */
+export const HarnessCallResultSchema = z.discriminatedUnion('outcome', [
+  z.object({
+    outcome: z.literal('ok'),
+    record_id: z.string(),
+    completion: CompletionSchema,
+    route: ServedRouteSchema,
+    attempts: z.array(CallAttemptSchema),
+  }),
+  z.object({
+    outcome: z.literal('failed'),
+    record_id: z.string().nullable(),
+    failure: HarnessCallFailureSchema,
+    attempts: z.array(CallAttemptSchema),
+  }),
+]);
+export type HarnessCallResult = z.infer<typeof HarnessCallResultSchema>;

@@ -2,7 +2,7 @@ import type { ServiceSchema } from 'moleculer';
 import type { Infra } from '../../brokers/infra.ts';
 import type { HarnessContext, HarnessPart } from './context.ts';
 import { createCallsPart } from './calls/index.ts';
-import { createConfigPart } from './config/index.ts';
+import { configOf, createConfigPart } from './config/index.ts';
 import { createUsagePart } from './usage/index.ts';
 
 /**
@@ -11,7 +11,11 @@ import { createUsagePart } from './usage/index.ts';
  */
 export function createHarnessService(infra: Infra): ServiceSchema {
   const h: HarnessContext = { infra };
-  const parts: HarnessPart[] = [createConfigPart(h), createUsagePart(h), createCallsPart(h)];
+  const parts: HarnessPart[] = [
+    createConfigPart(h),
+    createUsagePart(h),
+    createCallsPart(h, { config: () => configOf(h) }),
+  ];
   return {
     name: 'harness',
     actions: Object.assign({}, ...parts.map((p) => p.actions)),

@@ -4,13 +4,17 @@ import { HarnessCallsActions as A } from '../../../contracts/actions/harness-cal
 import { HarnessUsageActions } from '../../../contracts/actions/harness-usage.actions.ts';
 import type { LlmCallRecord } from '../../../contracts/harness.ts';
 import type { HarnessCompleteParams, HarnessCompleteResult } from '../../../contracts/harness-calls.ts';
+import { ActorError } from '../../../brokers/errors.ts';
 import type { HarnessContext, HarnessPart } from '../context.ts';
+import type { ConfigCore } from '../config/index.ts';
 import { callModel, type RecordCall } from './call-model.ts';
 import { HarnessCallError } from './errors.ts';
+import { routedCall } from './routed-call.ts';
 import type { ProviderConfig } from './types.ts';
 
 export { callModel, type CallMeta, type CallModelDeps, type CallModelOutcome, type RecordCall } from './call-model.ts';
 export { complete } from './complete.ts';
+export { routedCall, type RoutedCallDeps } from './routed-call.ts';
 export { classifyError, HarnessCallError } from './errors.ts';
 export { FIRST_PARTY_BASE_URL, isFirstParty, modelFits } from './family-fit.ts';
 export type { CallProgress, CompleteRequest, ProviderConfig } from './types.ts';
@@ -21,9 +25,17 @@ export interface CallsPartOptions {
    * calls part also works (and is tested) on its own.
    */
   record?(rec: LlmCallRecord, ctx: Context): void | Promise<void>;
+  /**
+   * The config part of the same actor, in process (routes, credentials, fallback) for `harness.call`; the actor
+   * wires it (the config part imports this part's model-fit rule). Absent: `harness.call` is SERVICE_UNAVAILABLE.
+   */
+  config?(): ConfigCore;
   /** Resolves an api key reference (`env:NAME`); default: the process environment. */
   resolveKey?(ref: string): string | undefined;
 }
+
+/** How long a caller of `harness.call` waits unless it says otherwise (the bus default is for quick actions). */
+const ROUTED_CALL_TIMEOUT_MS = 15 * 60_000;
 
 const envKey = (ref: string) => (ref.startsWith('env:') ? process.env[ref.slice(4)] : undefined) || undefined;
 
@@ -40,7 +52,10 @@ function providerOf(p: HarnessCompleteParams, resolveKey: (ref: string) => strin
   return { family: t.family, baseURL: t.base_url, apiKey, timeoutMs: t.timeout_ms, idleTimeoutMs: t.idle_timeout_ms };
 }
 
-/** The harness's `calls` part: `harness.complete`, one model call on an explicit provider, recorded for the ledger. */
+/**
+ * The harness's `calls` part: `harness.complete`, one model call on an explicit provider, and `harness.call`, one
+ * call routed by role on the configured credentials with fallback; both recorded for the ledger.
+ */
 export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}): HarnessPart {
   const resolveKey = opts.resolveKey ?? envKey;
   const record =
@@ -52,8 +67,28 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
       } else h.infra.log.debug({ record: rec }, 'llm call not recorded: no usage ledger served');
     });
 
+  const configHere = (): ConfigCore => {
+    if (!opts.config)
+      throw new ActorError('SERVICE_UNAVAILABLE', 'harness.call needs the harness config part (routes, credentials)');
+    return opts.config();
+  };
+
   return {
     actions: {
+      // A routed call may take several attempts, each up to its provider's timeouts: longer than the bus default.
+      call: action(
+        A.call,
+        (p, ctx) =>
+          routedCall(p, {
+            config: configHere(),
+            record: (rec) => record(rec, ctx),
+            now: () => h.infra.now(),
+            log: h.infra.log,
+          }),
+        // Moleculer honours an action's own timeout (its typings omit the field).
+        { timeout: ROUTED_CALL_TIMEOUT_MS } as object,
+      ),
+
       complete: action(A.complete, async (p, ctx): Promise<HarnessCompleteResult> => {
         const recordHere: RecordCall = (rec) => record(rec, ctx);
         const meta = {
