@@ -19,7 +19,8 @@ const OPENAI_GOOD = 'sk-openai-GOOD-0123456789abcd';
 const OPENAI_BAD = 'sk-openai-REVOKED-0123456789';
 const ANTHROPIC_GOOD = 'sk-ant-GOOD-0123456789abcdef';
 const VLLM_KEYS = ['vllm-key-ONE-0123456789', 'vllm-key-TWO-0123456789'];
-const ALL_KEYS = [OPENAI_GOOD, OPENAI_BAD, ANTHROPIC_GOOD, ...VLLM_KEYS];
+const GATEWAY_KEYS = ['gw-key-REVOKED-A-012345', 'gw-key-REVOKED-B-012345', 'gw-key-REVOKED-C-012345'];
+const ALL_KEYS = [OPENAI_GOOD, OPENAI_BAD, ANTHROPIC_GOOD, ...VLLM_KEYS, ...GATEWAY_KEYS];
 const OK: ScriptedReply = { text: ['Sunny.'], usage: { prompt_tokens: 120, completion_tokens: 4 } };
 
 const lines: string[] = [];
@@ -72,6 +73,8 @@ beforeAll(async () => {
     { provider: 'openai', api_key: OPENAI_GOOD, base_url: openai.url, label: 'good' },
     { provider: 'anthropic', api_key: ANTHROPIC_GOOD, base_url: anthropic.url },
     ...VLLM_KEYS.map((api_key) => ({ provider: 'vllm', api_key, base_url: vllm.url })),
+    // a gateway in front of the OpenAI-compatible server whose keys were all revoked
+    ...GATEWAY_KEYS.map((api_key) => ({ provider: 'gw', api_key, base_url: openai.url })),
   ];
   for (const c of creds) expect((await http('POST', '/v1/harness/credentials', c)).status).toBe(201);
   const sel = await http('PUT', '/v1/harness/selection', { provider: 'anthropic', model: 'claude-sonnet-5-5' });
@@ -218,6 +221,27 @@ describe('harness.call: fallback (rule 10)', () => {
     expect(r).toMatchObject({ outcome: 'failed', failure: { class: 'transient', status: 529, retryable: true } });
     expect(r.attempts.map((a) => a.provider)).toEqual(['openai', 'anthropic']);
     expect(r.record_id).toBe(r.attempts[1]!.record_id);
+  });
+});
+
+describe('harness.call: a refused credential retried once', () => {
+  it('401 on the retry too: both marked dead, no third try on that provider, the role falls back', async () => {
+    const before = openai.requests.length;
+    openai.enqueue(OK);
+    const r = await harnessCall({ role: 'chat', provider: 'gw', model: 'gpt-4.1-mini', run_id: 'run-revoked' });
+    expect(r).toMatchObject({ outcome: 'ok', route: { provider: 'openai', source: 'env', fallback: 'call_failed' } });
+    expect(r.attempts.map((a) => [a.provider, a.failure_class])).toEqual([
+      ['gw', 'environment'],
+      ['gw', 'environment'],
+      ['openai', null],
+    ]);
+    expect(openai.requests.slice(before).map((q) => q.headers.authorization)).toEqual([
+      `Bearer ${GATEWAY_KEYS[0]}`,
+      `Bearer ${GATEWAY_KEYS[1]}`,
+      `Bearer ${OPENAI_GOOD}`,
+    ]);
+    const gw = await credentialsOf('gw');
+    expect(gw.credentials.map((c: { status: string }) => c.status)).toEqual(['dead', 'dead', 'healthy']);
   });
 });
 
