@@ -50,7 +50,9 @@ export async function startDashboardNode(env: Record<string, string> = {}): Prom
     service,
     dataDir,
     async stop() {
-      if (service.proc.exitCode === null) await service.kill('SIGTERM');
+      // SIGKILL: the browser tests do not test the drain (test/e2e/launcher.test.ts does), and a raw MCP client's
+      // kept-alive socket would hold a SIGTERM drain for its whole bound.
+      if (service.proc.exitCode === null && service.proc.signalCode === null) await service.kill('SIGKILL');
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

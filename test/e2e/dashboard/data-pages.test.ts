@@ -25,6 +25,7 @@ let sourceId = '';
 let itemKey = '';
 let simId = '';
 const hanging = new AbortController();
+const pendingIds: string[] = [];
 
 beforeAll(async () => {
   [node, browser] = await Promise.all([
@@ -77,8 +78,8 @@ beforeAll(async () => {
   void call('knowledge.ingest', { title: 'Loose notes', text: 'No project here.' }, hanging.signal).catch(
     () => undefined,
   );
-  await pendingToolApproval(base, 'knowledge.ingest', seen);
-  await pendingToolApproval(base, 'knowledge.ingest', seen);
+  pendingIds.push((await pendingToolApproval(base, 'knowledge.ingest', seen)).id as string);
+  pendingIds.push((await pendingToolApproval(base, 'knowledge.ingest', seen)).id as string);
 
   const view = (await http(base, `/v1/twin/current-view?project_id=${projectId}`)).json;
   itemKey = Object.values(view.by_type as Record<string, { key: string; name: string }[]>)
@@ -87,6 +88,12 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  // A person turns the two waiting calls down: a stopping node waits (bounded) for held calls in flight otherwise.
+  for (const id of pendingIds)
+    await http(node.url, `/v1/approvals/${encodeURIComponent(id)}/decision`, {
+      body: { decision: 'reject', reason: 'the test is over' },
+      headers: { 'X-Service-Surface': 'cli' },
+    });
   hanging.abort();
   await browser?.close();
   await node?.stop();
