@@ -7,6 +7,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { useProjects } from '../api/projects.ts';
+import { ProjectPicker } from '../ui/project-picker.tsx';
 import { num, useSimResults, type SimResultEntry } from '../api/sim.ts';
 import { ApiError } from '../api/gateway.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
@@ -21,32 +22,11 @@ export function Component() {
   const resultId = params.get('result') ?? '';
   const projects = useProjects();
   const results = useSimResults(projectId);
-  const set = (k: string, v: string) => {
-    const next = new URLSearchParams(params);
-    if (v) next.set(k, v);
-    else next.delete(k);
-    setParams(next);
-  };
   const selected = results.data?.results.find((r) => r.id === resultId);
   const names = new Map(projects.data?.projects.map((p) => [p.id, p.name]));
 
   return (
-    <Page
-      title="Simulation results"
-      actions={
-        <label>
-          Project{' '}
-          <select value={projectId} onChange={(e) => set('project', e.target.value)}>
-            <option value="">All projects</option>
-            {projects.data?.projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      }
-    >
+    <Page title="Simulation results" actions={<ProjectPicker />}>
       <ErrorNote error={projects.error} prefix="Projects" />
       {results.isPending && <Loading what="results" />}
       <ErrorNote error={results.error} prefix="Results" />
