@@ -140,7 +140,7 @@ export class ToolTurn {
 }
 
 /** The tool messages that answer one step, in the model's order (each names its call's id). */
-export function toolMessages(observations: readonly ToolObservation[]): ChatMessage[] {
+export function toolMessages(observations: readonly ToolObservation[]): Extract<ChatMessage, { role: 'tool' }>[] {
   return observations.map((o) => ({
     role: 'tool' as const,
     tool_call_id: o.call_id,
