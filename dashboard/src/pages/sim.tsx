@@ -17,7 +17,7 @@ const loadViewer = () => import('../viewer/FieldViewer.tsx');
 const FieldViewer = lazy(loadViewer);
 
 export function Component() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const projectId = params.get('project') ?? '';
   const resultId = params.get('result') ?? '';
   const projects = useProjects();
