@@ -50,8 +50,8 @@ export async function startDashboardNode(env: Record<string, string> = {}): Prom
     service,
     dataDir,
     async stop() {
-      // SIGKILL: the browser tests do not test the drain (test/e2e/launcher.test.ts does), and a raw MCP client's
-      // kept-alive socket would hold a SIGTERM drain for its whole bound.
+      // SIGKILL: the browser tests do not test the drain (test/e2e/launcher.test.ts does); after the viewer test's
+      // steps a SIGTERM stop was seen to take about a minute (cause not yet found), which no assertion here needs.
       if (service.proc.exitCode === null && service.proc.signalCode === null) await service.kill('SIGKILL');
       await fs.rm(dataDir, { recursive: true, force: true });
     },
