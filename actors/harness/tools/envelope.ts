@@ -77,14 +77,14 @@ export function envelopeOf(tool: string, r: ToolResult): ToolEnvelope {
   };
 }
 
-/** A call whose bus request itself failed (the registry not reachable, a bus timeout): isolated to this call. */
+/** A call that got no answer (the registry not reachable, a bus timeout, no runner): isolated to this call. */
 export function busFailureEnvelope(tool: string, err: unknown): ToolErrorEnvelope {
   return {
     status: 'error',
     tool,
     error: 'tool_unavailable',
     failure_class: 'tool',
-    message: `the tool registry did not answer for ${tool}: ${err instanceof Error ? err.message : String(err)}`,
+    message: `${tool} could not be run: ${err instanceof Error ? err.message : String(err)}`,
     hint: HINTS.TOOL_UNAVAILABLE,
   };
 }
