@@ -24,6 +24,7 @@ import { createTestDatabase } from '../support/pg.ts';
 import { probeServers } from '../support/servers.ts';
 import { createProjectHttp, recordSimResult } from '../support/sim-results.ts';
 import { spawnService } from '../support/spawn.ts';
+import { until } from '../support/until.ts';
 import { PLAN, seedApprovals } from './support/approvals-seed.ts';
 import { benchField } from './support/dashboard-field.ts';
 
@@ -83,10 +84,10 @@ try {
     const template = (await post.json()) as { id: string };
     const gate = async () =>
       ((await (await fetch(`${base}/v1/approvals/gate:${template.id}`)).json()) as { status?: string }).status;
-    for (let i = 0; (await gate()) !== 'pending'; i++) {
-      if (i > 400) throw new Error('the template run never reached its first gate');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(async () => ((await gate()) === 'pending' ? true : undefined), {
+      what: 'the template run reaching its first gate',
+      timeoutMs: 20_000,
+    });
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     await seedApprovals(c, template.id);

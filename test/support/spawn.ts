@@ -15,7 +15,7 @@ export interface SpawnedService {
   proc: ChildProcess;
   lines: LogLine[];
   /** Resolves with the first log line whose `msg` equals `msg` (already seen or future). */
-  waitFor(msg: string, timeoutMs?: number): Promise<LogLine>;
+  waitFor(msg: string | ((line: LogLine) => boolean), timeoutMs?: number): Promise<LogLine>;
   /** Resolves with the exit code once the process ended. */
   exited: Promise<number | null>;
   stderr(): string;
@@ -33,7 +33,7 @@ export function spawnService(args: string[], env: Record<string, string>, bin = 
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];
-  const waiters: { msg: string; resolve: (l: LogLine) => void }[] = [];
+  const waiters: { match: (l: LogLine) => boolean; resolve: (l: LogLine) => void }[] = [];
   let err = '';
   const onLine = (text: string) => {
     let line: LogLine;
@@ -43,7 +43,7 @@ export function spawnService(args: string[], env: Record<string, string>, bin = 
       return;
     }
     lines.push(line);
-    for (const w of waiters.filter((w) => w.msg === line.msg)) {
+    for (const w of waiters.filter((w) => w.match(line))) {
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve(line);
     }
@@ -60,21 +60,23 @@ export function spawnService(args: string[], env: Record<string, string>, bin = 
     exited,
     stderr: () => err,
     waitFor(msg, timeoutMs = 20_000) {
-      const seen = lines.find((l) => l.msg === msg);
+      const match = typeof msg === 'string' ? (l: LogLine) => l.msg === msg : msg;
+      const what = typeof msg === 'string' ? msg : 'the awaited line';
+      const seen = lines.find(match);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
-          () => reject(new Error(`no "${msg}" log within ${timeoutMs} ms; stderr:\n${err}`)),
+          () => reject(new Error(`no "${what}" log within ${timeoutMs} ms; stderr:\n${err}`)),
           timeoutMs,
         );
         waiters.push({
-          msg,
+          match,
           resolve: (l) => {
             clearTimeout(timer);
             resolve(l);
           },
         });
-        void exited.then((code) => reject(new Error(`process exited (${code}) before "${msg}"; stderr:\n${err}`)));
+        void exited.then((code) => reject(new Error(`process exited (${code}) before "${what}"; stderr:\n${err}`)));
       });
     },
     async kill(signal = 'SIGTERM') {

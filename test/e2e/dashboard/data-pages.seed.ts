@@ -4,6 +4,8 @@
  * for a person, so `held` approves it through `/v1/approvals` (surface cli) as a person would, then reads the result.
  */
 
+import { until } from '../../support/until.ts';
+
 type Json = Record<string, any>;
 
 export async function http(base: string, path: string, init: { method?: string; body?: unknown; headers?: Json } = {}) {
@@ -57,20 +59,18 @@ type Call = Awaited<ReturnType<typeof mcpClient>>;
 
 /** The pending tool-call approval of `tool` not among `seen` (polled until it is there). */
 export async function pendingToolApproval(base: string, tool: string, seen: Set<string>): Promise<Json> {
-  // expect.poll only works inside a test; this runs in beforeAll, so it polls the condition itself.
-  const deadline = Date.now() + 60_000;
-  let found: Json | undefined;
-  while (!found) {
-    const list = await http(base, '/v1/approvals?status=pending&kind=tool_call', {
-      headers: { 'X-Service-Surface': 'cli' },
-    });
-    found = (list.json.items as Json[]).find((i) => i.detail?.tool_id === tool && !seen.has(i.id));
-    if (found) break;
-    if (Date.now() > deadline) throw new Error(`no pending approval of ${tool} within 60 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  seen.add(found!.id);
-  return found!;
+  // expect.poll only works inside a test; this runs in beforeAll.
+  const found = await until(
+    async () => {
+      const list = await http(base, '/v1/approvals?status=pending&kind=tool_call', {
+        headers: { 'X-Service-Surface': 'cli' },
+      });
+      return (list.json.items as Json[]).find((i) => i.detail?.tool_id === tool && !seen.has(i.id));
+    },
+    { what: `a pending approval of ${tool}` },
+  );
+  seen.add(found.id as string);
+  return found;
 }
 
 /** Calls a held write tool and approves it as a person (surface cli), answering the tool's result. */

@@ -4,6 +4,7 @@ import { call } from '../../../brokers/actions.ts';
 import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
 import { decideWithRetry, type DecideStats, type GateWatch } from '../../support/runs-client.ts';
 import type { EventRow, LogFacts, Step } from './reliability.checks.ts';
+import { until } from '../../support/until.ts';
 
 const who = {
   approver: 'local:reliability',
@@ -166,14 +167,16 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
  */
 export async function gone(q: pg.Client, node: string, exited: Promise<unknown>): Promise<void> {
   await exited;
-  for (;;) {
-    const { rows } = await q.query<{ n: string }>(
-      'SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1',
-      [node],
-    );
-    if (rows[0].n === '0') return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(
+    async () => {
+      const { rows } = await q.query<{ n: string }>(
+        'SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1',
+        [node],
+      );
+      return rows[0].n === '0' ? true : undefined;
+    },
+    { what: `the database sessions of ${node} to end`, timeoutMs: 120_000 },
+  );
 }
 
 /** Time from the disruption until no unfinished run is owned by the victim any more (polls the runs table; NaN after 20 s). */

@@ -27,15 +27,10 @@ const STALL_MS = 3000 + 2 * LEASE_MS;
  */
 /**
  * The first log line `msg` of `p` about a lease renewal that began at or after `since` (`noticed_at`), seen or to come.
- * Polls the lines read so far: a condition that must come true (or the process exits first).
+ * Waits on the process's log lines as they arrive (fails if the process exits first).
  */
-async function loggedAfter(p: SpawnedService, msg: string, since: Date): Promise<LogLine> {
-  for (;;) {
-    const line = p.lines.find((l) => l.msg === msg && new Date(String(l.noticed_at)) >= since);
-    if (line) return line;
-    if (p.proc.exitCode !== null || p.proc.signalCode !== null) throw new Error(`exited before "${msg}"`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function loggedAfter(p: SpawnedService, msg: string, since: Date): Promise<LogLine> {
+  return p.waitFor((l) => l.msg === msg && new Date(String(l.noticed_at)) >= since, 240_000);
 }
 
 describe.runIf(servers.nats && servers.pg)('runs on three NATS nodes, one disrupted midway', () => {
