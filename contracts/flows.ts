@@ -170,6 +170,24 @@ export const UsageTotalsSchema = UsageBucketSchema.extend({
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
+/** A usage bucket with no calls: zero tokens and `cost_usd: null` (never 0.0: nothing was priced). */
+export function emptyUsageBucket(): UsageBucket {
+  return {
+    tokens: { prompt: 0, completion: 0, cached_input: 0 },
+    cost_usd: null,
+    calls: 0,
+    calls_without_usage: 0,
+    calls_unpriced: 0,
+    calls_subscription: 0,
+    billing: 'metered',
+  };
+}
+
+/** Usage totals with empty breakdowns (no calls were made). */
+export function emptyUsageTotals(): UsageTotals {
+  return { ...emptyUsageBucket(), by_phase: {}, by_role: {}, by_model: {} };
+}
+
 /** Completion verdict of a run (SPEC "Completion verdict of a run"). */
 export const CompletionVerdictSchema = z.enum([
   'COMPLETED_VERIFIED',

@@ -1,29 +1,8 @@
 import type { FlowState } from '../../contracts/design-flows.ts';
-import type { UsageBucket, UsageTotals } from '../../contracts/flows.ts';
+import { emptyUsageBucket, emptyUsageTotals } from '../../contracts/flows.ts';
 import { depsOf } from './graph.ts';
 import type { RunState } from './run.types.ts';
 import { phaseHead } from './run.view.ts';
-
-/**
- * A usage bucket with no calls (SPEC "Usage totals"): no LLM provider is part of this deployment yet, so every run and
- * phase reports zero calls and `cost_usd: null` (never 0.0: nothing was priced).
- */
-export function emptyUsageBucket(): UsageBucket {
-  return {
-    tokens: { prompt: 0, completion: 0, cached_input: 0 },
-    cost_usd: null,
-    calls: 0,
-    calls_without_usage: 0,
-    calls_unpriced: 0,
-    calls_subscription: 0,
-    billing: 'metered',
-  };
-}
-
-/** Usage totals with empty breakdowns (no calls were made). */
-export function emptyUsageTotals(): UsageTotals {
-  return { ...emptyUsageBucket(), by_phase: {}, by_role: {}, by_model: {} };
-}
 
 /** The flow state of a run (pure): phases with their effective dependencies and usage; mode, running, skipped. */
 export function flowState(s: RunState): FlowState {

@@ -35,28 +35,20 @@ export function openaiClient(p: ProviderConfig): OpenAI {
   const timeout = p.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!p.apiKey && isFirstParty('openai_compatible', p.baseURL)) throw noKey('OpenAI');
   const key = `${baseURL}\n${timeout}\n${p.apiKey ?? ''}`;
-  return remember(openaiClients, key, () =>
-    p.apiKey
-      ? new OpenAI({
-          apiKey: p.apiKey,
-          baseURL,
-          timeout,
-          maxRetries: 0,
-          logLevel: 'off',
-          organization: null,
-          project: null,
-        })
-      : // The SDK insists on a key at construction; the header is dropped, so nothing is sent.
-        new OpenAI({
-          apiKey: 'keyless',
-          baseURL,
-          timeout,
-          maxRetries: 0,
-          logLevel: 'off',
-          organization: null,
-          project: null,
-          defaultHeaders: { Authorization: null },
-        }),
+  return remember(
+    openaiClients,
+    key,
+    () =>
+      new OpenAI({
+        baseURL,
+        timeout,
+        maxRetries: 0,
+        logLevel: 'off',
+        organization: null,
+        project: null,
+        // The SDK insists on a key at construction; without one the header is dropped, so nothing is sent.
+        ...(p.apiKey ? { apiKey: p.apiKey } : { apiKey: 'keyless', defaultHeaders: { Authorization: null } }),
+      }),
   );
 }
 

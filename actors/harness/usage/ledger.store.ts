@@ -1,5 +1,5 @@
 import type { Db } from '../../../brokers/db/index.ts';
-import type { UsageBucket, UsageTotals } from '../../../contracts/flows.ts';
+import { emptyUsageTotals, type UsageBucket, type UsageTotals } from '../../../contracts/flows.ts';
 import type { LlmCallInput } from '../../../contracts/harness-usage.ts';
 import type { CallCost } from './prices.ts';
 
@@ -25,19 +25,6 @@ interface BucketRow {
   without_usage: string;
   unpriced: string;
   subscription: string;
-}
-
-/** A usage bucket with no calls: cost null (nothing priced), billing metered. */
-export function emptyBucket(): UsageBucket {
-  return {
-    tokens: { prompt: 0, completion: 0, cached_input: 0 },
-    cost_usd: null,
-    calls: 0,
-    calls_without_usage: 0,
-    calls_unpriced: 0,
-    calls_subscription: 0,
-    billing: 'metered',
-  };
 }
 
 function toBucket(r: BucketRow): UsageBucket {
@@ -140,7 +127,7 @@ export function createLedgerStore(db: Db) {
      */
     async summary(since: Date, until: Date, runId: string | null = null): Promise<UsageTotals> {
       const { rows } = await db.query<BucketRow>(SUMMARY, [since, until, runId]);
-      const totals: UsageTotals = { ...emptyBucket(), by_phase: {}, by_role: {}, by_model: {} };
+      const totals: UsageTotals = emptyUsageTotals();
       for (const r of rows) {
         const bucket = toBucket(r);
         if (r.dim === 'total') Object.assign(totals, bucket);
