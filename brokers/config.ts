@@ -28,6 +28,7 @@ export const ConfigSchema = z.object({
   SERVICE_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).default(300_000),
   SERVICE_HTTP_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(50).default(72_000),
   SERVICE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(50).default(120_000),
+  SERVICE_HTTP_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
   SERVICE_ALLOWED_HOSTS: z.string().default(''),
   SERVICE_NODE_ID: z.string().optional(),
   SERVICE_NAMESPACE: z
@@ -92,6 +93,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'a client must send its whole request, body included, within this (300000 ms); else 408',
   SERVICE_HTTP_KEEPALIVE_TIMEOUT_MS: 'an idle keep-alive connection is closed after this (72000 ms)',
   SERVICE_HTTP_IDLE_TIMEOUT_MS: 'a connection silent this long with no request being answered is closed (120000 ms)',
+  SERVICE_HTTP_DRAIN_MS:
+    'on stop, requests in flight get this long to finish before every connection is closed (10000 ms)',
   SERVICE_ALLOWED_HOSTS: 'extra Host/Origin names accepted besides localhost, 127.0.0.1 and [::1] (comma separated)',
   SERVICE_NODE_ID: 'Moleculer node id (hostname-pid)',
   SERVICE_NAMESPACE: 'bus namespace; nodes only see nodes of the same namespace (svc)',

@@ -29,6 +29,7 @@ import { approvalsLegacyRoutes } from './routes/approvals-legacy.routes.ts';
 import { chatApprovalsRoutes } from './routes/chat-approvals.routes.ts';
 import { approvalAuthFor } from './approvals/auth.ts';
 import { harnessRoutes } from './routes/harness.routes.ts';
+import { drainOnClose } from './plugins/drain.ts';
 
 const routeTables = new WeakMap<FastifyInstance, readonly RouteEntry[]>();
 
@@ -51,6 +52,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     frameworkErrors: answerFrameworkError,
   });
   dropIdleConnections(app.server);
+  drainOnClose(app, deps.config.SERVICE_HTTP_DRAIN_MS);
   const routes = collectRoutes(app);
   routeTables.set(app, routes);
   app.setValidatorCompiler(validatorCompiler);

@@ -1,5 +1,15 @@
 import type { ServerResponse } from 'node:http';
 
+/** The open event streams by their response, so a stopping gateway can end them (gateway/plugins/drain.ts). */
+const openStreams = new WeakMap<ServerResponse, SseWriter>();
+
+/** Ends the event stream written on `res`; false when `res` carries none. */
+export function endEventStream(res: ServerResponse): boolean {
+  const writer = openStreams.get(res);
+  writer?.end();
+  return writer !== undefined;
+}
+
 /**
  * Writes Server-Sent Events on a raw response: headers on first use, `id:` on every event (so a client may resume),
  * comments as keep-alives. Knows when the client went away.
@@ -16,6 +26,7 @@ export class SseWriter {
     this.headers = headers;
     res.once('close', () => {
       this.closed = true;
+      openStreams.delete(res);
     });
   }
 
@@ -26,6 +37,7 @@ export class SseWriter {
   start(status = 200): void {
     if (this.started) return;
     this.started = true;
+    openStreams.set(this.res, this);
     this.res.writeHead(status, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache, no-transform',

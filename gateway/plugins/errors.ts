@@ -62,6 +62,11 @@ export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
       log.error({ url: req.url, issues: err.cause.issues }, 'response does not match its contract');
       return sendError(reply, 'INTERNAL', 'response does not match its contract');
     }
+    if (err.code === 'ECONNRESET' && req.raw.destroyed) {
+      // The client went away before its body arrived (a cut upload, a drained connection at stop): nobody to answer.
+      log.debug({ url: req.url }, 'request aborted by the client');
+      return sendError(reply, 'BAD_REQUEST', 'the connection closed before the request was received');
+    }
     const shape = toActorErrorShape(err);
     if (shape.code === 'INTERNAL') log.error({ err, url: req.url }, 'unhandled gateway error');
     return sendError(reply, shape.code, shape.message, shape.data);

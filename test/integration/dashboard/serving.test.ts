@@ -47,6 +47,7 @@ describe('the dashboard on the gateway port', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toContain('javascript');
     expect(js.headers.get('cache-control')).toContain('immutable');
+    expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
     for (const [method, p] of [
       ['GET', '/v1/nope'],
