@@ -142,27 +142,29 @@ export type HarnessCompleteResult = z.infer<typeof HarnessCompleteResultSchema>;
  * is the explicit per-call route, `phase_model` the running phase's own model; the project's routes, the routes table
  * and the durable selection follow. The run (else the conversation) pins the credential. Keys never travel here.
  */
-export const HarnessCallParamsSchema = z
-  .object({
-    role: HarnessRoleSchema,
-    provider: ProviderIdSchema.optional(),
-    model: z.string().min(1).max(200).optional(),
-    phase_model: ModelRefSchema.optional(),
-    phase: z.string().max(200).nullable().default(null),
-    run_id: z.string().min(1).max(200).nullable().default(null),
-    project_id: z.string().min(1).max(200).nullable().default(null),
-    conversation_id: z.string().min(1).max(200).nullable().default(null),
-    messages: z.array(ChatMessageSchema).min(1),
-    tools: z.array(ToolOfferSchema).default([]),
-    max_tokens: z.number().int().min(1).max(1_000_000).default(4096),
-    temperature: z.number().min(0).max(2).optional(),
-    timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
-    idle_timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
-  })
-  .refine((p) => (p.provider === undefined) === (p.model === undefined), {
-    message: 'a per-call route gives provider and model together',
-    path: ['model'],
-  });
+export const HarnessCallFieldsSchema = z.object({
+  role: HarnessRoleSchema,
+  provider: ProviderIdSchema.optional(),
+  model: z.string().min(1).max(200).optional(),
+  phase_model: ModelRefSchema.optional(),
+  phase: z.string().max(200).nullable().default(null),
+  run_id: z.string().min(1).max(200).nullable().default(null),
+  project_id: z.string().min(1).max(200).nullable().default(null),
+  conversation_id: z.string().min(1).max(200).nullable().default(null),
+  messages: z.array(ChatMessageSchema).min(1),
+  tools: z.array(ToolOfferSchema).default([]),
+  max_tokens: z.number().int().min(1).max(1_000_000).default(4096),
+  temperature: z.number().min(0).max(2).optional(),
+  timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
+  idle_timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
+});
+
+/** A per-call route names both its provider and its model (the refinement of every routed request). */
+export const perCallRouteComplete = (p: { provider?: string; model?: string }): boolean =>
+  (p.provider === undefined) === (p.model === undefined);
+export const PER_CALL_ROUTE_ISSUE = { message: 'a per-call route gives provider and model together', path: ['model'] };
+
+export const HarnessCallParamsSchema = HarnessCallFieldsSchema.refine(perCallRouteComplete, PER_CALL_ROUTE_ISSUE);
 export type HarnessCallParams = z.infer<typeof HarnessCallParamsSchema>;
 
 /** One attempt of a routed call: its route, credential (by id) and ledger record; each attempt is recorded once. */

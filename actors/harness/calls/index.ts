@@ -9,12 +9,15 @@ import type { HarnessContext, HarnessPart } from '../context.ts';
 import type { ConfigCore } from '../config/index.ts';
 import { callModel, type RecordCall } from './call-model.ts';
 import { HarnessCallError } from './errors.ts';
-import { routedCall } from './routed-call.ts';
+import { routeAskOf, routedCall } from './routed-call.ts';
+import { runTurn } from './turn.ts';
+import { listTools, registryCaller } from '../tools/index.ts';
 import type { ProviderConfig } from './types.ts';
 
 export { callModel, type CallMeta, type CallModelDeps, type CallModelOutcome, type RecordCall } from './call-model.ts';
 export { complete } from './complete.ts';
 export { routedCall, type RoutedCallDeps } from './routed-call.ts';
+export { runTurn, type TurnDeps } from './turn.ts';
 export { classifyError, HarnessCallError } from './errors.ts';
 export { FIRST_PARTY_BASE_URL, isFirstParty, modelFits } from './family-fit.ts';
 export type { CallProgress, CompleteRequest, ProviderConfig } from './types.ts';
@@ -87,6 +90,32 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
           }),
         // Moleculer honours an action's own timeout (its typings omit the field).
         { timeout: ROUTED_CALL_TIMEOUT_MS } as object,
+      ),
+
+      // One agent turn: routed calls in steps, the tools between them through the registry.
+      turn: action(
+        A.turn,
+        (p, ctx) => {
+          const deps = {
+            config: configHere(),
+            record: (rec: LlmCallRecord) => record(rec, ctx),
+            now: () => h.infra.now(),
+            log: h.infra.log,
+          };
+          return runTurn(p, {
+            call: (q) => routedCall(q, deps),
+            family: async (q) => {
+              const r = await deps.config.route(routeAskOf(q));
+              return r.ok ? r.route.family : null;
+            },
+            listTools: (profile) => listTools(ctx, profile),
+            callTool: (tools) => registryCaller(ctx, tools.caller, { timeout_seconds: tools.timeout_seconds }),
+            exemptLocalWrites: h.infra.config.SERVICE_EXEMPT_LOCAL_WRITES,
+            log: h.infra.log,
+          });
+        },
+        // Several model calls and the tools between them (a held one waits for its person).
+        { timeout: 0 } as object,
       ),
 
       complete: action(A.complete, async (p, ctx): Promise<HarnessCompleteResult> => {

@@ -45,15 +45,20 @@ type RouteOutcome =
   | { ok: true; completion: Completion; record_id: string; credential_id: string }
   | { ok: false; failure: HarnessCallFailure; record_id: string | null };
 
-export async function routedCall(p: HarnessCallParams, deps: RoutedCallDeps): Promise<HarnessCallResult> {
-  const cfg = deps.config;
-  const ask: RouteAsk = {
+/** What rule 11 reads of a routed request. */
+export function routeAskOf(p: Omit<HarnessCallParams, 'messages' | 'tools'>): RouteAsk {
+  return {
     role: p.role,
     explicit: p.provider && p.model ? { provider: p.provider, model: p.model } : undefined,
     phase_model: p.phase_model,
     project_id: p.project_id ?? undefined,
     run_id: p.run_id ?? undefined,
   };
+}
+
+export async function routedCall(p: HarnessCallParams, deps: RoutedCallDeps): Promise<HarnessCallResult> {
+  const cfg = deps.config;
+  const ask = routeAskOf(p);
   const first = await cfg.route(ask);
   if (!first.ok) return { outcome: 'failed', record_id: null, failure: first.failure, attempts: [] };
 

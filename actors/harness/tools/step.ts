@@ -1,5 +1,5 @@
 import type { Caller } from '../../../contracts/actions/adapters.actions.ts';
-import type { ChatMessage, ModelToolCall } from '../../../contracts/harness-calls.ts';
+import type { HarnessCallParams, ModelToolCall } from '../../../contracts/harness-calls.ts';
 import { TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
 import type { ToolResult } from '../../../contracts/tool-result.ts';
 import { decideHold } from '../../../brokers/hold-policy.ts';
@@ -140,7 +140,9 @@ export class ToolTurn {
 }
 
 /** The tool messages that answer one step, in the model's order (each names its call's id). */
-export function toolMessages(observations: readonly ToolObservation[]): Extract<ChatMessage, { role: 'tool' }>[] {
+export function toolMessages(
+  observations: readonly ToolObservation[],
+): Extract<HarnessCallParams['messages'][number], { role: 'tool' }>[] {
   return observations.map((o) => ({
     role: 'tool' as const,
     tool_call_id: o.call_id,

@@ -1,0 +1,151 @@
+import type { AnnouncedTool } from '../../../contracts/actions/adapters.actions.ts';
+import type { ProviderFamily } from '../../../contracts/harness.ts';
+import type { HarnessCallParams, HarnessCallResult } from '../../../contracts/harness-calls.ts';
+import type { HarnessTurnParams, HarnessTurnResult, TurnTools } from '../../../contracts/harness-turns.ts';
+import type { ToolResult } from '../../../contracts/tool-result.ts';
+import { planToolOffer, type OfferedTool, type ToolOfferPlan } from '../tools/offer.ts';
+import { runSearchTools, SEARCH_TOOLS, SEARCH_TOOLS_ID } from '../tools/search.ts';
+import { approvalPolicy, ToolTurn, toolMessages, type ToolObservation } from '../tools/step.ts';
+
+export interface TurnDeps {
+  /** One routed model call (`harness.call`'s rules, in process). */
+  call(p: HarnessCallParams): Promise<HarnessCallResult>;
+  /** The family of the role's primary route, for the tool offer (null: no route; the first call says why). */
+  family(p: HarnessTurnParams): Promise<ProviderFamily | null>;
+  /** The registry's listing (`tools.list`). */
+  listTools(profile?: string): Promise<AnnouncedTool[]>;
+  /** Runs one registry tool for the turn's caller (`tools.call`). */
+  callTool(tools: TurnTools): (toolId: string, args: Record<string, unknown>) => Promise<ToolResult>;
+  exemptLocalWrites: boolean;
+  log: { warn(obj: object, msg: string): void };
+}
+
+/** The offer of a turn: the listing (filtered), search_tools, the cap; re-planned when search_tools pins new tools. */
+class TurnOffer {
+  plan: ToolOfferPlan = { offers: [], byName: new Map(), dropped: [], refused: [] };
+  readonly byName = new Map<string, OfferedTool>();
+  private readonly pinned = new Set<string>();
+  private stale = true;
+  private readonly listed: readonly AnnouncedTool[];
+  private readonly family: ProviderFamily;
+  private readonly log: TurnDeps['log'];
+  private readonly run_id: string | null;
+
+  constructor(listed: readonly AnnouncedTool[], family: ProviderFamily, log: TurnDeps['log'], run_id: string | null) {
+    this.listed = listed;
+    this.family = family;
+    this.log = log;
+    this.run_id = run_id;
+  }
+
+  /** The offer for the next step; the ToolTurn reads `byName`, kept the same map. */
+  current(): ToolOfferPlan {
+    if (this.stale) {
+      this.plan = planToolOffer(this.listed, {
+        family: this.family,
+        native: [SEARCH_TOOLS],
+        pinned: this.pinned,
+        log: this.log,
+        run_id: this.run_id,
+      });
+      this.byName.clear();
+      for (const [k, v] of this.plan.byName) this.byName.set(k, v);
+      this.stale = false;
+    }
+    return this.plan;
+  }
+
+  search(args: Record<string, unknown>): ToolResult {
+    return runSearchTools(this.listed, args, (ids) => {
+      const offered = new Set([...this.byName.values()].map((t) => t.id));
+      for (const id of ids) {
+        this.pinned.add(id);
+        if (!offered.has(id)) this.stale = true;
+      }
+    });
+  }
+}
+
+async function offerFor(p: HarnessTurnParams, deps: TurnDeps): Promise<TurnOffer | null> {
+  if (!p.tools) return null;
+  const family = await deps.family(p);
+  if (!family) return null;
+  let listed = await deps.listTools(p.tools.profile);
+  if (p.tools.only) {
+    const only = new Set(p.tools.only);
+    listed = listed.filter((t) => only.has(t.tool_id));
+  }
+  return new TurnOffer(listed, family, deps.log, p.run_id);
+}
+
+function observed(o: ToolObservation) {
+  const e = o.envelope;
+  return {
+    call_id: o.call_id,
+    name: o.name,
+    tool_id: o.tool_id,
+    status: e.status,
+    error: e.status === 'error' ? e.error : null,
+    cached: e.status === 'success' && e.cached === true,
+    ran: o.ran,
+  };
+}
+
+/**
+ * One agent turn: the model is called with the conversation and the offer; the tool calls it asks for run as one
+ * step (ToolTurn: rules 1-4, the caller's hold policy of rule 9) and their envelopes go back as tool messages; again
+ * until it answers without tool calls or `max_steps` calls were made. A failed model call ends the turn with its
+ * classified failure and what the turn added so far. Tool calls asked of a turn without tools are answered as
+ * unknown tools, never run.
+ */
+export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<HarnessTurnResult> {
+  const offer = await offerFor(p, deps);
+  const viaRegistry = p.tools ? deps.callTool(p.tools) : null;
+  const turn = new ToolTurn({
+    byName: offer?.byName ?? new Map(),
+    callTool: (id, args) => viaRegistry!(id, args),
+    runNative: async (id, args) => {
+      if (id !== SEARCH_TOOLS_ID || !offer) throw new Error(`no harness tool ${id}`);
+      return offer.search(args);
+    },
+    requiresApproval: p.tools ? approvalPolicy(p.tools.caller, deps.exemptLocalWrites) : () => false,
+  });
+  const added: HarnessCallParams['messages'] = [];
+  const result: HarnessTurnResult = {
+    outcome: 'step_limit',
+    text: '',
+    messages: [],
+    steps: [],
+    usage: { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_input_tokens: 0 },
+    failure: null,
+    tools_dropped: [],
+  };
+  const { tools: _tools, max_steps, ...fields } = p;
+  for (let step = 0; step < max_steps; step++) {
+    const plan = offer?.current();
+    result.tools_dropped = plan?.dropped ?? [];
+    const res = await deps.call({ ...fields, messages: [...p.messages, ...added], tools: plan?.offers ?? [] });
+    result.usage.calls += res.attempts.length;
+    if (res.outcome === 'failed') {
+      Object.assign(result, { outcome: 'failed', failure: res.failure });
+      break;
+    }
+    const c = res.completion;
+    result.usage.prompt_tokens += c.usage.prompt_tokens;
+    result.usage.completion_tokens += c.usage.completion_tokens;
+    result.usage.cached_input_tokens += c.usage.cached_input_tokens;
+    result.text = c.text;
+    added.push({ role: 'assistant', content: c.text, tool_calls: c.tool_calls });
+    const stepOut = { record_id: res.record_id, route: res.route, stop_reason: c.stop_reason, tool_calls: [] };
+    result.steps.push(stepOut);
+    if (c.tool_calls.length === 0) {
+      result.outcome = 'done';
+      break;
+    }
+    const observations = await turn.runStep(c.tool_calls);
+    stepOut.tool_calls = observations.map(observed) as never;
+    added.push(...toolMessages(observations));
+  }
+  result.messages = added;
+  return result;
+}

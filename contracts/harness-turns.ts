@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { CallerSchema } from './actions/adapters.actions.ts';
+import {
+  ChatMessageSchema,
+  HarnessCallFailureSchema,
+  HarnessCallFieldsSchema,
+  PER_CALL_ROUTE_ISSUE,
+  perCallRouteComplete,
+  ServedRouteSchema,
+  StopReasonSchema,
+} from './harness-calls.ts';
+
+/**
+ * Wire shapes of `harness.turn`: one agent turn, the model called in steps until it answers without tool calls. Each
+ * step is one routed call (`harness.call`'s rules); the tools it asks for run through the registry with the caller's
+ * hold policy (SPEC "Chat and harness rules" 1-5 and 9), and their envelopes go back to the model as tool messages.
+ */
+
+/** Which tools the model may call and for whom it acts: `remote` (a person's chat, mode hold) or `service` (a phase, mode forward). */
+export const TurnToolsSchema = z.object({
+  caller: CallerSchema,
+  /** Only the tools of this registry profile (TOOLS.md); absent: the whole listing. */
+  profile: z.string().min(1).max(100).optional(),
+  /** Only these tool ids, of the listing. */
+  only: z.array(z.string().min(1).max(200)).max(500).optional(),
+  /** Each tool call's own deadline (a held call waits for its person within it). */
+  timeout_seconds: z.number().int().min(1).max(86_400).default(120),
+});
+export type TurnTools = z.infer<typeof TurnToolsSchema>;
+
+/** Params of `harness.turn`: `harness.call`'s routing fields, the conversation so far, the tools, a step bound. */
+export const HarnessTurnParamsSchema = HarnessCallFieldsSchema.omit({ tools: true })
+  .extend({
+    tools: TurnToolsSchema.optional(),
+    /** Model calls at most; a model still asking for tools after them ends the turn `step_limit`. */
+    max_steps: z.number().int().min(1).max(50).default(8),
+  })
+  .refine(perCallRouteComplete, PER_CALL_ROUTE_ISSUE);
+export type HarnessTurnParams = z.infer<typeof HarnessTurnParamsSchema>;
+
+/** One tool call of a step as it went: its envelope's status and error type; `ran`: executed by this call, not cached. */
+export const TurnToolCallSchema = z.object({
+  call_id: z.string(),
+  name: z.string(),
+  tool_id: z.string().nullable(),
+  status: z.enum(['success', 'error']),
+  error: z.string().nullable(),
+  cached: z.boolean(),
+  ran: z.boolean(),
+});
+
+/** One step: the model call that served it (its ledger record and route) and the tool calls it asked for. */
+export const TurnStepSchema = z.object({
+  record_id: z.string(),
+  route: ServedRouteSchema,
+  stop_reason: StopReasonSchema,
+  tool_calls: z.array(TurnToolCallSchema),
+});
+
+export const TurnUsageSchema = z.object({
+  calls: z.number().int().min(0),
+  prompt_tokens: z.number().int().min(0),
+  completion_tokens: z.number().int().min(0),
+  cached_input_tokens: z.number().int().min(0),
+});
+
+/**
+ * What `harness.turn` answers. `done`: the model answered without tool calls; `step_limit`: it still asked for tools
+ * after `max_steps` calls; `failed`: a model call failed (`failure`, classified). `messages` are what the turn added to
+ * the conversation (assistant and tool messages, in order), kept on failure too; `text` is the last assistant text.
+ */
+export const HarnessTurnResultSchema = z.object({
+  outcome: z.enum(['done', 'step_limit', 'failed']),
+  text: z.string(),
+  messages: z.array(ChatMessageSchema),
+  steps: z.array(TurnStepSchema),
+  usage: TurnUsageSchema,
+  failure: HarnessCallFailureSchema.nullable(),
+  /** Tool ids the offer left out (the OpenAI-compatible family's cap, rule 5). */
+  tools_dropped: z.array(z.string()),
+});
+export type HarnessTurnResult = z.infer<typeof HarnessTurnResultSchema>;
