@@ -2,11 +2,12 @@ import type { ActionSchema, Context } from 'moleculer';
 import { action, call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
+import { HarnessUsageActions as H } from '../../contracts/actions/harness-usage.actions.ts';
 import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import type { FlowDef } from '../../contracts/flow-defs.ts';
 import { PROFILE_NAMES } from '../../contracts/profiles.ts';
 import { capabilityReport } from './capabilities.ts';
-import { emptyUsageTotals } from '../../contracts/flows.ts';
+import { emptyUsageTotals, type UsageTotals } from '../../contracts/flows.ts';
 import { flowState } from './flow-state.ts';
 import { FLOW_IDS, FLOWS } from './flows/index.ts';
 import { depsOf } from './graph.ts';
@@ -46,6 +47,15 @@ function gapsOf(def: FlowDef, ids: string[], unavailable: string[]): CapabilityG
 }
 
 /**
+ * A run's model usage: the harness's call ledger filtered by run (the harness owns it). Every model call goes through
+ * the harness, so a topology that serves no harness made none: its usage is the empty total, not an error.
+ */
+async function runUsage(ctx: Context, run_id: string): Promise<UsageTotals> {
+  if (!ctx.broker.registry.actions.isAvailable(H.runUsage.action)) return emptyUsageTotals();
+  return call(ctx, H.runUsage, { run_id });
+}
+
+/**
  * Design-flow actions of the runs actor (`RunFlowActions`), spread into its `actions`: usage, flow state, the lifecycle
  * view with the completion verdict, the run's twin changes, capability reports, and (from patch.actions.ts) flow
  * patches and proposals.
@@ -71,9 +81,9 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       })),
     })),
 
-    usage: action(F.usage, async (p) => {
+    usage: action(F.usage, async (p, ctx) => {
       await stateOf(d, p.run_id);
-      return emptyUsageTotals();
+      return runUsage(ctx, p.run_id);
     }),
 
     usageSummary: action(F.usageSummary, async (p) => {
@@ -90,7 +100,10 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       };
     }),
 
-    flowState: action(F.flowState, async (p) => flowState(await stateOf(d, p.run_id))),
+    flowState: action(F.flowState, async (p, ctx) => {
+      const state = await stateOf(d, p.run_id);
+      return flowState(state, await runUsage(ctx, p.run_id));
+    }),
 
     lifecycle: action(F.lifecycle, async (p, ctx) => {
       const state = await stateOf(d, p.run_id);

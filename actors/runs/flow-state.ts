@@ -1,11 +1,14 @@
 import type { FlowState } from '../../contracts/design-flows.ts';
-import { emptyUsageBucket, emptyUsageTotals } from '../../contracts/flows.ts';
+import { emptyUsageBucket, type UsageTotals } from '../../contracts/flows.ts';
 import { depsOf } from './graph.ts';
 import type { RunState } from './run.types.ts';
 import { phaseHead } from './run.view.ts';
 
-/** The flow state of a run (pure): phases with their effective dependencies and usage; mode, running, skipped. */
-export function flowState(s: RunState): FlowState {
+/**
+ * The flow state of a run (pure): phases with their effective dependencies and usage (the run's model usage from the
+ * harness's ledger, split by phase); mode, running, skipped.
+ */
+export function flowState(s: RunState, usage: UsageTotals): FlowState {
   const def = s.flow.definition;
   const linear = def.phases.every((p, i) => {
     const deps = depsOf(def, p);
@@ -27,7 +30,7 @@ export function flowState(s: RunState): FlowState {
       ? { phase: s.gate.phase, gate_id: s.gate.gate_id, ready: s.gate.ready, stalled: s.gate.stalled }
       : null,
     reworks: s.reworks,
-    usage: emptyUsageTotals(),
+    usage,
     phases: def.phases.map((p) => {
       const ps = s.phases[p.id];
       return {
@@ -35,7 +38,7 @@ export function flowState(s: RunState): FlowState {
         depends_on: depsOf(def, p),
         condition: p.condition ?? null,
         skip_reason: ps.skip_reason ?? null,
-        usage: emptyUsageBucket(),
+        usage: usage.by_phase[p.id] ?? emptyUsageBucket(),
       };
     }),
   };

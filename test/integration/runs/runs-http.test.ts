@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { call } from '../../../brokers/actions.ts';
+import { HarnessUsageActions } from '../../../contracts/actions/harness-usage.actions.ts';
 import { STEP_BASE64, useFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
 import type { Json } from '../../support/http-raw.ts';
 import { callTool, okData } from '../../support/tools.ts';
@@ -56,12 +58,41 @@ describe('runs over HTTP', () => {
       MECH.map((id, i) => [id, i ? [MECH[i - 1]] : [], null]),
     );
     expect(['running', 'awaiting_gate']).toContain(fs.json.phases[0].status);
+
     expect((await http('GET', '/v1/runs/run_nope')).status).toBe(404);
     expect((await http('GET', '/v1/runs/run_nope/lifecycle')).status).toBe(404);
     const usage = await http('GET', '/v1/runs/usage/summary?window_hours=24');
     expect(usage.json).toMatchObject({ window_hours: 24, usage: { calls: 0, cost_usd: null } });
     expect(usage.json.runs).toBeGreaterThanOrEqual(1);
     expect((await http('GET', '/v1/runs/usage/summary?window_hours=0')).status).toBe(422);
+
+    // Model calls of the run, as the harness's ledger has them, show on the run and on their phase.
+    for (const [i, phase] of ['intent', 'intent', 'needs'].entries()) {
+      await call(node.handle.broker, HarnessUsageActions.recordCall, {
+        id: `run-call-${run.id}-${i}`,
+        at: new Date().toISOString(),
+        provider: 'openai',
+        model: 'gpt-4.1',
+        role: 'phase_brain',
+        phase,
+        run_id: run.id,
+        project_id: 'p-start',
+        credential_id: 'cred-a',
+        prompt_tokens: 1_000,
+        completion_tokens: 100,
+        cached_input_tokens: 0,
+        usage_reported: true,
+        outcome: 'ok',
+        failure_class: null,
+        latency_ms: 10,
+      });
+    }
+    const used = await http('GET', `/v1/runs/${run.id}`);
+    expect(used.json.usage).toMatchObject({ calls: 3, tokens: { prompt: 3_000, completion: 300 } });
+    expect(used.json.usage.cost_usd).toBeGreaterThan(0);
+    const perPhase = (await http('GET', `/v1/runs/${run.id}/flow-state`)).json;
+    expect(perPhase.usage.calls).toBe(3);
+    expect(perPhase.phases.map((p: Json) => p.usage.calls)).toEqual([2, 1, 0, 0, 0, 0]);
   });
 
   it('drives mech_v1 to COMPLETED_VERIFIED through six approvals; a repeated Idempotency-Key is applied once; changes name the baselines', async () => {
