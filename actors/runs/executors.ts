@@ -4,13 +4,13 @@ import type { PhaseExecutor } from './executor.ts';
 export type HandlerTable = Record<string, Record<string, PhaseExecutor>>;
 
 /**
- * The LLM phase-executor slot. No model provider is part of this deployment yet, so a phase that needs one ends with an
- * `environment` failure naming what to configure: never a fake success.
+ * The LLM phase-executor slot. Model-driven phases are not wired to the harness's agent loop (`harness.turn`) yet, so
+ * a phase that needs a model ends with an `environment` failure saying so: never a fake success.
  */
 export const llmSlot: PhaseExecutor = async (input) => ({
   ok: false,
   kind: 'environment',
-  message: `phase ${input.phase.id} needs a model (no deterministic handler${input.phase.model ? `; the flow names ${input.phase.model}` : ''}), and no model provider is configured: set SERVICE_LLM_PROVIDER and its API key`,
+  message: `phase ${input.phase.id} needs a model (no deterministic handler${input.phase.model ? `; the flow names ${input.phase.model}` : ''}), and model-driven phases are not run by this version of the service (the harness serves model calls, but no phase drives one yet)`,
 });
 
 /** Picks the deterministic handler of a phase, else the LLM slot (also when the flow names a model for the phase). */
