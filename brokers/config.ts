@@ -29,6 +29,11 @@ export const ConfigSchema = z.object({
   SERVICE_HTTP_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(50).default(72_000),
   SERVICE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(50).default(120_000),
   SERVICE_HTTP_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
+  SERVICE_HISTORY_TOKENS: z.coerce.number().int().min(100).default(12_000),
+  SERVICE_CHAT_TWIN_WRITES: bool.default(true),
+  SERVICE_CHAT_PROJECT_WRITES: bool.default(true),
+  SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
+  SERVICE_CHAT_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(12),
   SERVICE_ALLOWED_HOSTS: z.string().default(''),
   SERVICE_NODE_ID: z.string().optional(),
   SERVICE_NAMESPACE: z
@@ -95,6 +100,11 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_HTTP_IDLE_TIMEOUT_MS: 'a connection silent this long with no request being answered is closed (120000 ms)',
   SERVICE_HTTP_DRAIN_MS:
     'on stop, requests in flight get this long to finish before every connection is closed (10000 ms)',
+  SERVICE_HISTORY_TOKENS: 'tokens of thread history sent with a chat turn, newest exchanges first (12000)',
+  SERVICE_CHAT_TWIN_WRITES: '0 leaves the twin write tools out of chat (read-only twin); default 1',
+  SERVICE_CHAT_PROJECT_WRITES: '0 leaves the project write tools out of chat; default 1',
+  SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS: 'a chat tool call held for a person is denied after this (1800 s)',
+  SERVICE_CHAT_MAX_STEPS: 'model calls at most in one chat turn (12)',
   SERVICE_ALLOWED_HOSTS: 'extra Host/Origin names accepted besides localhost, 127.0.0.1 and [::1] (comma separated)',
   SERVICE_NODE_ID: 'Moleculer node id (hostname-pid)',
   SERVICE_NAMESPACE: 'bus namespace; nodes only see nodes of the same namespace (svc)',

@@ -23,6 +23,8 @@ export const TurnToolsSchema = z.object({
   profile: z.string().min(1).max(100).optional(),
   /** Only these tool ids, of the listing. */
   only: z.array(z.string().min(1).max(200)).max(500).optional(),
+  /** Never these tool ids (a read-only chat leaves its write tools out). */
+  exclude: z.array(z.string().min(1).max(200)).max(500).optional(),
   /** Each tool call's own deadline (a held call waits for its person within it). */
   timeout_seconds: z.number().int().min(1).max(86_400).default(120),
 });
@@ -34,6 +36,11 @@ export const HarnessTurnParamsSchema = HarnessCallFieldsSchema.omit({ tools: tru
     tools: TurnToolsSchema.optional(),
     /** Model calls at most; a model still asking for tools after them ends the turn `step_limit`. */
     max_steps: z.number().int().min(1).max(50).default(8),
+    /**
+     * When set, the turn's progress is broadcast as `harness.turnProgress` events carrying this topic, in order:
+     * streamed text, each step's tool calls before they run (approval-requiring ones flagged), their results.
+     */
+    progress_topic: z.string().min(1).max(200).optional(),
   })
   .refine(perCallRouteComplete, PER_CALL_ROUTE_ISSUE);
 export type HarnessTurnParams = z.infer<typeof HarnessTurnParamsSchema>;
@@ -78,5 +85,28 @@ export const HarnessTurnResultSchema = z.object({
   failure: HarnessCallFailureSchema.nullable(),
   /** Tool ids the offer left out (the OpenAI-compatible family's cap, rule 5). */
   tools_dropped: z.array(z.string()),
+  /** How many `harness.turnProgress` events the turn broadcast (a listener waits for them all before it ends the turn). */
+  progress_events: z.number().int().min(0),
 });
 export type HarnessTurnResult = z.infer<typeof HarnessTurnResultSchema>;
+
+/** One progress event of a turn (`harness.turnProgress`), numbered from 1 within the turn so a listener can order them. */
+export const TurnProgressSchema = z.object({
+  topic: z.string(),
+  n: z.number().int().min(1),
+  step: z.number().int().min(1),
+  event: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('text'), delta: z.string() }),
+    z.object({
+      type: z.literal('tool_call'),
+      call_id: z.string(),
+      name: z.string(),
+      tool_id: z.string().nullable(),
+      arguments: z.record(z.string(), z.unknown()),
+      requires_approval: z.boolean(),
+    }),
+    z.object({ type: z.literal('tool_result'), call: TurnToolCallSchema, content: z.string() }),
+  ]),
+});
+export type TurnProgress = z.infer<typeof TurnProgressSchema>;
+export const TURN_PROGRESS_EVENT = 'harness.turnProgress';

@@ -29,6 +29,7 @@ import { approvalsLegacyRoutes } from './routes/approvals-legacy.routes.ts';
 import { chatApprovalsRoutes } from './routes/chat-approvals.routes.ts';
 import { approvalAuthFor } from './approvals/auth.ts';
 import { harnessRoutes } from './routes/harness.routes.ts';
+import { chatRoutes } from './routes/chat.routes.ts';
 import { drainOnClose } from './plugins/drain.ts';
 
 const routeTables = new WeakMap<FastifyInstance, readonly RouteEntry[]>();
@@ -101,6 +102,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(chatApprovalsRoutes(deps), { prefix: '/v1/chat/tool_approvals' });
   await app.register(conversionRoutes(deps));
   await app.register(harnessRoutes(deps), { prefix: '/v1/harness' });
+  await app.register(chatRoutes(deps), { prefix: '/v1/chat' });
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   if (deps.dashboard !== false) await app.register(dashboardPlugin(deps.dashboard ?? {}));
   return app;

@@ -25,6 +25,7 @@ import { createSolverAdapter } from '../../actors/adapters/solver/solver.adapter
 import { createMeshFacesService } from '../../actors/named-faces/named-faces.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createHarnessService } from '../../actors/harness/index.ts';
+import { createChatService } from '../../actors/chat/index.ts';
 import { createGatewayService, type GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { ConfigError } from '../config.ts';
 import type { RoleDefinition, ServiceFactory } from '../infra.ts';
@@ -130,6 +131,11 @@ export function roleTable(
       name: 'harness',
       doc: 'the agent harness: the only place the service talks to a language model (credentials, routing, usage)',
       services: [createHarnessService],
+    },
+    {
+      name: 'chat',
+      doc: 'chat threads: turns on the harness, their stream events, the grounding guard',
+      services: [createChatService],
     },
     ...(env.MCP_CONFORMANCE_FIXTURES === '1'
       ? [

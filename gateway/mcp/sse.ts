@@ -48,8 +48,8 @@ export class SseWriter {
     this.res.flushHeaders();
   }
 
-  /** Sends one event; false when the client is gone. */
-  send(data: unknown, event?: string): boolean {
+  /** Sends one event (its id: the next number, or `id` when the stream numbers its own events); false when the client is gone. */
+  send(data: unknown, event?: string, id?: number): boolean {
     if (this.closed) return false;
     this.start();
     const text = typeof data === 'string' ? data : JSON.stringify(data);
@@ -57,7 +57,7 @@ export class SseWriter {
       .split('\n')
       .map((l) => `data: ${l}`)
       .join('\n');
-    this.res.write(`id: ${++this.seq}\n${event ? `event: ${event}\n` : ''}${lines}\n\n`);
+    this.res.write(`id: ${id ?? ++this.seq}\n${event ? `event: ${event}\n` : ''}${lines}\n\n`);
     return true;
   }
 

@@ -24,7 +24,7 @@ export const EXPECTED_DEPLOYMENTS: Record<string, { roles: string; component: 'g
   flow: { roles: 'runs,gates,adapter:flow', component: 'actor' },
   approvals: { roles: 'approvals,holds', component: 'actor' },
   knowledge: {
-    roles: 'sessions,knowledge,memory,adapter:session,adapter:knowledge,adapter:memory',
+    roles: 'sessions,knowledge,memory,chat,adapter:session,adapter:knowledge,adapter:memory',
     component: 'actor',
   },
   'adapter-solver': { roles: 'adapter:solver', component: 'adapter' },

@@ -11,6 +11,7 @@ import { callModel, type RecordCall } from './call-model.ts';
 import { HarnessCallError } from './errors.ts';
 import { routeAskOf, routedCall } from './routed-call.ts';
 import { runTurn } from './turn.ts';
+import { TURN_PROGRESS_EVENT } from '../../../contracts/harness-turns.ts';
 import { listTools, registryCaller } from '../tools/index.ts';
 import type { ProviderConfig } from './types.ts';
 
@@ -102,8 +103,13 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
             now: () => h.infra.now(),
             log: h.infra.log,
           };
-          return runTurn(p, {
-            call: (q) => routedCall(q, deps),
+          let n = 0;
+          const topic = p.progress_topic;
+          const result = runTurn(p, {
+            call: (q, onText) => routedCall(q, { ...deps, onText }),
+            progress: topic
+              ? (event, step) => void ctx.broadcast(TURN_PROGRESS_EVENT, { topic, n: ++n, step, event })
+              : undefined,
             family: async (q) => {
               const r = await deps.config.route(routeAskOf(q));
               return r.ok ? r.route.family : null;
@@ -113,6 +119,7 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
             exemptLocalWrites: h.infra.config.SERVICE_EXEMPT_LOCAL_WRITES,
             log: h.infra.log,
           });
+          return result.then((r) => ({ ...r, progress_events: n }));
         },
         // Several model calls and the tools between them (a held one waits for its person).
         { timeout: 0 } as object,

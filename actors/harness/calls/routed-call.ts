@@ -26,6 +26,8 @@ export interface RoutedCallDeps {
   record: RecordCall;
   now(): Date;
   log: Logger;
+  /** Streamed text deltas of the attempt that is running (an attempt that fails after some text is followed by the next one's). */
+  onText?(delta: string): void;
 }
 
 /** Failures of the route (its provider, model or credentials) that another route may not have. */
@@ -131,6 +133,7 @@ async function onRoute(
         tools: p.tools,
         maxTokens: p.max_tokens,
         temperature: p.temperature,
+        onText: deps.onText,
       },
       {
         provider: route.provider,

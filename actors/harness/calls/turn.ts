@@ -1,15 +1,22 @@
 import type { AnnouncedTool } from '../../../contracts/actions/adapters.actions.ts';
 import type { ProviderFamily } from '../../../contracts/harness.ts';
 import type { HarnessCallParams, HarnessCallResult } from '../../../contracts/harness-calls.ts';
-import type { HarnessTurnParams, HarnessTurnResult, TurnTools } from '../../../contracts/harness-turns.ts';
+import type {
+  HarnessTurnParams,
+  HarnessTurnResult,
+  TurnProgress,
+  TurnTools,
+} from '../../../contracts/harness-turns.ts';
 import type { ToolResult } from '../../../contracts/tool-result.ts';
 import { planToolOffer, type OfferedTool, type ToolOfferPlan } from '../tools/offer.ts';
 import { runSearchTools, SEARCH_TOOLS, SEARCH_TOOLS_ID } from '../tools/search.ts';
 import { approvalPolicy, ToolTurn, toolMessages, type ToolObservation } from '../tools/step.ts';
 
 export interface TurnDeps {
-  /** One routed model call (`harness.call`'s rules, in process). */
-  call(p: HarnessCallParams): Promise<HarnessCallResult>;
+  /** One routed model call (`harness.call`'s rules, in process); `onText` receives its streamed text. */
+  call(p: HarnessCallParams, onText?: (delta: string) => void): Promise<HarnessCallResult>;
+  /** The turn's progress as it happens (text, tool calls before they run, their results); `step` counts from 1. */
+  progress?(event: TurnProgress['event'], step: number): void;
   /** The family of the role's primary route, for the tool offer (null: no route; the first call says why). */
   family(p: HarnessTurnParams): Promise<ProviderFamily | null>;
   /** The registry's listing (`tools.list`). */
@@ -75,6 +82,10 @@ async function offerFor(p: HarnessTurnParams, deps: TurnDeps): Promise<TurnOffer
     const only = new Set(p.tools.only);
     listed = listed.filter((t) => only.has(t.tool_id));
   }
+  if (p.tools.exclude) {
+    const exclude = new Set(p.tools.exclude);
+    listed = listed.filter((t) => !exclude.has(t.tool_id));
+  }
   return new TurnOffer(listed, family, deps.log, p.run_id);
 }
 
@@ -108,7 +119,7 @@ export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<Har
       if (id !== SEARCH_TOOLS_ID || !offer) throw new Error(`no harness tool ${id}`);
       return offer.search(args);
     },
-    requiresApproval: p.tools ? approvalPolicy(p.tools.caller, deps.exemptLocalWrites) : () => false,
+    requiresApproval: (tool) => requiresApproval(tool),
   });
   const added: HarnessCallParams['messages'] = [];
   const result: HarnessTurnResult = {
@@ -119,12 +130,15 @@ export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<Har
     usage: { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_input_tokens: 0 },
     failure: null,
     tools_dropped: [],
+    progress_events: 0,
   };
-  const { tools: _tools, max_steps, ...fields } = p;
+  const { tools: _tools, max_steps, progress_topic: _topic, ...fields } = p;
+  const requiresApproval = p.tools ? approvalPolicy(p.tools.caller, deps.exemptLocalWrites) : () => false;
   for (let step = 0; step < max_steps; step++) {
     const plan = offer?.current();
     result.tools_dropped = plan?.dropped ?? [];
-    const res = await deps.call({ ...fields, messages: [...p.messages, ...added], tools: plan?.offers ?? [] });
+    const onText = deps.progress && ((delta: string) => deps.progress!({ type: 'text', delta }, step + 1));
+    const res = await deps.call({ ...fields, messages: [...p.messages, ...added], tools: plan?.offers ?? [] }, onText);
     result.usage.calls += res.attempts.length;
     if (res.outcome === 'failed') {
       Object.assign(result, { outcome: 'failed', failure: res.failure });
@@ -142,9 +156,27 @@ export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<Har
       result.outcome = 'done';
       break;
     }
+    for (const tc of c.tool_calls) {
+      const tool = offer?.byName.get(tc.name);
+      deps.progress?.(
+        {
+          type: 'tool_call',
+          call_id: tc.id,
+          name: tc.name,
+          tool_id: tool?.id ?? null,
+          arguments: tc.arguments,
+          requires_approval: tool ? requiresApproval(tool) : false,
+        },
+        step + 1,
+      );
+    }
     const observations = await turn.runStep(c.tool_calls);
     stepOut.tool_calls = observations.map(observed) as never;
-    added.push(...toolMessages(observations));
+    const answers = toolMessages(observations);
+    answers.forEach((m, i) =>
+      deps.progress?.({ type: 'tool_result', call: observed(observations[i]!), content: m.content }, step + 1),
+    );
+    added.push(...answers);
   }
   result.messages = added;
   return result;

@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
+import type { Context, ServiceSchema } from 'moleculer';
+import client from 'prom-client';
+import { action, call } from '../../brokers/actions.ts';
+import { ActorError } from '../../brokers/errors.ts';
+import type { Infra } from '../../brokers/infra.ts';
+import { getOrCreate } from '../../brokers/metrics.ts';
+import { ChatActions as A } from '../../contracts/actions/chat.actions.ts';
+import { HarnessConfigActions } from '../../contracts/actions/harness-config.actions.ts';
+import type { ChatEventType } from '../../contracts/chat.ts';
+import { TURN_PROGRESS_EVENT, type TurnProgress } from '../../contracts/harness-turns.ts';
+import { createChatStore, type ChatStore } from './chat.store.ts';
+import { RunningTurn, runChatTurn, type TurnRunnerDeps } from './turn-runner.ts';
+
+/**
+ * The `chat` actor (issue 16): owns chat_threads, chat_messages, chat_turns and chat_events. A posted message starts a
+ * turn that runs here, on the harness's agent loop (`harness.turn`, role `chat`); what the turn does is stored as
+ * numbered events, announced on a database channel so any chat node's `events` waiters wake (the SSE stream of the
+ * gateway reads them, resuming after `Last-Event-ID`). Model-less operation: every action but `events` first asks the
+ * harness for the `chat` route and answers SERVICE_UNAVAILABLE naming what to configure when there is none.
+ */
+export function createChatService(infra: Infra): ServiceSchema {
+  let store: ChatStore;
+  let unlisten: (() => Promise<void>) | undefined;
+  const appended = new EventEmitter().setMaxListeners(0);
+  const running = new Map<string, RunningTurn>();
+  const chains = new Map<string, Promise<unknown>>();
+  const ungrounded = getOrCreate(
+    infra.metrics.registry,
+    'service_chat_ungrounded_claim_total',
+    () =>
+      new client.Counter({
+        name: 'service_chat_ungrounded_claim_total',
+        help: 'chat replies that claimed work no tool call grounds, by kind',
+        labelNames: ['kind'] as const,
+        registers: [infra.metrics.registry],
+      }),
+  );
+
+  /** Appends an event, one at a time per thread (numbering is max + 1). */
+  const emit = (threadId: string, turnId: string, type: ChatEventType, data: object): Promise<void> => {
+    const prev = chains.get(threadId) ?? Promise.resolve();
+    const next = prev.then(() => store.appendEvent(threadId, turnId, type, data, infra.now())).then(() => {});
+    chains.set(
+      threadId,
+      next.catch(() => {}),
+    );
+    return next;
+  };
+  const deps = (): TurnRunnerDeps => ({ infra, store, emit, ungrounded: (kind) => ungrounded.inc({ kind }) });
+
+  async function ensureChatRoute(ctx: Context, project_id?: string | null): Promise<void> {
+    if (!ctx.broker.registry.actions.isAvailable(HarnessConfigActions.resolveRoute.action)) {
+      throw new ActorError('SERVICE_UNAVAILABLE', 'chat needs the harness actor, and none is running', {
+        failure_class: 'environment',
+      });
+    }
+    const r = await call(ctx, HarnessConfigActions.resolveRoute, {
+      role: 'chat',
+      ...(project_id ? { project_id } : {}),
+    });
+    if (r.outcome === 'failed') {
+      throw new ActorError('SERVICE_UNAVAILABLE', r.failure.message, { failure_class: 'environment', role: 'chat' });
+    }
+    if (!r.route.configured) {
+      const message = `the chat role routes to ${r.route.provider}:${r.route.model}, and provider ${r.route.provider} has no credential: add one with POST /v1/harness/credentials`;
+      throw new ActorError('SERVICE_UNAVAILABLE', message, { failure_class: 'environment', role: 'chat' });
+    }
+  }
+
+  async function threadOf(id: string) {
+    const t = await store.thread(id);
+    if (!t) throw ActorError.notFound('chat thread', id);
+    return t;
+  }
+
+  return {
+    name: 'chat',
+
+    actions: {
+      createThread: action(A.createThread, async (p, ctx) => {
+        await ensureChatRoute(ctx, p.project_id);
+        return store.createThread({ id: crypto.randomUUID(), ...p }, infra.now());
+      }),
+
+      listThreads: action(A.listThreads, async (p, ctx) => {
+        await ensureChatRoute(ctx, p.project_id);
+        return store.listThreads(p);
+      }),
+
+      getThread: action(A.getThread, async ({ thread_id }, ctx) => {
+        const thread = await threadOf(thread_id);
+        await ensureChatRoute(ctx, thread.project_id);
+        return { ...thread, messages: await store.messages(thread_id) };
+      }),
+
+      postMessage: action(A.postMessage, async ({ thread_id, content }, ctx) => {
+        const thread = await threadOf(thread_id);
+        await ensureChatRoute(ctx, thread.project_id);
+        const turnId = crypto.randomUUID();
+        const message = await store.startTurn(thread_id, turnId, content, infra.now());
+        if (!message) {
+          throw new ActorError('CONFLICT', `a turn of chat thread ${thread_id} is still running`, { thread_id });
+        }
+        const turn = new RunningTurn(deps(), thread, turnId);
+        running.set(turnId, turn);
+        void runChatTurn(ctx, deps(), turn).finally(() => running.delete(turnId));
+        return { turn_id: turnId, message };
+      }),
+
+      events: action(A.events, async ({ thread_id, after_seq, turn_id, wait_ms }) => {
+        await threadOf(thread_id);
+        let events = await store.events(thread_id, after_seq, turn_id);
+        if (events.length || !wait_ms) return { events };
+        const ac = new AbortController();
+        const timer = setTimeout(() => ac.abort(), wait_ms);
+        try {
+          // Woken by any append of the thread (this node or another, through the database channel), then re-read.
+          while (!events.length && !ac.signal.aborted) {
+            const woke = once(appended, thread_id, { signal: ac.signal }).catch(() => undefined);
+            events = await store.events(thread_id, after_seq, turn_id);
+            if (events.length) break;
+            await woke;
+            events = await store.events(thread_id, after_seq, turn_id);
+          }
+        } finally {
+          clearTimeout(timer);
+        }
+        return { events };
+      }),
+    },
+
+    events: {
+      // The harness's progress of a turn running here (other nodes' turns are not in `running`).
+      [TURN_PROGRESS_EVENT]: {
+        handler(ctx: Context<TurnProgress>) {
+          return running.get(ctx.params.topic)?.onProgress(ctx.params);
+        },
+      },
+    },
+
+    async started() {
+      const db = await infra.db();
+      store = createChatStore(db);
+      unlisten = await store.listen((payload) => appended.emit(payload.slice(0, payload.lastIndexOf(':'))));
+      // Turns a stopped process left running end now, told as such on their streams.
+      for (const t of await store.runningTurns()) {
+        const message = 'the service stopped while this turn ran; post the message again';
+        await emit(t.thread_id, t.id, 'notify_error', { message });
+        await store.endTurn(t.thread_id, t.id, [], 'failed', infra.now());
+        await emit(t.thread_id, t.id, 'agent.done', { turn_id: t.id, status: 'failed' });
+      }
+    },
+
+    async stopped() {
+      await unlisten?.();
+    },
+  };
+}
