@@ -1,7 +1,7 @@
-import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../../support/llm-servers/openai.ts';
 import type { ScriptedReply, WireServer } from '../../support/llm-servers/wire-server.ts';
+import { readChatStream as readStream } from '../../support/chat-stream.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 
 // Chat threads over the gateway on a real port, the model a local OpenAI-compatible wire server reached through the
@@ -10,51 +10,6 @@ import { startTestNode, type TestNode } from '../../support/node.ts';
 const KEY = 'sk-chat-test-0123456789';
 const USAGE = { prompt_tokens: 50, completion_tokens: 5 };
 const toolCall = (id: string, name: string, args: object) => ({ id, name, args: [JSON.stringify(args)] });
-
-interface Seen {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** Reads a turn's stream until `agent.done` (or `stopAfter` events), with `lastEventId` sent as Last-Event-ID. */
-function readStream(url: string, opts: { lastEventId?: string; stopAfter?: number } = {}): Promise<Seen[]> {
-  const seen: Seen[] = [];
-  let closed = false;
-  const types = [
-    'context.stats',
-    'text.delta',
-    'tool.call',
-    'tool.result',
-    'tool.approval_requested',
-    'message',
-    'notify_error',
-    'agent.done',
-  ];
-  return new Promise((resolve, reject) => {
-    const es = new EventSource(url, {
-      fetch: (input, init) =>
-        fetch(input, {
-          ...init,
-          headers: { ...init?.headers, ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}) },
-        }),
-    });
-    for (const type of types) {
-      es.addEventListener(type, (e) => {
-        if (closed) return;
-        seen.push({ id: e.lastEventId, type, data: JSON.parse(e.data) as Record<string, unknown> });
-        if (type === 'agent.done' || seen.length === opts.stopAfter) {
-          closed = true;
-          es.close();
-          resolve(seen);
-        }
-      });
-    }
-    es.onerror = (e) => {
-      if (es.readyState === EventSource.CLOSED) reject(new Error(`stream failed: ${e.message}`));
-    };
-  });
-}
 
 describe('chat threads on the harness', () => {
   let t: TestNode;
