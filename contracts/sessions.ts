@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConsolidatedInsightSchema } from './memory.ts';
 import { MemoryConfidenceTierSchema, MemoryThemeSchema } from './misc.ts';
 
 /**
@@ -110,8 +111,15 @@ export const ExperienceSchema = z.object({
 });
 export type Experience = z.infer<typeof ExperienceSchema>;
 
-/** `memory.retrieve_similar_experience` result; an empty list is a normal answer. */
-export const ExperienceListSchema = z.object({ query: z.string(), experiences: z.array(ExperienceSchema) });
+/**
+ * `memory.retrieve_similar_experience` result; an empty list is a normal answer. `consolidated`: stored consolidated
+ * insights whose text matches the query (optional: the sessions actor's own answer has none).
+ */
+export const ExperienceListSchema = z.object({
+  query: z.string(),
+  experiences: z.array(ExperienceSchema),
+  consolidated: z.array(ConsolidatedInsightSchema).optional(),
+});
 export type ExperienceList = z.infer<typeof ExperienceListSchema>;
 
 /** `memory.list_insights` arguments; theme filters on the event's `data.theme`. */
@@ -141,6 +149,12 @@ export type Insight = z.infer<typeof InsightSchema>;
 export const InsightEventSchema = InsightSchema.omit({ confidence: true });
 export type InsightEvent = z.infer<typeof InsightEventSchema>;
 
-/** `memory.list_insights` result, newest first. */
-export const InsightListSchema = z.object({ insights: z.array(InsightSchema) });
+/**
+ * `memory.list_insights` result, newest first: the verbatim insights as logged, and (`consolidated`, optional for
+ * older callers) the consolidated ones, each list filtered alike and limited to `limit` on its own.
+ */
+export const InsightListSchema = z.object({
+  insights: z.array(InsightSchema),
+  consolidated: z.array(ConsolidatedInsightSchema).optional(),
+});
 export type InsightList = z.infer<typeof InsightListSchema>;

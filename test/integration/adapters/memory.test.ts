@@ -126,6 +126,7 @@ for (const backend of backends) {
       expect(await ok('memory.retrieve_similar_experience', { query: 'underwater basket weaving' })).toEqual({
         query: 'underwater basket weaving',
         experiences: [],
+        consolidated: [],
       });
       for (const query of ['the of and', `'quoted' \\ back\\slash & | ! :* (`, '""']) {
         const r = await invoke('memory.retrieve_similar_experience', { query });
@@ -168,6 +169,7 @@ for (const backend of backends) {
       expect(await bus.call('memory.similar', { query: 'stress concentration at a bracket fillet' })).toEqual({
         query: 'stress concentration at a bracket fillet',
         ...viaSessions,
+        consolidated: [], // nothing consolidated on this node
       });
       const events = (await bus.call('sessions.insightEvents', { theme: 'power_analysis' })) as {
         events: Record<string, unknown>[];
@@ -175,6 +177,7 @@ for (const backend of backends) {
       expect(events.events.map((e) => e.session_id)).toEqual([ids.power]);
       expect(await bus.call('memory.insights', { theme: 'power_analysis' })).toEqual({
         insights: events.events.map((e) => ({ ...e, confidence: 'verbatim' })),
+        consolidated: [],
       });
       expect(await bus.call('memory.health', {})).toMatchObject({ name: 'memory', status: 'healthy', message: null });
 
