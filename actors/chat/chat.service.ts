@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { EventEmitter, once } from 'node:events';
 import type { Context, ServiceSchema } from 'moleculer';
 import client from 'prom-client';
 import { action, call } from '../../brokers/actions.ts';
@@ -11,6 +10,7 @@ import { HarnessConfigActions } from '../../contracts/actions/harness-config.act
 import type { ChatEventType } from '../../contracts/chat.ts';
 import { TURN_PROGRESS_EVENT, type TurnProgress } from '../../contracts/harness-turns.ts';
 import { createChatStore, type ChatStore } from './chat.store.ts';
+import { ThreadEventLog } from './event-log.ts';
 import { RunningTurn, runChatTurn, type TurnRunnerDeps } from './turn-runner.ts';
 
 /**
@@ -23,9 +23,8 @@ import { RunningTurn, runChatTurn, type TurnRunnerDeps } from './turn-runner.ts'
 export function createChatService(infra: Infra): ServiceSchema {
   let store: ChatStore;
   let unlisten: (() => Promise<void>) | undefined;
-  const appended = new EventEmitter().setMaxListeners(0);
   const running = new Map<string, RunningTurn>();
-  const chains = new Map<string, Promise<unknown>>();
+  let events: ThreadEventLog;
   const ungrounded = getOrCreate(
     infra.metrics.registry,
     'service_chat_ungrounded_claim_total',
@@ -38,16 +37,8 @@ export function createChatService(infra: Infra): ServiceSchema {
       }),
   );
 
-  /** Appends an event, one at a time per thread (numbering is max + 1). */
-  const emit = (threadId: string, turnId: string, type: ChatEventType, data: object): Promise<void> => {
-    const prev = chains.get(threadId) ?? Promise.resolve();
-    const next = prev.then(() => store.appendEvent(threadId, turnId, type, data, infra.now())).then(() => {});
-    chains.set(
-      threadId,
-      next.catch(() => {}),
-    );
-    return next;
-  };
+  const emit = (threadId: string, turnId: string, type: ChatEventType, data: object): Promise<void> =>
+    events.emit(threadId, turnId, type, data);
   const deps = (): TurnRunnerDeps => ({ infra, store, emit, ungrounded: (kind) => ungrounded.inc({ kind }) });
 
   async function ensureChatRoute(ctx: Context, project_id?: string | null): Promise<void> {
@@ -103,31 +94,20 @@ export function createChatService(infra: Infra): ServiceSchema {
         if (!message) {
           throw new ActorError('CONFLICT', `a turn of chat thread ${thread_id} is still running`, { thread_id });
         }
+        await events.begin(thread_id);
         const turn = new RunningTurn(deps(), thread, turnId);
         running.set(turnId, turn);
-        void runChatTurn(ctx, deps(), turn).finally(() => running.delete(turnId));
+        void runChatTurn(ctx, deps(), turn).finally(async () => {
+          running.delete(turnId);
+          await events.close(thread_id);
+        });
         return { turn_id: turnId, message };
       }),
 
       events: action(A.events, async ({ thread_id, after_seq, turn_id, wait_ms }) => {
-        await threadOf(thread_id);
-        let events = await store.events(thread_id, after_seq, turn_id);
-        if (events.length || !wait_ms) return { events };
-        const ac = new AbortController();
-        const timer = setTimeout(() => ac.abort(), wait_ms);
-        try {
-          // Woken by any append of the thread (this node or another, through the database channel), then re-read.
-          while (!events.length && !ac.signal.aborted) {
-            const woke = once(appended, thread_id, { signal: ac.signal }).catch(() => undefined);
-            events = await store.events(thread_id, after_seq, turn_id);
-            if (events.length) break;
-            await woke;
-            events = await store.events(thread_id, after_seq, turn_id);
-          }
-        } finally {
-          clearTimeout(timer);
-        }
-        return { events };
+        const found = await events.read(thread_id, after_seq, turn_id, wait_ms);
+        if (!found.length) await threadOf(thread_id);
+        return { events: found };
       }),
     },
 
@@ -143,13 +123,17 @@ export function createChatService(infra: Infra): ServiceSchema {
     async started() {
       const db = await infra.db();
       store = createChatStore(db);
-      unlisten = await store.listen((payload) => appended.emit(payload.slice(0, payload.lastIndexOf(':'))));
+      events = new ThreadEventLog(store, infra.log, () => infra.now());
+      // Another node's appends wake this node's readers of the thread.
+      unlisten = await store.listen((payload) => events.announced(payload.slice(0, payload.lastIndexOf(':'))));
       // Turns a stopped process left running end now, told as such on their streams.
       for (const t of await store.runningTurns()) {
+        await events.begin(t.thread_id);
         const message = 'the service stopped while this turn ran; post the message again';
         await emit(t.thread_id, t.id, 'notify_error', { message });
         await store.endTurn(t.thread_id, t.id, [], 'failed', infra.now());
         await emit(t.thread_id, t.id, 'agent.done', { turn_id: t.id, status: 'failed' });
+        await events.close(t.thread_id);
       }
     },
 

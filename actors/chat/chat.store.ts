@@ -152,17 +152,29 @@ export function createChatStore(db: Db) {
       return rows;
     },
 
-    /** Appends one event (the caller serialises appends per thread) and announces it. */
-    async appendEvent(threadId: string, turnId: string, type: ChatEventType, data: object, at: Date) {
-      const { rows } = await db.query<EventRow>(
-        `INSERT INTO chat_events (thread_id, seq, turn_id, type, data, at)
-         SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5 FROM chat_events WHERE thread_id = $1
-         RETURNING seq, turn_id, type, data, at`,
-        [threadId, turnId, type, JSON.stringify(data), at],
+    /**
+     * Stores events already numbered by the thread's running turn (one writer per thread) and announces the last
+     * number on the channel, in one statement.
+     */
+    async insertEvents(threadId: string, events: readonly ChatEvent[]): Promise<void> {
+      await db.query(
+        `WITH ins AS (
+           INSERT INTO chat_events (thread_id, seq, turn_id, type, data, at)
+           SELECT $1, e.seq, e.turn_id, e.type, e.data, e.at
+           FROM unnest($2::int[], $3::text[], $4::text[], $5::jsonb[], $6::timestamptz[]) AS e(seq, turn_id, type, data, at)
+           RETURNING seq
+         )
+         SELECT pg_notify($7, $1 || ':' || max(seq)) FROM ins`,
+        [
+          threadId,
+          events.map((e) => e.seq),
+          events.map((e) => e.turn_id),
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.data)),
+          events.map((e) => e.at),
+          CHAT_EVENTS_CHANNEL,
+        ],
       );
-      const ev = toEvent(rows[0]);
-      await db.query(`SELECT pg_notify($1, $2)`, [CHAT_EVENTS_CHANNEL, `${threadId}:${ev.seq}`]);
-      return ev;
     },
 
     async events(threadId: string, afterSeq: number, turnId?: string): Promise<ChatEvent[]> {

@@ -73,7 +73,7 @@ export function roleTable(
     },
     {
       name: 'memory',
-      doc: 'the memory actor (no tables: reads sessions through query actions of the sessions actor)',
+      doc: 'the memory actor (reads sessions through query actions of the sessions actor; owns memory_insights)',
       services: [createMemoryService],
     },
     { name: 'adapter:session', doc: 'the session tool adapter', services: [createSessionAdapter] },

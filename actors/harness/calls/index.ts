@@ -9,10 +9,8 @@ import type { HarnessContext, HarnessPart } from '../context.ts';
 import type { ConfigCore } from '../config/index.ts';
 import { callModel, type RecordCall } from './call-model.ts';
 import { HarnessCallError } from './errors.ts';
-import { routeAskOf, routedCall } from './routed-call.ts';
-import { runTurn } from './turn.ts';
-import { TURN_PROGRESS_EVENT } from '../../../contracts/harness-turns.ts';
-import { listTools, registryCaller } from '../tools/index.ts';
+import { routedCall } from './routed-call.ts';
+import { turnAction } from './turn-action.ts';
 import type { ProviderConfig } from './types.ts';
 
 export { callModel, type CallMeta, type CallModelDeps, type CallModelOutcome, type RecordCall } from './call-model.ts';
@@ -93,37 +91,10 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
         { timeout: ROUTED_CALL_TIMEOUT_MS } as object,
       ),
 
-      // One agent turn: routed calls in steps, the tools between them through the registry.
-      turn: action(
-        A.turn,
-        (p, ctx) => {
-          const deps = {
-            config: configHere(),
-            record: (rec: LlmCallRecord) => record(rec, ctx),
-            now: () => h.infra.now(),
-            log: h.infra.log,
-          };
-          let n = 0;
-          const topic = p.progress_topic;
-          const result = runTurn(p, {
-            call: (q, onText) => routedCall(q, { ...deps, onText }),
-            progress: topic
-              ? (event, step) => void ctx.broadcast(TURN_PROGRESS_EVENT, { topic, n: ++n, step, event })
-              : undefined,
-            family: async (q) => {
-              const r = await deps.config.route(routeAskOf(q));
-              return r.ok ? r.route.family : null;
-            },
-            listTools: (profile) => listTools(ctx, profile),
-            callTool: (tools) => registryCaller(ctx, tools.caller, { timeout_seconds: tools.timeout_seconds }),
-            exemptLocalWrites: h.infra.config.SERVICE_EXEMPT_LOCAL_WRITES,
-            log: h.infra.log,
-          });
-          return result.then((r) => ({ ...r, progress_events: n }));
-        },
-        // Several model calls and the tools between them (a held one waits for its person).
-        { timeout: 0 } as object,
-      ),
+      // One agent turn: routed calls in steps, the tools between them through the registry (turn-action.ts).
+      turn: action(A.turn, (p, ctx) => turnAction(p, ctx, { infra: h.infra, config: configHere(), record }), {
+        timeout: 0, // several model calls and the tools between them (a held one waits for its person)
+      } as object),
 
       complete: action(A.complete, async (p, ctx): Promise<HarnessCompleteResult> => {
         const recordHere: RecordCall = (rec) => record(rec, ctx);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../../contracts/index.ts';
 import type { RouteEntry } from '../../../gateway/plugins/route-table.ts';
@@ -161,12 +164,32 @@ function problem(c: Case, status: number, text: string): string | undefined {
   return ErrorBodySchema.safeParse(body).success ? undefined : `not the error body: ${text.slice(0, 120)}`;
 }
 
+// The model roles routed to a provider with a credential (an address nothing listens on), so the chat and memory
+// routes get past their environment check (503 naming what to configure, by design, on a model-less node) and
+// their inputs are swept too; nothing here reaches a model.
+const credentials = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sweep-')), 'credentials.json');
+fs.writeFileSync(
+  credentials,
+  JSON.stringify({
+    version: 1,
+    credentials: [
+      { id: 'c1', provider: 'local-llm', api_key: 'k', base_url: 'http://127.0.0.1:9/v1', created_at: '2026-01-01' },
+    ],
+  }),
+  { mode: 0o600 },
+);
+const MODEL_ENV = {
+  SERVICE_CREDENTIALS_PATH: credentials,
+  SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b',
+  SERVICE_ROUTE_SUMMARISATION: 'local-llm:llama3.1:8b',
+};
+
 for (const [backend, realDb] of [
   ['PGlite', false],
   ['PostgreSQL', true],
 ] as const) {
   describe(`the bad-input sweep over every registered route (${backend})`, () => {
-    const t = useTestNode({ realDb });
+    const t = useTestNode({ realDb, env: MODEL_ENV });
 
     it('answers every hostile case below 500 with the error body', { timeout: 300_000 }, async () => {
       const routes = t.node.gateway.routes ?? [];
