@@ -59,24 +59,27 @@ export const CHAT_EVENTS_CHANNEL = 'chat_events';
 
 /** SQL of the chat actor's tables; the only code that touches them. */
 export function createChatStore(db: Db) {
+  /** Appends messages numbered after the thread's last, in one statement, and touches the thread. */
   async function appendMessages(q: Queryable, threadId: string, turnId: string | null, msgs: NewMessage[], at: Date) {
-    const { rows } = await q.query<{ n: number }>(
-      'SELECT coalesce(max(seq), 0)::int AS n FROM chat_messages WHERE thread_id = $1',
-      [threadId],
+    const { rows } = await q.query<MessageRow>(
+      `WITH base AS (SELECT coalesce(max(seq), 0) AS n FROM chat_messages WHERE thread_id = $1)
+       INSERT INTO chat_messages (thread_id, seq, role, content, tool_calls, tool_call_id, turn_id, created_at)
+       SELECT $1, base.n + m.ord, m.role, m.content, m.tool_calls, m.tool_call_id, $6, $7
+       FROM base, unnest($2::text[], $3::text[], $4::jsonb[], $5::text[]) WITH ORDINALITY
+         AS m(role, content, tool_calls, tool_call_id, ord)
+       RETURNING seq, role, content, tool_calls, tool_call_id, turn_id, created_at`,
+      [
+        threadId,
+        msgs.map((m) => m.role),
+        msgs.map((m) => m.content),
+        msgs.map((m) => JSON.stringify(m.tool_calls ?? [])),
+        msgs.map((m) => m.tool_call_id ?? null),
+        turnId,
+        at,
+      ],
     );
-    let seq = rows[0].n;
-    const out: ChatMessageRecord[] = [];
-    for (const m of msgs) {
-      const r = await q.query<MessageRow>(
-        `INSERT INTO chat_messages (thread_id, seq, role, content, tool_calls, tool_call_id, turn_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         RETURNING seq, role, content, tool_calls, tool_call_id, turn_id, created_at`,
-        [threadId, ++seq, m.role, m.content, JSON.stringify(m.tool_calls ?? []), m.tool_call_id ?? null, turnId, at],
-      );
-      out.push(toMessage(r.rows[0]));
-    }
     await q.query('UPDATE chat_threads SET updated_at = $2 WHERE id = $1', [threadId, at]);
-    return out;
+    return rows.map(toMessage).sort((x, y) => x.seq - y.seq);
   }
 
   return {

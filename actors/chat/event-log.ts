@@ -104,6 +104,8 @@ export class ThreadEventLog {
       while (!events.length && woke) {
         if ((await woke) === null) break; // waited waitMs
         woke = next();
+        // Events of one burst (a provider's chunks read together, a step's tool calls) go out in one answer.
+        await new Promise((resolve) => setImmediate(resolve));
         events = await this.fetch(threadId, afterSeq, turnId, pick);
       }
       return events;

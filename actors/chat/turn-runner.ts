@@ -11,7 +11,7 @@ import { estimateTokens, historyWithin } from './history.ts';
 /** Project tools that change persistent state: left out of the offer when SERVICE_CHAT_PROJECT_WRITES=0. */
 export const PROJECT_WRITE_TOOLS = ['project.create', 'project.update', 'project.delete'];
 
-const SYSTEM_PROMPT =
+export const SYSTEM_PROMPT =
   'You are the engineering assistant of a hardware design service. Use the tools to read and change the project; ' +
   'say only what the tools confirm. A write a person must approve waits for them.';
 

@@ -7,6 +7,9 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import readline from 'node:readline';
 import OpenAI from 'openai';
+import { SYSTEM_PROMPT } from '../../actors/chat/turn-runner.ts';
+import { listTools, planToolOffer, SEARCH_TOOLS } from '../../actors/harness/tools/index.ts';
+import type { ChatMessageRecord } from '../../contracts/chat.ts';
 import { readChatStream } from '../support/chat-stream.ts';
 import type { ScriptedReply } from '../support/llm-servers/wire-server.ts';
 import { startTestNode } from '../support/node.ts';
@@ -52,13 +55,42 @@ const http = async (method: string, p: string, body?: unknown) => {
 await http('POST', '/v1/harness/credentials', { provider: 'local-llm', api_key: KEY, base_url: urls.openai });
 
 const oa = new OpenAI({ apiKey: KEY, baseURL: urls.openai, maxRetries: 0, logLevel: 'off' });
-/** The provider's own time for one step: the same streamed request, read to its end, with the SDK alone. */
-async function providerStep(): Promise<number> {
+// The provider's own time is taken on the requests the turn itself sends: the same offer (the registry's listing
+// with search_tools, as planToolOffer builds it) and, at step k, the same conversation (system prompt, the user's
+// message, k assistant messages with their tool calls and k tool results), read back from a finished turn.
+const offer = planToolOffer(await listTools(t.node.broker), { family: 'openai_compatible', native: [SEARCH_TOOLS] });
+const tools = offer.offers.map((o) => ({
+  type: 'function' as const,
+  function: { name: o.name, description: o.description, parameters: o.input_schema },
+}));
+let conversation: OpenAI.ChatCompletionMessageParam[] = [];
+async function recordConversation(threadId: string): Promise<void> {
+  const thread = await http('GET', `/v1/chat/threads/${threadId}`);
+  conversation = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    ...(thread.messages as ChatMessageRecord[]).map((m): OpenAI.ChatCompletionMessageParam => {
+      if (m.role === 'user') return { role: 'user', content: m.content };
+      if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content };
+      return {
+        role: 'assistant',
+        content: m.content,
+        tool_calls: m.tool_calls.map((c) => ({
+          id: c.id,
+          type: 'function' as const,
+          function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+        })),
+      };
+    }),
+  ];
+}
+/** The provider's own time for step `k` (from 0): the same streamed request, read to its end, with the SDK alone. */
+async function providerStep(k: number): Promise<number> {
   const t0 = performance.now();
   const s = await oa.chat.completions.create({
     model: 'llama3.1:8b',
-    messages: [{ role: 'user', content: 'List the projects.' }],
-    tools: [{ type: 'function', function: { name: 'project__list', parameters: { type: 'object' } } }],
+    messages: conversation.slice(0, 2 + 2 * k),
+    tools,
+    max_tokens: 4096,
     stream: true,
     stream_options: { include_usage: true },
   });
@@ -76,6 +108,7 @@ async function chatTurn(subscribers = 1): Promise<{ ms: number; events: number }
   const ms = performance.now() - t0;
   const steps = streams[0]!.filter((e) => e.type === 'tool.result').length;
   if (steps !== STEPS) throw new Error(`the turn made ${steps} steps, not ${STEPS}`);
+  if (!conversation.length) await recordConversation(thread.id);
   return { ms, events: streams.reduce((n, s) => n + s.length, 0) };
 }
 
@@ -88,7 +121,7 @@ process.stdout.write(
 );
 for (let i = 0; i < 3; i++) {
   await chatTurn();
-  for (let s = 0; s < STEPS; s++) await providerStep();
+  for (let s = 0; s < STEPS; s++) await providerStep(s);
 }
 const perStep: number[] = [];
 const provider: number[] = [];
@@ -96,7 +129,7 @@ for (let i = 0; i < TURNS; i++) {
   const turn = await chatTurn();
   perStep.push(turn.ms / STEPS);
   const own: number[] = [];
-  for (let s = 0; s < STEPS; s++) own.push(await providerStep());
+  for (let s = 0; s < STEPS; s++) own.push(await providerStep(s));
   provider.push(own.reduce((a, b) => a + b, 0) / STEPS);
 }
 const added = perStep.map((x, i) => x - provider[i]!);

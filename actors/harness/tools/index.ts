@@ -43,3 +43,4 @@ export function registryCaller(
       { timeout: 0, retries: 0 },
     );
 }
+export { runSearchTools, SEARCH_TOOLS, SEARCH_TOOLS_ID, searchTools } from './search.ts';
