@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAIServer } from '../../support/llm-servers/openai.ts';
+import { FAMILY_CASES } from '../../support/llm-servers/families.ts';
 import type { ScriptedReply, WireServer } from '../../support/llm-servers/wire-server.ts';
 import { readChatStream as readStream } from '../../support/chat-stream.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 
-// Chat threads over the gateway on a real port, the model a local OpenAI-compatible wire server reached through the
-// SDK; the stream read with an SSE client library (eventsource), as a browser's EventSource would.
+// Chat threads over the gateway on a real port, the model each family's local wire server (OpenAI-compatible,
+// Anthropic-native) reached through its SDK; the stream read with an SSE client library (eventsource), as a browser's
+// EventSource would.
 
 const KEY = 'sk-chat-test-0123456789';
 const USAGE = { prompt_tokens: 50, completion_tokens: 5 };
 const toolCall = (id: string, name: string, args: object) => ({ id, name, args: [JSON.stringify(args)] });
 
-describe('chat threads on the harness', () => {
+describe.each(FAMILY_CASES)('chat threads on the harness ($family)', (fc) => {
+  const provider = fc.family === 'anthropic' ? 'anthropic' : 'local-llm';
   let t: TestNode;
   let model: WireServer;
   const http = async (method: string, p: string, body?: unknown) => {
@@ -32,10 +34,10 @@ describe('chat threads on the harness', () => {
   }
 
   beforeAll(async () => {
-    model = await startOpenAIServer({ apiKey: KEY });
+    model = await fc.start({ apiKey: KEY });
     t = await startTestNode({
       roles: 'gateway,harness,chat,tools,projects,adapter:project',
-      env: { SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b' },
+      env: { SERVICE_ROUTE_CHAT: `${provider}:${fc.model}` },
     });
   });
   afterAll(async () => {
@@ -55,7 +57,7 @@ describe('chat threads on the harness', () => {
       expect(r.json.error.message).toContain('POST /v1/harness/credentials');
     }
     const cred = await http('POST', '/v1/harness/credentials', {
-      provider: 'local-llm',
+      provider,
       api_key: KEY,
       base_url: model.url,
     });
@@ -97,8 +99,9 @@ describe('chat threads on the harness', () => {
       'assistant',
     ]);
     expect(stored.json.last_turn).toMatchObject({ status: 'done' });
-    // The second model request carried the tool result in the OpenAI wire format.
-    expect(JSON.stringify(model.last?.body.messages)).toContain('"tool_call_id":"c1"');
+    // The second model request carried the tool result in the family's own wire format.
+    const answer = fc.family === 'anthropic' ? '"tool_use_id":"c1"' : '"tool_call_id":"c1"';
+    expect(JSON.stringify(model.last?.body.messages)).toContain(answer);
   });
 
   it('a reply claiming work no tool call did gets the banner, counted in the metric', async () => {
