@@ -34,6 +34,7 @@ export const ConfigSchema = z.object({
   SERVICE_CHAT_PROJECT_WRITES: bool.default(true),
   SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
   SERVICE_CHAT_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(12),
+  SERVICE_CHAT_CONTEXT_TOKENS: z.coerce.number().int().min(1000).max(10_000_000).default(128_000),
   SERVICE_ALLOWED_HOSTS: z.string().default(''),
   SERVICE_NODE_ID: z.string().optional(),
   SERVICE_NAMESPACE: z
@@ -105,6 +106,7 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_CHAT_PROJECT_WRITES: '0 leaves the project write tools out of chat; default 1',
   SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS: 'a chat tool call held for a person is denied after this (1800 s)',
   SERVICE_CHAT_MAX_STEPS: 'model calls at most in one chat turn (12)',
+  SERVICE_CHAT_CONTEXT_TOKENS: "the chat model's context window: past 60% of it a turn folds older tool results (128000)",
   SERVICE_ALLOWED_HOSTS: 'extra Host/Origin names accepted besides localhost, 127.0.0.1 and [::1] (comma separated)',
   SERVICE_NODE_ID: 'Moleculer node id (hostname-pid)',
   SERVICE_NAMESPACE: 'bus namespace; nodes only see nodes of the same namespace (svc)',

@@ -41,6 +41,11 @@ export const HarnessTurnParamsSchema = HarnessCallFieldsSchema.omit({ tools: tru
      * streamed text, each step's tool calls before they run (approval-requiring ones flagged), their results.
      */
     progress_topic: z.string().min(1).max(200).optional(),
+    /**
+     * The model's context window in tokens: past 60% of it, a step's request carries the turn's older tool results
+     * folded (tool, status and the ids they named), the latest step's whole. Absent: nothing is folded.
+     */
+    context_tokens: z.number().int().min(1_000).max(10_000_000).optional(),
   })
   .refine(perCallRouteComplete, PER_CALL_ROUTE_ISSUE);
 export type HarnessTurnParams = z.infer<typeof HarnessTurnParamsSchema>;
@@ -87,6 +92,8 @@ export const HarnessTurnResultSchema = z.object({
   tools_dropped: z.array(z.string()),
   /** How many `harness.turnProgress` events the turn broadcast (a listener waits for them all before it ends the turn). */
   progress_events: z.number().int().min(0),
+  /** Steps whose request carried older tool results folded (0: none was). */
+  folded_steps: z.number().int().min(0),
 });
 export type HarnessTurnResult = z.infer<typeof HarnessTurnResultSchema>;
 

@@ -109,6 +109,7 @@ export async function runChatTurn(ctx: Context, deps: TurnRunnerDeps, turn: Runn
       tools: { caller, exclude, timeout_seconds: config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS },
       max_steps: config.SERVICE_CHAT_MAX_STEPS,
       progress_topic: turnId,
+      context_tokens: config.SERVICE_CHAT_CONTEXT_TOKENS,
     } as never);
     await turn.waitFor(r.progress_events, 10_000);
     for (const m of r.messages) {

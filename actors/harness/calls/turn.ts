@@ -8,6 +8,7 @@ import type {
   TurnTools,
 } from '../../../contracts/harness-turns.ts';
 import type { ToolResult } from '../../../contracts/tool-result.ts';
+import { FOLD_AT, foldToolResults, promptTokens } from './fold.ts';
 import { planToolOffer, type OfferedTool, type ToolOfferPlan } from '../tools/offer.ts';
 import { runSearchTools, SEARCH_TOOLS, SEARCH_TOOLS_ID } from '../tools/search.ts';
 import { approvalPolicy, ToolTurn, toolMessages, type ToolObservation } from '../tools/step.ts';
@@ -131,14 +132,23 @@ export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<Har
     failure: null,
     tools_dropped: [],
     progress_events: 0,
+    folded_steps: 0,
   };
-  const { tools: _tools, max_steps, progress_topic: _topic, ...fields } = p;
+  const { tools: _tools, max_steps, progress_topic: _topic, context_tokens, ...fields } = p;
+  let lastStepAt = 0; // index in the conversation where the latest step's tool results begin
   const requiresApproval = p.tools ? approvalPolicy(p.tools.caller, deps.exemptLocalWrites) : () => false;
   for (let step = 0; step < max_steps; step++) {
     const plan = offer?.current();
     result.tools_dropped = plan?.dropped ?? [];
     const onText = deps.progress && ((delta: string) => deps.progress!({ type: 'text', delta }, step + 1));
-    const res = await deps.call({ ...fields, messages: [...p.messages, ...added], tools: plan?.offers ?? [] }, onText);
+    const offers = plan?.offers ?? [];
+    let messages = [...p.messages, ...added];
+    if (context_tokens && promptTokens(messages, offers) > FOLD_AT * context_tokens) {
+      const sent = foldToolResults(messages, lastStepAt);
+      if (sent.some((m, i) => m !== messages[i])) result.folded_steps++;
+      messages = sent;
+    }
+    const res = await deps.call({ ...fields, messages, tools: offers }, onText);
     result.usage.calls += res.attempts.length;
     if (res.outcome === 'failed') {
       Object.assign(result, { outcome: 'failed', failure: res.failure });
@@ -173,6 +183,7 @@ export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<Har
     const observations = await turn.runStep(c.tool_calls);
     stepOut.tool_calls = observations.map(observed) as never;
     const answers = toolMessages(observations);
+    lastStepAt = p.messages.length + added.length;
     answers.forEach((m, i) =>
       deps.progress?.({ type: 'tool_result', call: observed(observations[i]!), content: m.content }, step + 1),
     );

@@ -79,3 +79,51 @@ describe('harness turn: search_tools pins a tool the cap left out (rule 5)', () 
     expect(r.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 3 });
   });
 });
+
+describe('harness turn: older tool results fold past 60% of the context window', () => {
+  it('sends earlier results folded to their tool, status and ids, the latest step whole, and answers them whole', async () => {
+    const big = 'x'.repeat(4_000);
+    const ids = ['6f1c0c1e-0000-4000-8000-000000000001', '6f1c0c1e-0000-4000-8000-000000000002'];
+    const model = scripted([
+      [{ id: 'a', name: 'extra__tool_1', arguments: {} }],
+      [{ id: 'b', name: 'extra__tool_2', arguments: {} }],
+      [{ id: 'c', name: 'extra__tool_3', arguments: {} }],
+    ]);
+    const sent: HarnessCallParams['messages'][] = [];
+    const deps: TurnDeps = {
+      call: (p) => (sent.push(p.messages), model.call(p)),
+      family: async () => 'anthropic',
+      listTools: async () => listed.slice(0, 5),
+      callTool: () => async (id) => ({
+        status: 'success',
+        tool_id: id,
+        data: { node_id: ids[Number(id.at(-1)) - 1] ?? 'none', text: big },
+        output_files: [],
+        duration_ms: 1,
+      }),
+      exemptLocalWrites: true,
+      log: { warn: () => {} },
+    };
+    const params = HarnessTurnParamsSchema.parse({
+      role: 'chat',
+      provider: 'local',
+      model: 'm',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: { caller: { kind: 'service', transport: 'internal' } },
+      context_tokens: 2_000,
+    });
+    const r = await runTurn(params, deps);
+
+    expect(r.outcome).toBe('done');
+    expect(r.folded_steps).toBe(2); // steps 3 and 4 passed 1,200 tokens
+    const tools = (m: HarnessCallParams['messages']) => m.filter((x) => x.role === 'tool').map((x) => x.content);
+    const third = tools(sent[2]!);
+    expect(JSON.parse(third[0]!)).toMatchObject({ folded: true, status: 'success', ids: [ids[0]] });
+    expect(third[1]).toContain(big); // the latest step whole
+    const fourth = tools(sent[3]!);
+    expect(fourth.slice(0, 2).map((c) => JSON.parse(c).ids)).toEqual([[ids[0]], [ids[1]]]);
+    expect(fourth[2]).toContain(big);
+    // What the turn answers (and the chat stores) is whole.
+    expect(r.messages.filter((m) => m.role === 'tool').every((m) => m.content.includes(big))).toBe(true);
+  });
+});
