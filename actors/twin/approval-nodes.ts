@@ -1,14 +1,11 @@
-import type { ActionSchema } from 'moleculer';
 import type { z } from 'zod';
-import { action } from '../../brokers/actions.ts';
-import { batchLoader, batchWriter, isUuid, type Db, type Queryable } from '../../brokers/db/index.ts';
+import { batchWriter, isUuid, type Db, type Queryable } from '../../brokers/db/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
-import type { Infra } from '../../brokers/infra.ts';
 import type { Decider } from '../../contracts/actions/approvals.actions.ts';
 import {
   kindOfNodeType,
   NODE_TYPE_OF_KIND,
-  TwinApprovalActions as A,
+  type TwinApprovalActions as A,
   type ApprovalNode,
   type NodeDecideSchema,
 } from '../../contracts/actions/twin-approvals.actions.ts';
@@ -95,7 +92,7 @@ export async function approvalNode(q: Queryable, id: string, lock = false): Prom
 }
 
 /** Approvable nodes by id, one query for all (also the batched read of `approvalNode` actions); `lock` takes their rows. */
-async function approvalNodesById(q: Queryable, ids: string[], lock = false): Promise<Map<string, ApprovalNode>> {
+export async function approvalNodesById(q: Queryable, ids: string[], lock = false): Promise<Map<string, ApprovalNode>> {
   const { rows } = await q.query<Row>(
     `SELECT ${COLUMNS} FROM twin_nodes WHERE id = ANY($1::uuid[]) AND ${VISIBLE}${lock ? ' FOR UPDATE' : ''}`,
     [ids.filter(isUuid)],
@@ -143,7 +140,7 @@ export function reviewFields(
 }
 
 /** Merges `props` into the node's properties (only while `guard` holds); answers the row as it now is, if it matched. */
-async function patchNode(
+export async function patchNode(
   q: Queryable,
   id: string,
   props: Record<string, unknown>,
@@ -271,19 +268,4 @@ export function nodeDecider(db: () => Queryable): (d: NodeDecision) => Promise<R
     key: (d) => d.id,
     write: (_kind, ds) => patchGuarded(db(), ds),
   });
-}
-
-/** The twin actor's approval actions (`TwinApprovalActions`), spread into its `actions`; `db` is read at call time. */
-export function approvalNodeActions(db: () => Db, infra: Infra): Record<string, ActionSchema> {
-  const readNode = batchLoader((ids) => approvalNodesById(db(), ids));
-  const writeGuarded = nodeDecider(db);
-  return {
-    approvalNodes: action(A.nodes, (p) => listApprovalNodes(db(), p)),
-    approvalNode: action(A.node, async (p) => {
-      const node = await readNode(p.node_id);
-      if (!node) throw ActorError.notFound('node', p.node_id);
-      return node;
-    }),
-    decideApproval: action(A.decide, (p) => decideNode(db(), p, infra.now(), writeGuarded)),
-  };
 }

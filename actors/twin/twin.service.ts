@@ -13,7 +13,7 @@ import { recordNode, writeDefinitionWithFiles } from './records.ts';
 import { CypherError, runCypher } from './cypher/index.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
-import { approvalNodeActions } from './approval-nodes.ts';
+import { approvalNodeActions } from './approval-actions.ts';
 import { runQueryActions } from './run-reads.ts';
 
 /**
