@@ -106,7 +106,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_CHAT_PROJECT_WRITES: '0 leaves the project write tools out of chat; default 1',
   SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS: 'a chat tool call held for a person is denied after this (1800 s)',
   SERVICE_CHAT_MAX_STEPS: 'model calls at most in one chat turn (12)',
-  SERVICE_CHAT_CONTEXT_TOKENS: "the chat model's context window: past 60% of it a turn folds older tool results (128000)",
+  SERVICE_CHAT_CONTEXT_TOKENS:
+    "the chat model's context window: past 60% of it a turn folds older tool results (128000)",
   SERVICE_ALLOWED_HOSTS: 'extra Host/Origin names accepted besides localhost, 127.0.0.1 and [::1] (comma separated)',
   SERVICE_NODE_ID: 'Moleculer node id (hostname-pid)',
   SERVICE_NAMESPACE: 'bus namespace; nodes only see nodes of the same namespace (svc)',
