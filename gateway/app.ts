@@ -31,6 +31,7 @@ import { approvalAuthFor } from './approvals/auth.ts';
 import { harnessRoutes } from './routes/harness.routes.ts';
 import { chatRoutes } from './routes/chat.routes.ts';
 import { memoryRoutes } from './routes/memory.routes.ts';
+import { assistantRoutes } from './routes/assistant.routes.ts';
 import { drainOnClose } from './plugins/drain.ts';
 
 const routeTables = new WeakMap<FastifyInstance, readonly RouteEntry[]>();
@@ -105,6 +106,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(harnessRoutes(deps), { prefix: '/v1/harness' });
   await app.register(chatRoutes(deps), { prefix: '/v1/chat' });
   await app.register(memoryRoutes(deps), { prefix: '/v1/memory' });
+  await app.register(assistantRoutes(deps));
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   if (deps.dashboard !== false) await app.register(dashboardPlugin(deps.dashboard ?? {}));
   return app;

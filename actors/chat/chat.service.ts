@@ -10,6 +10,7 @@ import { HarnessConfigActions } from '../../contracts/actions/harness-config.act
 import type { ChatEventType } from '../../contracts/chat.ts';
 import { TURN_PROGRESS_EVENT, type TurnProgress } from '../../contracts/harness-turns.ts';
 import { createChatStore, type ChatStore } from './chat.store.ts';
+import { assistantRequest } from './assistant.ts';
 import { ThreadEventLog } from './event-log.ts';
 import { RunningTurn, runChatTurn, type TurnRunnerDeps } from './turn-runner.ts';
 
@@ -102,6 +103,11 @@ export function createChatService(infra: Infra): ServiceSchema {
           await events.close(thread_id);
         });
         return { turn_id: turnId, message };
+      }),
+
+      assistantRequest: action(A.assistantRequest, async (p, ctx) => {
+        await ensureChatRoute(ctx, p.project_id);
+        return assistantRequest(ctx, p);
       }),
 
       events: action(A.events, async ({ thread_id, after_seq, turn_id, wait_ms }) => {

@@ -10,6 +10,7 @@ import {
   ThreadWithMessagesSchema,
 } from '../chat.ts';
 import { defineAction } from '../define.ts';
+import { AssistantRequestSchema, AssistantResponseSchema } from '../misc.ts';
 
 const ThreadRef = z.object({ thread_id: z.string().min(1).max(200) });
 
@@ -28,4 +29,6 @@ export const ChatActions = {
   /** Stores the user message and starts its turn; answers at once (the turn runs on, its events on the stream). */
   postMessage: defineAction('chat.postMessage', ThreadRef.extend(PostMessageBodySchema.shape), PostMessageResultSchema),
   events: defineAction('chat.events', ChatEventsParamsSchema, ChatEventsResultSchema),
+  /** `POST /api/v1/assistant/request`: design-change proposals from a request about a project (actors/chat/assistant.ts). */
+  assistantRequest: defineAction('chat.assistantRequest', AssistantRequestSchema, AssistantResponseSchema),
 } as const;
