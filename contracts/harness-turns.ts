@@ -25,6 +25,8 @@ export const TurnToolsSchema = z.object({
   only: z.array(z.string().min(1).max(200)).max(500).optional(),
   /** Never these tool ids (a read-only chat leaves its write tools out). */
   exclude: z.array(z.string().min(1).max(200)).max(500).optional(),
+  /** Leave out every tool whose input has a `commit` field (a commit-capable skill; SPEC chat rule 6). */
+  exclude_commit_capable: z.boolean().default(false),
   /** Each tool call's own deadline (a held call waits for its person within it). */
   timeout_seconds: z.number().int().min(1).max(86_400).default(120),
 });

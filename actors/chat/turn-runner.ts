@@ -106,7 +106,13 @@ export async function runChatTurn(ctx: Context, deps: TurnRunnerDeps, turn: Runn
       project_id: thread.project_id,
       conversation_id: thread.id,
       messages: [{ role: 'system', content: SYSTEM_PROMPT }, ...history.messages],
-      tools: { caller, exclude, timeout_seconds: config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS },
+      tools: {
+        caller,
+        exclude,
+        // SPEC chat rule 6: a commit-capable skill is gated like the twin writes.
+        exclude_commit_capable: !config.SERVICE_CHAT_TWIN_WRITES,
+        timeout_seconds: config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS,
+      },
       max_steps: config.SERVICE_CHAT_MAX_STEPS,
       progress_topic: turnId,
       context_tokens: config.SERVICE_CHAT_CONTEXT_TOKENS,

@@ -87,6 +87,10 @@ async function offerFor(p: HarnessTurnParams, deps: TurnDeps): Promise<TurnOffer
     const exclude = new Set(p.tools.exclude);
     listed = listed.filter((t) => !exclude.has(t.tool_id));
   }
+  if (p.tools.exclude_commit_capable) {
+    const commits = (t: AnnouncedTool) => Object.hasOwn((t.input_schema.properties ?? {}) as object, 'commit');
+    listed = listed.filter((t) => !commits(t));
+  }
   return new TurnOffer(listed, family, deps.log, p.run_id);
 }
 

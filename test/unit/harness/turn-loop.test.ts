@@ -127,3 +127,37 @@ describe('harness turn: older tool results fold past 60% of the context window',
     expect(r.messages.filter((m) => m.role === 'tool').every((m) => m.content.includes(big))).toBe(true);
   });
 });
+
+describe('harness turn: a commit-capable skill is left out with the writes (SPEC chat rule 6)', () => {
+  it('offers no tool whose input has a commit field when asked', async () => {
+    const skill: AnnouncedTool = {
+      ...listed[0]!,
+      tool_id: 'extra.commit_skill',
+      name: 'commit_skill',
+      input_schema: { type: 'object', properties: { commit: { type: 'boolean' } } },
+    };
+    const model = scripted([]);
+    const deps: TurnDeps = {
+      call: model.call,
+      family: async () => 'anthropic',
+      listTools: async () => [skill, listed[1]!],
+      callTool: () => async () => {
+        throw new Error('no tool runs here');
+      },
+      exemptLocalWrites: true,
+      log: { warn: () => {} },
+    };
+    const base = {
+      role: 'chat',
+      provider: 'local',
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    const caller = { kind: 'remote', transport: 'internal' };
+    await runTurn(HarnessTurnParamsSchema.parse({ ...base, tools: { caller } }), deps);
+    await runTurn(HarnessTurnParamsSchema.parse({ ...base, tools: { caller, exclude_commit_capable: true } }), deps);
+    expect(model.offered[0]).toContain('extra__commit_skill');
+    expect(model.offered[1]).not.toContain('extra__commit_skill');
+    expect(model.offered[1]).toContain('extra__tool_1');
+  });
+});
