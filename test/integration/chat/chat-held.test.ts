@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpJson } from '../../support/http-raw.ts';
 import { readChatStream, type SeenEvent } from '../../support/chat-stream.ts';
 import { createProject, decisionsOf, HOLD_ROLES, startHoldsNode, type HoldsNode } from '../../support/holds.ts';
 import { startOpenAIServer } from '../../support/llm-servers/openai.ts';
@@ -16,15 +17,7 @@ const toolCall = (id: string, name: string, args: object) => ({ id, name, args: 
 describe('a chat turn with a held twin write', () => {
   let t: HoldsNode;
   let model: WireServer;
-  const http = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${t.url}${p}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null };
-  };
+  const http = (method: string, p: string, body?: unknown) => httpJson(`${t.url}${p}`, method, body);
 
   beforeAll(async () => {
     model = await startOpenAIServer();

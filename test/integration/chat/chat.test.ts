@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpJson } from '../../support/http-raw.ts';
 import { FAMILY_CASES } from '../../support/llm-servers/families.ts';
 import type { ScriptedReply, WireServer } from '../../support/llm-servers/wire-server.ts';
 import { readChatStream as readStream } from '../../support/chat-stream.ts';
@@ -16,15 +17,7 @@ describe.each(FAMILY_CASES)('chat threads on the harness ($family)', (fc) => {
   const provider = fc.family === 'anthropic' ? 'anthropic' : 'local-llm';
   let t: TestNode;
   let model: WireServer;
-  const http = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${t.url}${p}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null };
-  };
+  const http = (method: string, p: string, body?: unknown) => httpJson(`${t.url}${p}`, method, body);
   async function turn(threadId: string, content: string, ...replies: ScriptedReply[]) {
     model.enqueue(...replies);
     const posted = await http('POST', `/v1/chat/threads/${threadId}/messages`, { content });
