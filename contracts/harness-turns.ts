@@ -27,8 +27,10 @@ export const TurnToolsSchema = z.object({
   exclude: z.array(z.string().min(1).max(200)).max(500).optional(),
   /** Leave out every tool whose input has a `commit` field (a commit-capable skill; SPEC chat rule 6). */
   exclude_commit_capable: z.boolean().default(false),
-  /** Each tool call's own deadline (a held call waits for its person within it). */
-  timeout_seconds: z.number().int().min(1).max(86_400).default(120),
+  /** Each tool call's own deadline. */
+  timeout_seconds: z.number().int().min(1).max(3600).default(120),
+  /** How long a held call waits for its person before it is denied (absent: the holds actor's default window). */
+  hold_seconds: z.number().int().min(1).max(86_400).optional(),
 });
 export type TurnTools = z.infer<typeof TurnToolsSchema>;
 

@@ -111,7 +111,8 @@ export async function runChatTurn(ctx: Context, deps: TurnRunnerDeps, turn: Runn
         exclude,
         // SPEC chat rule 6: a commit-capable skill is gated like the twin writes.
         exclude_commit_capable: !config.SERVICE_CHAT_TWIN_WRITES,
-        timeout_seconds: config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS,
+        // A held write waits this long for its person, then is denied (SPEC: 1,800 s by default).
+        hold_seconds: config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS,
       },
       max_steps: config.SERVICE_CHAT_MAX_STEPS,
       progress_topic: turnId,

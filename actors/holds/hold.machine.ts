@@ -67,7 +67,7 @@ export function callerLabel(c: Caller): string {
  * session declared elicitation and a gateway holds the call's stream, else to the dashboard queue.
  */
 export function newHeldCall(p: HoldRequest, id: string, node: string, env: HoldEnv): HoldState {
-  const window = holdWindow(p.has_progress, p.timeout_seconds, env);
+  const window = p.hold_seconds ?? holdWindow(p.has_progress, p.timeout_seconds, env);
   const now = env.now.toISOString();
   const projectArg = typeof p.arguments.project_id === 'string' ? p.arguments.project_id : null;
   return {

@@ -35,6 +35,7 @@ export async function gateHeldCall(
   const longest = Math.max(
     infra.config.SERVICE_APPROVAL_HOLD_SECONDS,
     infra.config.SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS,
+    p.hold_seconds ?? 0,
   );
   try {
     const o = await call(
@@ -48,6 +49,7 @@ export async function gateHeldCall(
         progress_node: p.progress_node,
         reason_held: reason,
         has_progress: p.has_progress ?? false,
+        hold_seconds: p.hold_seconds,
       },
       { timeout: (longest + HOLD_SLACK_S) * 1000, retries: 0 },
     );

@@ -62,6 +62,8 @@ export const HoldRequestSchema = z.object({
   /** The call carries a progress token (the window is the longer one, capped by an explicit gate timeout). */
   has_progress: z.boolean().default(false),
   timeout_seconds: z.number().int().optional(),
+  /** The caller's own window (a chat's 1,800 s); it replaces the two defaults above. */
+  hold_seconds: z.number().int().min(1).max(86_400).optional(),
 });
 export const HoldOutcomeSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('approved'), approval_id: z.string(), decision: z.record(z.string(), z.unknown()) }),

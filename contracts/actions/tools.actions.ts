@@ -24,6 +24,8 @@ export const ToolCallParamsSchema = z.object({
   progress_node: z.string().optional(),
   /** The call carries `_meta.progressToken`: a hold then gets the longer window and reports progress. */
   has_progress: z.boolean().optional(),
+  /** The caller's own approval window for a held call (a chat: SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS); denied after it. */
+  hold_seconds: z.number().int().min(1).max(86_400).optional(),
 });
 export type ToolCallParams = z.infer<typeof ToolCallParamsSchema>;
 

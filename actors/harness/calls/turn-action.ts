@@ -61,7 +61,8 @@ export async function turnAction(p: HarnessTurnParams, ctx: Context, env: TurnAc
         return route.ok ? route.route.family : null;
       },
       listTools: (profile) => listTools(ctx, profile),
-      callTool: (tools) => registryCaller(ctx, tools.caller, { timeout_seconds: tools.timeout_seconds }),
+      callTool: (tools) =>
+        registryCaller(ctx, tools.caller, { timeout_seconds: tools.timeout_seconds, hold_seconds: tools.hold_seconds }),
       exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES,
       log: infra.log,
     });

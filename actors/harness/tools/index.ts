@@ -31,14 +31,21 @@ export async function listTools(ctx: Pick<Context, 'call'>, profile?: string) {
 export function registryCaller(
   ctx: Pick<Context, 'call'>,
   caller: Caller,
-  opts: { timeout_seconds?: number } = {},
+  opts: { timeout_seconds?: number; hold_seconds?: number } = {},
 ): (toolId: string, args: Record<string, unknown>) => Promise<ToolResult> {
   const timeout = opts.timeout_seconds ?? 120;
   return (toolId, args) =>
     call(
       ctx,
       ToolsActions.call,
-      { name: toolId, arguments: args, call_id: `llm-${crypto.randomUUID()}`, caller, timeout_seconds: timeout },
+      {
+        name: toolId,
+        arguments: args,
+        call_id: `llm-${crypto.randomUUID()}`,
+        caller,
+        timeout_seconds: timeout,
+        ...(opts.hold_seconds ? { hold_seconds: opts.hold_seconds } : {}),
+      },
       // A held call waits for a person: the bus request outlives the tool's own deadline (the registry answers first).
       { timeout: 0, retries: 0 },
     );

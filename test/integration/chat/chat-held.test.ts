@@ -56,8 +56,11 @@ describe('a chat turn with a held twin write', () => {
 
     let approved: Promise<unknown> | undefined;
     const approve = async () => {
-      // The held call is in the unified queue, decided with the same code as every other kind.
+      // The held call is in the unified queue, decided with the same code as every other kind; it would be denied
+      // after the chat's own window (SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS, 1,800 s), not the holds default.
       const item = await expectPending(project);
+      const held = (await t.pending()).find((r) => r.project_id === project);
+      expect(held?.window_seconds).toBe(1800);
       const r = await http('POST', `/v1/approvals/${item}/decision`, { decision: 'approve', reason: 'ok by me' });
       expect(r.status, JSON.stringify(r.json)).toBe(200);
     };
