@@ -4,6 +4,8 @@ import type { ValidationIssue } from '../contracts/errors.ts';
 import { findNulOrDepth } from '../contracts/nul.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+/** Distinct schemas kept compiled (the catalogue has about a hundred tools). */
+const MAX_BY_CONTENT = 1_000;
 
 /** Arguments that passed: the caller's, with the schema's defaults filled in (a copy; the caller's object is untouched). */
 export type ArgCheck = { ok: true; args: Record<string, unknown> } | { ok: false; issues: ValidationIssue[] };
@@ -14,13 +16,15 @@ export type ArgCheck = { ok: true; args: Record<string, unknown> } | { ok: false
  * registry re-validates: the bus contracts carry arguments as opaque JSON and the adapter hands them to the tool as
  * they come from here, so the `default`s of the schema are filled in here (Ajv `useDefaults`, on a copy).
  * The registry only has the JSON Schema (manifests cross the bus), hence a JSON Schema validator.
- * Compiled validators are cached per schema object.
+ * Compiled validators are cached per schema object and by the schema's content.
  */
 export class ArgValidator {
   private readonly ajv = addFormats(
     new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true }),
   );
   private readonly cache = new WeakMap<object, ValidateFunction>();
+  /** By content too: a listing that crossed the bus is new objects each time, the same schemas (compiling is ms). */
+  private readonly byContent = new Map<string, ValidateFunction>();
 
   /** Validates and returns the arguments the tool runs with (defaults filled in). */
   check(schema: Record<string, unknown>, args: unknown): ArgCheck {
@@ -43,7 +47,13 @@ export class ArgValidator {
   private schemaIssues(schema: Record<string, unknown>, args: unknown): ValidationIssue[] {
     let fn = this.cache.get(schema);
     if (!fn) {
-      fn = this.ajv.compile(schema);
+      const key = JSON.stringify(schema);
+      fn = this.byContent.get(key);
+      if (!fn) {
+        fn = this.ajv.compile(schema);
+        if (this.byContent.size >= MAX_BY_CONTENT) this.byContent.delete(this.byContent.keys().next().value as string);
+        this.byContent.set(key, fn);
+      }
       this.cache.set(schema, fn);
     }
     if (fn(args)) return [];

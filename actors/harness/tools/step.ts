@@ -25,6 +25,9 @@ export interface ToolStepDeps {
   validator?: ArgValidator;
 }
 
+/** One validator for every turn of the process: its compiled schemas outlive a turn. */
+const SHARED_VALIDATOR = new ArgValidator();
+
 /** The outcome of one model tool call, in the model's order; `ran`: the tool was executed by this call. */
 export interface ToolObservation {
   call_id: string;
@@ -76,7 +79,7 @@ export class ToolTurn {
 
   constructor(deps: ToolStepDeps) {
     this.deps = deps;
-    this.validator = deps.validator ?? new ArgValidator();
+    this.validator = deps.validator ?? SHARED_VALIDATOR;
   }
 
   async runStep(calls: readonly ModelToolCall[]): Promise<ToolObservation[]> {
