@@ -1,4 +1,4 @@
-import type { Db } from '../../../brokers/db/index.ts';
+import type { Db, Queryable } from '../../../brokers/db/index.ts';
 import { emptyUsageTotals, type UsageBucket, type UsageTotals } from '../../../contracts/flows.ts';
 import type { LlmCallInput } from '../../../contracts/harness-usage.ts';
 import type { CallCost } from './prices.ts';
@@ -80,7 +80,9 @@ export function createLedgerStore(db: Db) {
      * makes the spend reach `alertUsd` first is the one that reports `spendAlert`.
      */
     record(c: LlmCallInput, cost: CallCost, alertUsd: number, now: Date): Promise<RecordOutcome> {
-      return db.tx(async (q) => {
+      // A call that adds to no run's spend is one statement; one that does takes the spend row in the same transaction.
+      const addsSpend = Boolean(c.run_id && cost.cost_usd);
+      const run = async (q: Queryable): Promise<RecordOutcome> => {
         const inserted = await q.query(INSERT_CALL, [
           c.id,
           c.at,
@@ -118,7 +120,8 @@ export function createLedgerStore(db: Db) {
           cost_usd: cost.cost_usd,
           spendAlert: row && { run_id: c.run_id, spend_usd: Number(row.spend_usd) },
         };
-      });
+      };
+      return addsSpend ? db.tx(run) : run(db);
     },
 
     /**
