@@ -13,6 +13,7 @@ import type { ChatMessageRecord } from '../../contracts/chat.ts';
 import { readChatStream } from '../support/chat-stream.ts';
 import type { ScriptedReply } from '../support/llm-servers/wire-server.ts';
 import { startTestNode } from '../support/node.ts';
+import { createPgDb, createPgliteDb, type Db } from '../../brokers/db/index.ts';
 import { createTestDatabase } from '../support/pg.ts';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 30);
@@ -123,6 +124,19 @@ for (let i = 0; i < 3; i++) {
   await chatTurn();
   for (let s = 0; s < STEPS; s++) await providerStep(s);
 }
+// Statements the node sends its database during the measured turns (a statement of a transaction counts once, so do
+// BEGIN and COMMIT): what the floor below multiplies.
+const db = (await t.node.infra.db()) as Db;
+let statements = 0;
+const query = db.query.bind(db);
+const tx = db.tx.bind(db);
+(db as { query: Db['query'] }).query = ((...a: Parameters<Db['query']>) => (statements++, query(...a))) as Db['query'];
+(db as { tx: Db['tx'] }).tx = ((fn) =>
+  tx((q) => {
+    statements += 2;
+    const inner = q.query.bind(q);
+    return fn({ ...q, query: ((...a: Parameters<Db['query']>) => (statements++, inner(...a))) as Db['query'] });
+  })) as Db['tx'];
 const perStep: number[] = [];
 const provider: number[] = [];
 for (let i = 0; i < TURNS; i++) {
@@ -133,10 +147,30 @@ for (let i = 0; i < TURNS; i++) {
   provider.push(own.reduce((a, b) => a + b, 0) / STEPS);
 }
 const added = perStep.map((x, i) => x - provider[i]!);
+const perStepStatements = statements / (TURNS * STEPS);
+(db as { query: Db['query'] }).query = query;
+(db as { tx: Db['tx'] }).tx = tx;
+
+/** The database's own floor: one single-row INSERT with a JSON payload, on a bare database of the same kind. */
+async function statementFloor(): Promise<number> {
+  const bare: Db = pg ? createPgDb(pg.url) : await createPgliteDb('memory://');
+  await bare.query('CREATE TABLE IF NOT EXISTS bench_floor (id serial PRIMARY KEY, data jsonb NOT NULL)');
+  const xs: number[] = [];
+  for (let i = 0; i < 600; i++) {
+    const t0 = performance.now();
+    await bare.query('INSERT INTO bench_floor (data) VALUES ($1)', [JSON.stringify({ step: i, delta: 'the ' })]);
+    if (i >= 100) xs.push(performance.now() - t0);
+  }
+  await bare.query('DROP TABLE bench_floor');
+  await bare.close();
+  return p(xs, 0.5);
+}
+const floor = await statementFloor();
 process.stdout.write(
   `\n${TURNS} turns of ${STEPS} steps (each step: 3 text chunks and one tool call; the turn's stream read to agent.done)\n` +
     `  per step p50     service ${f(p(perStep, 0.5))}   provider alone ${f(p(provider, 0.5))}\n` +
-    `  added per step   p50 ${f(p(added, 0.5))}   p90 ${f(p(added, 0.9))}   (target < 2 ms: ${p(added, 0.5) < 2 ? 'met' : 'NOT met'})\n`,
+    `  added per step   p50 ${f(p(added, 0.5))}   p90 ${f(p(added, 0.9))}   (target < 2 ms: ${p(added, 0.5) < 2 ? 'met' : 'NOT met'})\n` +
+    `  database floor   ${perStepStatements.toFixed(2)} statements a step x ${f(floor)} (one bare INSERT p50, same run) = ${f(perStepStatements * floor)} a step\n`,
 );
 
 const fan: { ms: number; events: number }[] = [];
