@@ -157,7 +157,7 @@ export function createChatStore(db: Db) {
 
     /**
      * Stores events already numbered by the thread's running turn (one writer per thread) and announces the last
-     * number on the channel, in one statement.
+     * number on the channel, in one statement (on a PostgreSQL server; an embedded PGlite database has one node).
      */
     async insertEvents(threadId: string, events: readonly ChatEvent[]): Promise<void> {
       await db.query(
@@ -167,7 +167,7 @@ export function createChatStore(db: Db) {
            FROM unnest($2::int[], $3::text[], $4::text[], $5::jsonb[], $6::timestamptz[]) AS e(seq, turn_id, type, data, at)
            RETURNING seq
          )
-         SELECT pg_notify($7, $1 || ':' || max(seq)) FROM ins`,
+         SELECT ${db.kind === 'pg' ? "pg_notify($7, $1 || ':' || max(seq))" : 'max(seq), $7::text'} FROM ins`,
         [
           threadId,
           events.map((e) => e.seq),

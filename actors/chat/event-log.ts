@@ -5,18 +5,21 @@ import type { ChatStore } from './chat.store.ts';
 
 /** Events of a running turn kept in memory for its readers (a reconnect further back reads the table). */
 const RECENT = 2_000;
+/** How long events gather before they are written (readers on other nodes see them this much later). */
+const FLUSH_MS = 20;
 
 interface Open {
   next: number;
   recent: ChatEvent[];
   queue: ChatEvent[];
   written: Promise<void>;
+  timer?: NodeJS.Timeout;
 }
 
 /**
  * The events of the threads whose turns run on this node. A running turn is the only writer of its thread, so it
  * numbers its events here, hands them at once to this node's readers (the SSE streams) and writes them behind, in
- * batches, to chat_events; each batch is announced on the database channel for readers on other nodes, which read the
+ * batches gathered over FLUSH_MS, to chat_events; each batch is announced on the database channel for readers on other nodes, which read the
  * table. `close` waits for the writes and drops the memory.
  */
 export class ThreadEventLog {
@@ -39,7 +42,10 @@ export class ThreadEventLog {
     this.open.set(threadId, { next: last + 1, recent: [], queue: [], written: Promise.resolve() });
   }
 
-  /** Appends an event of a begun thread; resolves when it is stored (readers here have it at once). */
+  /**
+   * Appends an event of a begun thread: this node's readers have it at once; it is stored with the others of the next
+   * FLUSH_MS (one statement for a burst), and `close` stores what is left before the turn is said to be over.
+   */
   emit(threadId: string, turn_id: string, type: ChatEventType, data: object): Promise<void> {
     const t = this.open.get(threadId);
     if (!t) return Promise.reject(new Error(`chat thread ${threadId} has no turn running here`));
@@ -54,8 +60,14 @@ export class ThreadEventLog {
     if (t.recent.length > RECENT) t.recent.splice(0, t.recent.length - RECENT);
     t.queue.push(ev);
     this.appended.emit(threadId);
-    if (t.queue.length === 1) t.written = t.written.then(() => this.flush(threadId, t));
-    return t.written;
+    t.timer ??= setTimeout(() => this.writeNow(threadId, t), FLUSH_MS);
+    return Promise.resolve();
+  }
+
+  private writeNow(threadId: string, t: Open): void {
+    clearTimeout(t.timer);
+    t.timer = undefined;
+    t.written = t.written.then(() => this.flush(threadId, t));
   }
 
   private async flush(threadId: string, t: Open): Promise<void> {
@@ -74,6 +86,7 @@ export class ThreadEventLog {
   async close(threadId: string): Promise<void> {
     const t = this.open.get(threadId);
     if (!t) return;
+    if (t.timer) this.writeNow(threadId, t);
     await t.written;
     if (!t.queue.length) this.open.delete(threadId);
   }
