@@ -36,7 +36,7 @@ function lastEventId(header: string | string[] | undefined): number | undefined 
  * Chat threads under `/v1/chat` (issue 16; the spec names the stream, the rest is this service's choice): create and
  * list threads, one thread with its messages, post a message (202: its turn runs on), and the SSE stream of a turn:
  * `?turn_id=` (default the thread's last turn, else the next one), resuming after `Last-Event-ID`, ending after
- * `agent.done`. Each event's SSE id is its number in the thread.
+ * `agent.done`; resuming after the end of a finished turn is 204 (an EventSource stops reconnecting). Each event's SSE id is its number in the thread.
  */
 export function chatRoutes(deps: GatewayDeps) {
   return async function routes(app: FastifyInstance) {
@@ -80,6 +80,14 @@ export function chatRoutes(deps: GatewayDeps) {
         // A fresh stream follows the named turn, else the last one; a resumed one carries on after its last event.
         const turn_id = req.query.turn_id ?? (resume === undefined ? thread.last_turn?.id : undefined);
         let after = resume ?? 0;
+        // A client resuming after the end of a turn that is over (a browser's EventSource reconnects by itself when a
+        // stream ends) gets 204, which tells it to stop; a finished turn is never waited on.
+        const running = thread.last_turn?.status === 'running' ? thread.last_turn.id : undefined;
+        const finished = turn_id === undefined ? !running : turn_id !== running;
+        if (resume !== undefined && finished) {
+          const rest = await call(deps.caller, A.events, { thread_id, after_seq: after, turn_id, wait_ms: 0 });
+          if (!rest.events.length) return reply.code(204).send();
+        }
         reply.hijack();
         const writer = new SseWriter(reply.raw);
         writer.start();

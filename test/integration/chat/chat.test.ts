@@ -129,6 +129,9 @@ describe.each(FAMILY_CASES)('chat threads on the harness ($family)', (fc) => {
     const first = await readStream(url, { stopAfter: 2 });
     const rest = await readStream(url, { lastEventId: first.at(-1)!.id });
     expect([...first, ...rest].map((e) => e.id)).toEqual(all.map((e) => e.id));
+    // Resuming after the end of the finished turn is 204: an EventSource stops reconnecting, nothing waits.
+    const after = await fetch(url, { headers: { accept: 'text/event-stream', 'last-event-id': all.at(-1)!.id } });
+    expect(after.status).toBe(204);
     expect(model.requests.filter((r) => JSON.stringify(r.body).includes('Say three things.'))).toHaveLength(1);
   });
 
