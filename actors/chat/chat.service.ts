@@ -14,6 +14,10 @@ import { assistantRequest } from './assistant.ts';
 import { ThreadEventLog } from './event-log.ts';
 import { RunningTurn, runChatTurn, type TurnRunnerDeps } from './turn-runner.ts';
 
+/** A running turn's lease: renewed this often by its node; lapsed (no node runs it) this long after the last renewal. */
+const LEASE_RENEW_MS = 10_000;
+const LEASE_MS = 60_000;
+
 /**
  * The `chat` actor (issue 16): owns chat_threads, chat_messages, chat_turns and chat_events. A posted message starts a
  * turn that runs here, on the harness's agent loop (`harness.turn`, role `chat`); what the turn does is stored as
@@ -26,6 +30,7 @@ export function createChatService(infra: Infra): ServiceSchema {
   let unlisten: (() => Promise<void>) | undefined;
   const running = new Map<string, RunningTurn>();
   let events: ThreadEventLog;
+  let lease: NodeJS.Timeout | undefined;
   const ungrounded = getOrCreate(
     infra.metrics.registry,
     'service_chat_ungrounded_claim_total',
@@ -59,6 +64,24 @@ export function createChatService(infra: Infra): ServiceSchema {
       const message = `the chat role routes to ${r.route.provider}:${r.route.model}, and provider ${r.route.provider} has no credential: add one with POST /v1/harness/credentials`;
       throw new ActorError('SERVICE_UNAVAILABLE', message, { failure_class: 'environment', role: 'chat' });
     }
+  }
+
+  const lapsedBefore = () => new Date(infra.now().getTime() - LEASE_MS);
+  /** Ends the turns no node runs any more (their lease lapsed); of two nodes sweeping one turn, one ends it. */
+  async function endLapsed(before: Date): Promise<void> {
+    for (const t of await store.lapsedTurns(before)) {
+      if (running.has(t.id) || !(await store.failLapsed(t.id, before, infra.now()))) continue;
+      await events.begin(t.thread_id);
+      const message = 'the service stopped while this turn ran; post the message again';
+      await emit(t.thread_id, t.id, 'notify_error', { message });
+      await emit(t.thread_id, t.id, 'agent.done', { turn_id: t.id, status: 'failed' });
+      await events.close(t.thread_id);
+      infra.log.warn({ thread_id: t.thread_id, turn_id: t.id }, 'chat turn ended: no node ran it any more');
+    }
+  }
+  async function renewAndSweep(): Promise<void> {
+    await store.renew([...running.keys()], infra.now());
+    await endLapsed(lapsedBefore());
   }
 
   async function threadOf(id: string) {
@@ -135,18 +158,17 @@ export function createChatService(infra: Infra): ServiceSchema {
       if (db.kind === 'pg') {
         unlisten = await store.listen((payload) => events.announced(payload.slice(0, payload.lastIndexOf(':'))));
       }
-      // Turns a stopped process left running end now, told as such on their streams.
-      for (const t of await store.runningTurns()) {
-        await events.begin(t.thread_id);
-        const message = 'the service stopped while this turn ran; post the message again';
-        await emit(t.thread_id, t.id, 'notify_error', { message });
-        await store.endTurn(t.thread_id, t.id, [], 'failed', infra.now());
-        await emit(t.thread_id, t.id, 'agent.done', { turn_id: t.id, status: 'failed' });
-        await events.close(t.thread_id);
-      }
+      // Turns a stopped process left running end, told as such on their streams: on the embedded database all of them
+      // (one node), on a server those whose lease lapsed (a node starting beside a running one leaves its turns alone).
+      await endLapsed(db.kind === 'pglite' ? new Date(8.64e15) : lapsedBefore());
+      lease = setInterval(() => {
+        void renewAndSweep().catch((err: unknown) => infra.log.warn({ err }, 'chat turn lease not renewed'));
+      }, LEASE_RENEW_MS);
+      lease.unref();
     },
 
     async stopped() {
+      clearInterval(lease);
       await unlisten?.();
     },
   };

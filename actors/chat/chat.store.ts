@@ -125,11 +125,10 @@ export function createChatStore(db: Db) {
     async startTurn(threadId: string, turnId: string, content: string, at: Date) {
       try {
         return await db.tx(async (q) => {
-          await q.query("INSERT INTO chat_turns (id, thread_id, status, started_at) VALUES ($1, $2, 'running', $3)", [
-            turnId,
-            threadId,
-            at,
-          ]);
+          await q.query(
+            "INSERT INTO chat_turns (id, thread_id, status, started_at, heartbeat_at) VALUES ($1, $2, 'running', $3, $3)",
+            [turnId, threadId, at],
+          );
           const [message] = await appendMessages(q, threadId, turnId, [{ role: 'user', content }], at);
           return message!;
         });
@@ -147,10 +146,30 @@ export function createChatStore(db: Db) {
       });
     },
 
-    /** Turns left running by a stopped process (no process runs them now). */
-    async runningTurns(): Promise<{ id: string; thread_id: string }[]> {
+    /** Renews the lease of the turns this node runs. */
+    async renew(turnIds: readonly string[], at: Date): Promise<void> {
+      if (!turnIds.length) return;
+      await db.query("UPDATE chat_turns SET heartbeat_at = $2 WHERE id = ANY($1::text[]) AND status = 'running'", [
+        turnIds,
+        at,
+      ]);
+    },
+
+    /** Ends a running turn whose lease lapsed before `before` as failed; false when another node did, or it renewed. */
+    async failLapsed(turnId: string, before: Date, at: Date): Promise<boolean> {
+      const { rows } = await db.query(
+        `UPDATE chat_turns SET status = 'failed', ended_at = $3
+         WHERE id = $1 AND status = 'running' AND heartbeat_at < $2 RETURNING id`,
+        [turnId, before, at],
+      );
+      return rows.length > 0;
+    },
+
+    /** Running turns whose lease lapsed before `before`: no node runs them any more. */
+    async lapsedTurns(before: Date): Promise<{ id: string; thread_id: string }[]> {
       const { rows } = await db.query<{ id: string; thread_id: string }>(
-        "SELECT id, thread_id FROM chat_turns WHERE status = 'running'",
+        "SELECT id, thread_id FROM chat_turns WHERE status = 'running' AND heartbeat_at < $1 ORDER BY started_at",
+        [before],
       );
       return rows;
     },
