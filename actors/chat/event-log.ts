@@ -70,15 +70,14 @@ export class ThreadEventLog {
     t.written = t.written.then(() => this.flush(threadId, t));
   }
 
+  /** Writes what gathered (events arriving meanwhile wait for the next FLUSH_MS). */
   private async flush(threadId: string, t: Open): Promise<void> {
-    while (t.queue.length) {
-      const batch = t.queue.slice();
-      try {
-        await this.store.insertEvents(threadId, batch);
-      } catch (err) {
-        this.log.error({ err, thread_id: threadId, events: batch.length }, 'chat events not stored');
-      }
-      t.queue.splice(0, batch.length);
+    const batch = t.queue.splice(0);
+    if (!batch.length) return;
+    try {
+      await this.store.insertEvents(threadId, batch);
+    } catch (err) {
+      this.log.error({ err, thread_id: threadId, events: batch.length }, 'chat events not stored');
     }
   }
 
@@ -86,9 +85,11 @@ export class ThreadEventLog {
   async close(threadId: string): Promise<void> {
     const t = this.open.get(threadId);
     if (!t) return;
-    if (t.timer) this.writeNow(threadId, t);
-    await t.written;
-    if (!t.queue.length) this.open.delete(threadId);
+    do {
+      if (t.queue.length) this.writeNow(threadId, t);
+      await t.written;
+    } while (t.queue.length);
+    if (!t.timer) this.open.delete(threadId);
   }
 
   /** Wakes this node's readers of a thread after another node stored events of it. */
