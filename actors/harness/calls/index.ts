@@ -69,6 +69,15 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
       } else h.infra.log.debug({ record: rec }, 'llm call not recorded: no usage ledger served');
     });
 
+  /** A turn's records in one ledger call (`harness.recordCalls`); a `record` override takes them one by one. */
+  const recordMany = async (recs: LlmCallRecord[], ctx: Context) => {
+    if (opts.record) {
+      for (const rec of recs) await opts.record(rec, ctx);
+    } else if (ctx.broker.registry.actions.isAvailable(HarnessUsageActions.recordCalls.action)) {
+      await call(ctx, HarnessUsageActions.recordCalls, { calls: recs.map(({ cost_usd: _c, ...input }) => input) });
+    } else h.infra.log.debug({ records: recs.length }, 'llm calls not recorded: no usage ledger served');
+  };
+
   const configHere = (): ConfigCore => {
     if (!opts.config)
       throw new ActorError('SERVICE_UNAVAILABLE', 'harness.call needs the harness config part (routes, credentials)');
@@ -92,7 +101,7 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
       ),
 
       // One agent turn: routed calls in steps, the tools between them through the registry (turn-action.ts).
-      turn: action(A.turn, (p, ctx) => turnAction(p, ctx, { infra: h.infra, config: configHere(), record }), {
+      turn: action(A.turn, (p, ctx) => turnAction(p, ctx, { infra: h.infra, config: configHere(), recordMany }), {
         timeout: 0, // several model calls and the tools between them (a held one waits for its person)
       } as object),
 

@@ -11,17 +11,20 @@ import { listTools, registryCaller } from '../tools/index.ts';
 import { routeAskOf, routedCall, type RoutedCallDeps } from './routed-call.ts';
 import { runTurn } from './turn.ts';
 
+/** How long a turn's ledger records gather before they are written together. */
+const RECORD_GATHER_MS = 20;
+
 export interface TurnActionEnv {
   infra: Infra;
   config: ConfigCore;
-  record(rec: LlmCallRecord, ctx: Context): void | Promise<void>;
+  recordMany(recs: LlmCallRecord[], ctx: Context): Promise<void>;
 }
 
 /**
  * `harness.turn` on the bus: the agent loop (turn.ts) with its effects. Within one turn the role's route is resolved
- * once (every step asks the same; a failing route still falls back per call), and each step's ledger record is
- * written while the turn goes on: the turn answers only once every record is stored (or its failure logged), so no
- * step waits on the ledger and no call goes unrecorded. Progress goes out as `harness.turnProgress` when asked.
+ * once (every step asks the same; a failing route still falls back per call), and the steps' ledger records are
+ * written while the turn goes on, gathered into one ledger call every RECORD_GATHER_MS: the turn answers only once
+ * every record is stored (or its failure logged), so no step waits on the ledger and no call goes unrecorded. Progress goes out as `harness.turnProgress` when asked.
  */
 export async function turnAction(p: HarnessTurnParams, ctx: Context, env: TurnActionEnv): Promise<HarnessTurnResult> {
   const { infra } = env;
@@ -35,15 +38,29 @@ export async function turnAction(p: HarnessTurnParams, ctx: Context, env: TurnAc
       return r;
     },
   };
-  const records: Promise<void>[] = [];
+  // The steps' records gather for RECORD_GATHER_MS and go to the ledger together; the turn answers once all are stored.
+  let pending: LlmCallRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let written = Promise.resolve();
+  const writeNow = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = pending;
+    pending = [];
+    if (!batch.length) return;
+    written = written.then(() =>
+      env
+        .recordMany(batch, ctx)
+        .catch((err: unknown) =>
+          infra.log.warn({ err, records: batch.map((r) => r.id) }, 'llm call records not stored'),
+        ),
+    );
+  };
   const deps: RoutedCallDeps = {
     config,
     record: (rec) => {
-      records.push(
-        Promise.resolve(env.record(rec, ctx)).catch((err: unknown) =>
-          infra.log.warn({ err, record_id: rec.id }, 'llm call record not stored'),
-        ),
-      );
+      pending.push(rec);
+      timer ??= setTimeout(writeNow, RECORD_GATHER_MS);
     },
     now: () => infra.now(),
     log: infra.log,
@@ -68,6 +85,7 @@ export async function turnAction(p: HarnessTurnParams, ctx: Context, env: TurnAc
     });
     return { ...r, progress_events: n };
   } finally {
-    await Promise.all(records);
+    writeNow();
+    await written;
   }
 }

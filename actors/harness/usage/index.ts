@@ -1,7 +1,7 @@
 import { action } from '../../../brokers/actions.ts';
 import { ActorError } from '../../../brokers/errors.ts';
 import { HarnessUsageActions as A } from '../../../contracts/actions/harness-usage.actions.ts';
-import type { PriceTable } from '../../../contracts/harness-usage.ts';
+import type { LlmCallInput, PriceTable } from '../../../contracts/harness-usage.ts';
 import type { HarnessContext, HarnessPart } from '../context.ts';
 import { createLedgerStore, type LedgerStore } from './ledger.store.ts';
 import { costOf, DEFAULT_PRICES_PATH, loadPriceTable, priceOf } from './prices.ts';
@@ -32,31 +32,55 @@ export function createUsagePart(h: HarnessContext): HarnessPart {
       throw new ActorError('SERVICE_UNAVAILABLE', `the usage ledger cannot be read: ${(err as Error).message}`);
     });
 
+  const costOfCall = (c: LlmCallInput) =>
+    costOf(priceOf(ready().prices, c.provider, c.model), {
+      prompt: c.prompt_tokens,
+      completion: c.completion_tokens,
+      cached_input: c.cached_input_tokens,
+      usage_reported: c.usage_reported,
+    });
+
+  /** Records one call and prices it (idempotent on its id); the spend alert once per run. */
+  async function recordOne(c: LlmCallInput) {
+    const { store } = ready();
+    const cost = costOfCall(c);
+    const out = await store.record(c, cost, infra.config.SERVICE_RUN_SPEND_ALERT_USD, infra.now());
+    if (out.recorded) metrics.call(c, out.cost_usd);
+    if (out.spendAlert) {
+      metrics.spendExceeded(c.role);
+      infra.log.warn(
+        {
+          run: out.spendAlert.run_id,
+          spend_usd: out.spendAlert.spend_usd,
+          alert_usd: infra.config.SERVICE_RUN_SPEND_ALERT_USD,
+          role: c.role,
+        },
+        'llm_run_spend_exceeded',
+      );
+    }
+    return { id: c.id, recorded: out.recorded, cost_usd: out.cost_usd };
+  }
+
   return {
     actions: {
-      recordCall: action(A.recordCall, async (c) => {
-        const { store, prices } = ready();
-        const cost = costOf(priceOf(prices, c.provider, c.model), {
-          prompt: c.prompt_tokens,
-          completion: c.completion_tokens,
-          cached_input: c.cached_input_tokens,
-          usage_reported: c.usage_reported,
-        });
-        const out = await store.record(c, cost, infra.config.SERVICE_RUN_SPEND_ALERT_USD, infra.now());
-        if (out.recorded) metrics.call(c, out.cost_usd);
-        if (out.spendAlert) {
-          metrics.spendExceeded(c.role);
-          infra.log.warn(
-            {
-              run: out.spendAlert.run_id,
-              spend_usd: out.spendAlert.spend_usd,
-              alert_usd: infra.config.SERVICE_RUN_SPEND_ALERT_USD,
-              role: c.role,
-            },
-            'llm_run_spend_exceeded',
-          );
+      recordCall: action(A.recordCall, (c) => recordOne(c)),
+
+      // A turn's records: those that add to no run's spend in one statement, the others one by one (their spend row).
+      recordCalls: action(A.recordCalls, async ({ calls }) => {
+        const { store } = ready();
+        const priced = calls.map((c) => ({ c, cost: costOfCall(c) }));
+        const simple = priced.filter(({ c, cost }) => !(c.run_id && cost.cost_usd));
+        const inserted = simple.length ? await store.recordMany(simple) : new Set<string>();
+        const results = [];
+        for (const { c, cost } of priced) {
+          if (c.run_id && cost.cost_usd) results.push(await recordOne(c));
+          else {
+            const recorded = inserted.has(c.id);
+            if (recorded) metrics.call(c, cost.cost_usd);
+            results.push({ id: c.id, recorded, cost_usd: cost.cost_usd });
+          }
         }
-        return { id: c.id, recorded: out.recorded, cost_usd: out.cost_usd };
+        return { results };
       }),
 
       usageSummary: action(A.usageSummary, async ({ window_hours }) => {

@@ -45,9 +45,10 @@ function toBucket(r: BucketRow): UsageBucket {
   };
 }
 
-const INSERT_CALL = `INSERT INTO harness_llm_calls (id, at, provider, model, role, phase, run_id, project_id, credential_id,
-    prompt_tokens, completion_tokens, cached_input_tokens, usage_reported, outcome, failure_class, latency_ms, priced,
-    subscription, cost_usd)
+const INSERT_CALL_COLUMNS = `INSERT INTO harness_llm_calls (id, at, provider, model, role, phase, run_id, project_id,
+    credential_id, prompt_tokens, completion_tokens, cached_input_tokens, usage_reported, outcome, failure_class,
+    latency_ms, priced, subscription, cost_usd)`;
+const INSERT_CALL = `${INSERT_CALL_COLUMNS}
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
   ON CONFLICT (id) DO NOTHING RETURNING id`;
 
@@ -122,6 +123,43 @@ export function createLedgerStore(db: Db) {
         };
       };
       return addsSpend ? db.tx(run) : run(db);
+    },
+
+    /**
+     * Records calls that add to no run's spend, in one statement (idempotent on each id); answers the ids it stored
+     * (the others were recorded before).
+     */
+    async recordMany(calls: readonly { c: LlmCallInput; cost: CallCost }[]): Promise<Set<string>> {
+      const cols = 19;
+      const values = calls.map(
+        (_, i) => `(${Array.from({ length: cols }, (_, j) => `$${i * cols + j + 1}`).join(', ')})`,
+      );
+      const params = calls.flatMap(({ c, cost }) => [
+        c.id,
+        c.at,
+        c.provider,
+        c.model,
+        c.role,
+        c.phase,
+        c.run_id,
+        c.project_id,
+        c.credential_id,
+        c.prompt_tokens,
+        c.completion_tokens,
+        c.cached_input_tokens,
+        c.usage_reported,
+        c.outcome,
+        c.failure_class,
+        c.latency_ms,
+        cost.priced,
+        cost.subscription,
+        cost.cost_usd,
+      ]);
+      const { rows } = await db.query<{ id: string }>(
+        `${INSERT_CALL_COLUMNS} VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
+        params,
+      );
+      return new Set(rows.map((r) => r.id));
     },
 
     /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { HarnessCallsActions } from '../../../contracts/actions/harness-calls.actions.ts';
+import { HarnessUsageActions } from '../../../contracts/actions/harness-usage.actions.ts';
 import type { HarnessTurnResult } from '../../../contracts/harness-turns.ts';
 import { FAMILY_CASES, KEY } from '../../support/llm-servers/families.ts';
 import type { ScriptedReply, WireServer } from '../../support/llm-servers/wire-server.ts';
@@ -84,6 +85,9 @@ describe.each(FAMILY_CASES)('harness.turn on the $family family', (fc) => {
       },
     ]);
     expect(r.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'tool', 'assistant']);
+    // Both steps are in the ledger once the turn has answered (written together, never skipped).
+    const ledger = await call(t.node.broker, HarnessUsageActions.usageSummary, { window_hours: 1 });
+    expect(ledger.usage.by_role.chat?.calls).toBeGreaterThanOrEqual(2);
 
     // The second request carried both envelopes in the family's own format, each naming its call.
     const second = JSON.stringify(server.requests[from + 1]!.body);

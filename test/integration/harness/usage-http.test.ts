@@ -91,6 +91,23 @@ describe('harness usage through the gateway', () => {
     expect(metrics).not.toContain('service_llm_run_spend_exceeded_total{role="phase_brain"}');
   });
 
+  it("records a turn's calls at once: each once, in order, a run's spend through its own row", async () => {
+    const b = t.node.broker;
+    const simple = record({ run_id: null, role: 'chat' });
+    const spent = record({ run_id: 'run-batch' });
+    const first = await call(b, H.recordCalls, { calls: [simple, spent] });
+    expect(first.results).toEqual([
+      { id: simple.id, recorded: true, cost_usd: 2.5 },
+      { id: spent.id, recorded: true, cost_usd: 2.5 },
+    ]);
+    const again = await call(b, H.recordCalls, { calls: [spent, simple] });
+    expect(again.results.map((r) => [r.id, r.recorded])).toEqual([
+      [spent.id, false],
+      [simple.id, false],
+    ]);
+    expect(await call(b, H.runUsage, { run_id: 'run-batch' })).toMatchObject({ calls: 1, cost_usd: 2.5 });
+  });
+
   it('answers llm_usage_24h available false with a reason when the ledger cannot be read', async () => {
     const db = await t.node.infra.db();
     await db.query('ALTER TABLE harness_llm_calls RENAME TO harness_llm_calls_moved');
