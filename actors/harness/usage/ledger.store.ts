@@ -52,6 +52,29 @@ const INSERT_CALL = `${INSERT_CALL_COLUMNS}
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
   ON CONFLICT (id) DO NOTHING RETURNING id`;
 
+/** One call's values in INSERT_CALL_COLUMNS order. */
+const callRow = (c: LlmCallInput, cost: CallCost): unknown[] => [
+  c.id,
+  c.at,
+  c.provider,
+  c.model,
+  c.role,
+  c.phase,
+  c.run_id,
+  c.project_id,
+  c.credential_id,
+  c.prompt_tokens,
+  c.completion_tokens,
+  c.cached_input_tokens,
+  c.usage_reported,
+  c.outcome,
+  c.failure_class,
+  c.latency_ms,
+  cost.priced,
+  cost.subscription,
+  cost.cost_usd,
+];
+
 const ADD_SPEND = `INSERT INTO harness_run_spend (run_id, spend_usd, updated_at) VALUES ($1, $2, $3)
   ON CONFLICT (run_id) DO UPDATE SET spend_usd = harness_run_spend.spend_usd + EXCLUDED.spend_usd,
     updated_at = EXCLUDED.updated_at`;
@@ -84,27 +107,7 @@ export function createLedgerStore(db: Db) {
       // A call that adds to no run's spend is one statement; one that does takes the spend row in the same transaction.
       const addsSpend = Boolean(c.run_id && cost.cost_usd);
       const run = async (q: Queryable): Promise<RecordOutcome> => {
-        const inserted = await q.query(INSERT_CALL, [
-          c.id,
-          c.at,
-          c.provider,
-          c.model,
-          c.role,
-          c.phase,
-          c.run_id,
-          c.project_id,
-          c.credential_id,
-          c.prompt_tokens,
-          c.completion_tokens,
-          c.cached_input_tokens,
-          c.usage_reported,
-          c.outcome,
-          c.failure_class,
-          c.latency_ms,
-          cost.priced,
-          cost.subscription,
-          cost.cost_usd,
-        ]);
+        const inserted = await q.query(INSERT_CALL, callRow(c, cost));
         if (inserted.rowCount === 0) {
           const prior = await q.query<{ cost_usd: number | null }>(
             'SELECT cost_usd FROM harness_llm_calls WHERE id = $1',
@@ -134,27 +137,7 @@ export function createLedgerStore(db: Db) {
       const values = calls.map(
         (_, i) => `(${Array.from({ length: cols }, (_, j) => `$${i * cols + j + 1}`).join(', ')})`,
       );
-      const params = calls.flatMap(({ c, cost }) => [
-        c.id,
-        c.at,
-        c.provider,
-        c.model,
-        c.role,
-        c.phase,
-        c.run_id,
-        c.project_id,
-        c.credential_id,
-        c.prompt_tokens,
-        c.completion_tokens,
-        c.cached_input_tokens,
-        c.usage_reported,
-        c.outcome,
-        c.failure_class,
-        c.latency_ms,
-        cost.priced,
-        cost.subscription,
-        cost.cost_usd,
-      ]);
+      const params = calls.flatMap(({ c, cost }) => callRow(c, cost));
       const { rows } = await db.query<{ id: string }>(
         `${INSERT_CALL_COLUMNS} VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
         params,
