@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceSchema } from 'moleculer';
 import { action } from '../brokers/actions.ts';
@@ -23,6 +24,8 @@ export interface GatewayRuntime {
   address?: { host: string; port: number };
   /** Every route the HTTP gateway registered (method and URL pattern), once it is built. */
   routes?: readonly RouteEntry[];
+  /** The HTTP server, once built: it emits `drain` when a stop begins (gateway/plugins/drain.ts). */
+  server?: Server;
   /** Called when the stdio client closes stdin: the process should drain and exit. */
   onStdioClosed?: () => void;
   /** Set once the gateway is built: starts listening (or reading stdin). The launcher calls it after every local
@@ -137,6 +140,7 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
       });
       const http = app;
       runtime.routes = routeTableOf(app);
+      runtime.server = app.server;
       runtime.serve = async () => {
         await http.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
         const addr = http.server.address();

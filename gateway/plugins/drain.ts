@@ -10,6 +10,9 @@ import { endEventStream } from '../mcp/sse.ts';
  * answer carrying `Connection: close`, and its connection is dropped once answered; after `drainMs` whatever is left
  * is closed.
  */
+/** Emitted by the HTTP server when a stop begins: it listens no more, requests in flight drain. */
+export const DRAIN_EVENT = 'drain';
+
 export function drainOnClose(app: FastifyInstance, drainMs: number): void {
   const live = new Set<ServerResponse>();
   let draining = false;
@@ -24,6 +27,7 @@ export function drainOnClose(app: FastifyInstance, drainMs: number): void {
   });
   app.addHook('preClose', (done) => {
     draining = true;
+    app.server.emit(DRAIN_EVENT);
     for (const res of live) {
       if (endEventStream(res)) continue;
       if (!res.headersSent) res.shouldKeepAlive = false;

@@ -24,7 +24,7 @@ import { createTestDatabase } from '../support/pg.ts';
 import { probeServers } from '../support/servers.ts';
 import { createProjectHttp, recordSimResult } from '../support/sim-results.ts';
 import { spawnService } from '../support/spawn.ts';
-import { until } from '../support/until.ts';
+import { until } from './support/until.ts';
 import { PLAN, seedApprovals } from './support/approvals-seed.ts';
 import { benchField } from './support/dashboard-field.ts';
 

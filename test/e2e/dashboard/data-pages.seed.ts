@@ -3,8 +3,7 @@
  * `/v1`, and MCP tool calls over `POST /mcp` (sessions, knowledge, component selections). A remote tool write is held
  * for a person, so `held` approves it through `/v1/approvals` (surface cli) as a person would, then reads the result.
  */
-
-import { until } from '../../support/until.ts';
+import { vi } from 'vitest';
 
 type Json = Record<string, any>;
 
@@ -59,15 +58,17 @@ type Call = Awaited<ReturnType<typeof mcpClient>>;
 
 /** The pending tool-call approval of `tool` not among `seen` (polled until it is there). */
 export async function pendingToolApproval(base: string, tool: string, seen: Set<string>): Promise<Json> {
-  // expect.poll only works inside a test; this runs in beforeAll.
-  const found = await until(
+  // expect.poll only works inside a test; this runs in beforeAll, where vitest's waitFor works.
+  const found = await vi.waitFor(
     async () => {
       const list = await http(base, '/v1/approvals?status=pending&kind=tool_call', {
         headers: { 'X-Service-Surface': 'cli' },
       });
-      return (list.json.items as Json[]).find((i) => i.detail?.tool_id === tool && !seen.has(i.id));
+      const item = (list.json.items as Json[]).find((i) => i.detail?.tool_id === tool && !seen.has(i.id));
+      if (!item) throw new Error(`no pending approval of ${tool} yet`);
+      return item;
     },
-    { what: `a pending approval of ${tool}` },
+    { timeout: 60_000, interval: 50 },
   );
   seen.add(found.id as string);
   return found;

@@ -1,7 +1,8 @@
+import { once } from 'node:events';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from '../../support/node.ts';
-import { until } from '../../support/until.ts';
+import { DRAIN_EVENT } from '../../../gateway/plugins/drain.ts';
 
 // A stop never waits on a client (gateway/plugins/drain.ts). Nothing here is timed: each case waits for the stop to
 // resolve and for the client's side to see its end, bounded by the test timeout. Before the drain a node with one open
@@ -36,7 +37,13 @@ async function halfSentUpload(
   const socket = net.connect(Number(port), '127.0.0.1');
   let text = '';
   socket.setEncoding('utf8');
-  socket.on('data', (d: string) => (text += d));
+  // Node answers 100 Continue once it has parsed the headers: from then on the request is in flight.
+  const continued = new Promise<void>((resolve) =>
+    socket.on('data', (d: string) => {
+      text += d;
+      if (text.includes('100 Continue')) resolve();
+    }),
+  );
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('error', () => {});
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
@@ -45,18 +52,10 @@ async function halfSentUpload(
     `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n` +
       `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
   );
-  // Node answers 100 Continue once it has parsed the headers: from then on the request is in flight.
-  await until(async () => (text.includes('100 Continue') ? true : undefined), { what: '100 Continue' });
+  await continued;
   socket.write(body.slice(0, 5));
   return { socket, received: () => text, closed };
 }
-
-const refused = (url: string) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(Number(new URL(url).port), '127.0.0.1');
-    s.once('connect', () => (s.destroy(), resolve(false)));
-    s.once('error', () => resolve(true));
-  });
 
 describe('stopping the gateway', () => {
   it('ends an open GET /mcp stream and stops', async () => {
@@ -89,8 +88,9 @@ describe('stopping the gateway', () => {
   it('lets a request in flight finish within the drain time, then closes its connection', async () => {
     const t = await startTestNode({ roles: ROLES, env: { SERVICE_HTTP_DRAIN_MS: '600000' } });
     const upload = await halfSentUpload(t);
+    const draining = once(t.node.gateway.server!, DRAIN_EVENT);
     const stopped = t.stop();
-    await until(async () => ((await refused(t.url)) ? true : undefined), { what: 'the listener closed' });
+    await draining;
     upload.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }).slice(5));
     await upload.closed;
     await stopped;

@@ -1,10 +1,10 @@
+import { vi } from 'vitest';
 import type pg from 'pg';
 import type { ServiceBroker } from 'moleculer';
 import { call } from '../../../brokers/actions.ts';
 import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
 import { decideWithRetry, type DecideStats, type GateWatch } from '../../support/runs-client.ts';
 import type { EventRow, LogFacts, Step } from './reliability.checks.ts';
-import { until } from '../../support/until.ts';
 
 const who = {
   approver: 'local:reliability',
@@ -167,15 +167,15 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
  */
 export async function gone(q: pg.Client, node: string, exited: Promise<unknown>): Promise<void> {
   await exited;
-  await until(
+  await vi.waitFor(
     async () => {
       const { rows } = await q.query<{ n: string }>(
         'SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1',
         [node],
       );
-      return rows[0].n === '0' ? true : undefined;
+      if (rows[0].n !== '0') throw new Error(`the database sessions of ${node} have not ended`);
     },
-    { what: `the database sessions of ${node} to end`, timeoutMs: 120_000 },
+    { timeout: 120_000, interval: 50 },
   );
 }
 

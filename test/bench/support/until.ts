@@ -1,8 +1,7 @@
 /**
- * Polls `probe` until it answers a value (not undefined) and answers it: for conditions outside the test's process
- * that must come true and announce nothing (a row in another process's database, an item in a queue read over HTTP).
- * The one poll cadence of the support code; past `timeoutMs` it fails naming `what`, so a condition that never comes
- * true fails the test instead of hanging it. Nothing is decided by the waiting itself.
+ * Polls `probe` until it answers a value (not undefined) and answers it, for benchmarks (they run outside vitest, whose
+ * `vi.waitFor` tests use): a condition in another process that announces nothing. Past `timeoutMs` it fails naming
+ * `what`, so a condition that never comes true fails the run instead of hanging it.
  */
 export async function until<T>(
   probe: () => Promise<T | undefined>,
