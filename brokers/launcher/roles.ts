@@ -1,4 +1,5 @@
 import { createCircuitAdapter } from '../../actors/adapters/circuit/circuit.adapter.ts';
+import { createEdaAdapter } from '../../actors/adapters/eda/eda.adapter.ts';
 import { createConformanceAdapter } from '../../actors/adapters/conformance/conformance.adapter.ts';
 import { createCadscriptAdapter } from '../../actors/adapters/cadscript/cadscript.adapter.ts';
 import { createCadkernelAdapter } from '../../actors/adapters/cadkernel/cadkernel.adapter.ts';
@@ -102,6 +103,11 @@ export function roleTable(
       services: [createFlowAdapter],
     },
     { name: 'adapter:circuit', doc: 'the circuit simulation adapter (ngspice)', services: [createCircuitAdapter] },
+    {
+      name: 'adapter:eda',
+      doc: "the EDA adapter (KiCad 6 files: native schematic reader; KiCad's pcbnew engine for DRC, Gerbers, routing)",
+      services: [createEdaAdapter],
+    },
     {
       name: 'adapter:solver',
       doc: 'the solver tool adapter (CalculiX) with its field-extraction worker pool, and the named-faces actor (gmsh)',

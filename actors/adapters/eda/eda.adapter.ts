@@ -1,0 +1,25 @@
+import type { Infra } from '../../../brokers/infra.ts';
+import { createAdapterService } from '../kit/adapter.service.ts';
+import { setEngineSandbox } from '../kit/sandbox.ts';
+import { Workspace, workspaceRoot } from '../kit/workspace.ts';
+import { edaTools } from './tools.ts';
+import { kicadEngineStatus } from './engine.ts';
+
+const edaAdapter = createAdapterService({
+  id: 'eda',
+  version: '0.1.0',
+  capability: 'eda',
+  tools: (infra) => edaTools(new Workspace(workspaceRoot(infra.config))),
+  checkEngine: () => kicadEngineStatus(),
+});
+
+/**
+ * The `eda` adapter (role `adapter:eda`): KiCad 6 files. Schematic tools (netlist, BOM, pin map, ERC, SPICE export,
+ * schematic generation) read the S-expressions natively; board tools (DRC, Gerber and drill, autorouting) run KiCad's own
+ * board engine, the Python module `pcbnew` under /usr/bin/python3, sandboxed. Without KiCad the adapter reports itself
+ * degraded naming the tools that are unavailable and the Debian package; those tools fail with TOOL_UNAVAILABLE.
+ */
+export const createEdaAdapter = (infra: Infra) => {
+  setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
+  return edaAdapter(infra);
+};

@@ -1,0 +1,150 @@
+/**
+ * A KiCad S-expression reader. A list is an array whose first element is its head token (`(at 1 2 90)` reads as
+ * `['at', '1', '2', '90']`); atoms stay strings, quoted or not (KiCad quotes names, never numbers). Malformed text is a
+ * SexprError naming the line and the token; nothing is guessed.
+ */
+export type SAtom = string;
+export type SList = [string, ...SExpr[]];
+export type SExpr = SAtom | SList;
+
+export class SexprError extends Error {
+  override name = 'SexprError';
+  readonly line: number;
+  readonly token: string | undefined;
+  constructor(message: string, line: number, token?: string) {
+    super(`line ${line}: ${message}${token ? ` (at "${token}")` : ''}`);
+    this.line = line;
+    this.token = token;
+  }
+}
+
+const OPEN = 40; // (
+const CLOSE = 41; // )
+const QUOTE = 34; // "
+const BACKSLASH = 92;
+const NL = 10;
+
+const isSpace = (c: number) => c === 32 || c === NL || c === 9 || c === 13;
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' };
+
+/** Reads one top-level list (a KiCad file holds exactly one). */
+export function parseSexpr(text: string): SList {
+  let i = 0;
+  let line = 1;
+  const n = text.length;
+  const stack: SExpr[][] = [];
+  let root: SList | undefined;
+  const skipSpace = () => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (!isSpace(c)) return;
+      if (c === NL) line++;
+      i++;
+    }
+  };
+  for (;;) {
+    skipSpace();
+    if (i >= n) break;
+    const c = text.charCodeAt(i);
+    if (root && stack.length === 0) throw new SexprError('text after the closing parenthesis', line, text.slice(i, i + 20));
+    if (c === OPEN) {
+      i++;
+      stack.push([]);
+      continue;
+    }
+    if (stack.length === 0) throw new SexprError('not an S-expression: expected "("', line, text.slice(i, i + 20));
+    if (c === CLOSE) {
+      i++;
+      const list = stack.pop()!;
+      if (list.length === 0 || typeof list[0] !== 'string') throw new SexprError('a list without a head token', line);
+      if (stack.length === 0) root = list as SList;
+      else stack[stack.length - 1]!.push(list as SList);
+      continue;
+    }
+    let atom: string;
+    if (c === QUOTE) {
+      const startLine = line;
+      i++;
+      let out = '';
+      let from = i;
+      for (;;) {
+        if (i >= n) throw new SexprError('unterminated string', startLine);
+        const d = text.charCodeAt(i);
+        if (d === QUOTE) break;
+        if (d === NL) line++;
+        if (d === BACKSLASH) {
+          out += text.slice(from, i);
+          const e = text[i + 1] ?? '';
+          out += ESCAPES[e] ?? e;
+          i += 2;
+          from = i;
+          continue;
+        }
+        i++;
+      }
+      atom = out + text.slice(from, i);
+      i++;
+    } else {
+      const from = i;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (isSpace(d) || d === OPEN || d === CLOSE || d === QUOTE) break;
+        i++;
+      }
+      atom = text.slice(from, i);
+    }
+    stack[stack.length - 1]!.push(atom);
+  }
+  if (stack.length > 0) throw new SexprError(`unexpected end of file: ${stack.length} list(s) not closed`, line);
+  if (!root) throw new SexprError('empty file: no S-expression', line);
+  return root;
+}
+
+/** The child lists of `list` whose head is `head`. */
+export function children(list: SList, head: string): SList[] {
+  const out: SList[] = [];
+  for (let k = 1; k < list.length; k++) {
+    const e = list[k]!;
+    if (typeof e !== 'string' && e[0] === head) out.push(e);
+  }
+  return out;
+}
+
+/** The first child list whose head is `head`. */
+export function child(list: SList, head: string): SList | undefined {
+  for (let k = 1; k < list.length; k++) {
+    const e = list[k]!;
+    if (typeof e !== 'string' && e[0] === head) return e;
+  }
+  return undefined;
+}
+
+/** The atom at `index` of the child `head` (`(uuid abc)` -> 'abc'). */
+export function atom(list: SList, head: string, index = 1): string | undefined {
+  const c = child(list, head);
+  const v = c?.[index];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A number atom; NaN-free (a missing or malformed one is `fallback`). */
+export function num(v: SExpr | undefined, fallback = 0): number {
+  if (typeof v !== 'string') return fallback;
+  const x = Number(v);
+  return Number.isFinite(x) ? x : fallback;
+}
+
+/** Whether the bare flag atom appears in the list (`(pin passive line ... hide)`). */
+export function hasFlag(list: SList, flag: string): boolean {
+  for (let k = 1; k < list.length; k++) if (list[k] === flag) return true;
+  return false;
+}
+
+/** `(property "Name" "Value" ...)` children as a map. */
+export function properties(list: SList): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of children(list, 'property')) {
+    if (typeof p[1] === 'string' && typeof p[2] === 'string') out.set(p[1], p[2]);
+  }
+  return out;
+}
