@@ -172,7 +172,12 @@ function buildNets(
     if (!nodes.size && !labels.length && !e.driver) continue;
     const auto = !e.driver || e.driver.prio === PRIO.pin;
     const first = [...nodes.values()].sort(nodeOrder)[0];
-    const name = e.driver?.name ?? (first ? `Net-(${first.reference}-Pad${first.pin})` : `Net-(${root})`);
+    // KiCad 6 names a lone pin's net `unconnected-(REF-PadN)` and any other unlabelled one after its first pin.
+    const lone = nodes.size === 1 && !labels.length && auto;
+    const name =
+      lone && first
+        ? `unconnected-(${first.reference}-Pad${first.pin})`
+        : (e.driver?.name ?? (first ? `Net-(${first.reference}-Pad${first.pin})` : `Net-(${root})`));
     nets.push({
       code: 0,
       root,

@@ -1,8 +1,8 @@
 import type { ToolDefinition } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
+import { schematicTools } from './schematic.tools.ts';
 
 /** The eda tools, each from its own module. */
 export function edaTools(ws: Workspace): ToolDefinition<any, any>[] {
-  void ws;
-  return [];
+  return [...schematicTools(ws)];
 }

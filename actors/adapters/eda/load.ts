@@ -1,0 +1,62 @@
+import { InvalidArgumentsError } from '../kit/tool.ts';
+import type { Workspace } from '../kit/workspace.ts';
+import { connectivity, type Connectivity } from './connectivity.ts';
+import { loadSchematic, SchematicError } from './schematic.ts';
+import type { Schematic } from './schematic.types.ts';
+
+/** Largest single schematic file read (the biggest demo sheet is 0.3 MB). */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+export interface LoadedDesign {
+  sch: Schematic;
+  conn: Connectivity;
+  parse_ms: number;
+}
+
+/**
+ * Loads a schematic hierarchy from the workspace (every sheet file through the workspace's confinement rule) and its
+ * connectivity. A file that is not a KiCad 6 schematic, a missing sheet file or a path outside the workspace is invalid
+ * arguments naming the file (and the line where the reader stopped).
+ */
+export async function loadDesign(
+  ws: Workspace,
+  schematicPath: string,
+  argName = 'schematic_path',
+): Promise<LoadedDesign> {
+  if (!schematicPath.endsWith('.kicad_sch'))
+    throw new InvalidArgumentsError(`${argName} ${JSON.stringify(schematicPath)} is not a .kicad_sch file`, {
+      [argName]: schematicPath,
+    });
+  const started = performance.now();
+  const read = async (file: string) => {
+    const buf = await ws.read(file, file === schematicPath ? argName : `sheet file ${file}`);
+    if (buf.byteLength > MAX_FILE_BYTES)
+      throw new InvalidArgumentsError(`${file} is ${buf.byteLength} bytes, over ${MAX_FILE_BYTES}`, { file });
+    return buf.toString('utf8');
+  };
+  try {
+    const sch = await loadSchematic(schematicPath, read);
+    const conn = connectivity(sch);
+    return { sch, conn, parse_ms: Math.round((performance.now() - started) * 10) / 10 };
+  } catch (err) {
+    if (err instanceof SchematicError)
+      throw new InvalidArgumentsError(err.message, { [argName]: schematicPath, file: err.file });
+    throw err;
+  }
+}
+
+/** The design's symbols that are parts (not power symbols or flags), one entry per reference (units merged). */
+export function parts(sch: Schematic) {
+  const byRef = new Map<
+    string,
+    { symbol: Schematic['sheets'][number]['symbols'][number]; sheet: string; units: number[] }
+  >();
+  for (const sheet of sch.sheets)
+    for (const s of sheet.symbols) {
+      if (s.power || s.reference.startsWith('#')) continue;
+      const known = byRef.get(s.reference);
+      if (known) known.units.push(s.unit);
+      else byRef.set(s.reference, { symbol: s, sheet: sheet.instance.names, units: [s.unit] });
+    }
+  return byRef;
+}

@@ -1,0 +1,148 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, InvalidArgumentsError, type ToolContext } from '../kit/tool.ts';
+import type { Workspace } from '../kit/workspace.ts';
+import { bomCsv, bomLines } from './bom.ts';
+import { loadDesign } from './load.ts';
+import { jsonNetlist, kicadNetlist } from './netlist.ts';
+import { pinMapping } from './pinmap.ts';
+
+const SchematicPath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .describe('workspace path of the root .kicad_sch (KiCad 6 or later); sheet files resolve against its folder');
+const OutputPath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .optional()
+  .describe("workspace path to write the file to (default: the call's scratch folder)");
+
+/** Writes one output file where the caller asked, or into the call's scratch folder; answers its workspace path. */
+async function writeOutput(
+  ws: Workspace,
+  tc: ToolContext,
+  tool: string,
+  name: string,
+  text: string,
+  outputPath?: string,
+) {
+  if (outputPath !== undefined && !outputPath.endsWith(path.extname(name)))
+    throw new InvalidArgumentsError(`output_path must end with ${path.extname(name)}`, { output_path: outputPath });
+  const target = outputPath ?? ws.relative(path.join(await ws.scratch(tool), name));
+  const rel = ws.relative(await ws.writeFile(target, text, 'output_path'));
+  tc.outputFiles.push(rel);
+  return rel;
+}
+
+const stem = (p: string) => path.posix.basename(p, '.kicad_sch');
+
+/** `eda.export_netlist`, `eda.export_bom`, `eda.get_pin_mapping`: native reads of a schematic hierarchy. */
+export function schematicTools(ws: Workspace) {
+  return [
+    defineTool({
+      name: 'export_netlist',
+      title: 'Export the netlist of a KiCad schematic',
+      description:
+        'Connectivity of a KiCad schematic and its whole hierarchy (wires, junctions, labels local/global/hierarchical, ' +
+        'power symbols and hidden power pins, sheet pins, bus members), named as KiCad names nets. format kicad writes ' +
+        "KiCad's .net (export version E); json writes the same as JSON. Returns components and nets (code, name, nodes " +
+        'with reference, pin, pin name and electrical type) and the file written.',
+      input: z.object({
+        schematic_path: SchematicPath,
+        format: z.enum(['kicad', 'json']).default('json'),
+        output_path: OutputPath,
+      }),
+      handler: async (a, tc) => {
+        const { sch, conn, parse_ms } = await loadDesign(ws, a.schematic_path);
+        const json = jsonNetlist(sch, conn);
+        const text =
+          a.format === 'kicad'
+            ? kicadNetlist(sch, conn, {
+                source: a.schematic_path,
+                date: new Date().toISOString(),
+                tool: 'service eda 0.1.0',
+              })
+            : `${JSON.stringify(json, null, 1)}\n`;
+        const ext = a.format === 'kicad' ? 'net' : 'json';
+        const netlist_file = await writeOutput(
+          ws,
+          tc,
+          'eda.export_netlist',
+          `${stem(a.schematic_path)}.${ext}`,
+          text,
+          a.output_path,
+        );
+        return {
+          schematic_path: a.schematic_path,
+          format: a.format,
+          netlist_file,
+          sheets: sch.sheets.map((s) => s.instance.names),
+          component_count: json.components.length,
+          net_count: json.nets.length,
+          ...json,
+          parse_ms,
+        };
+      },
+    }),
+    defineTool({
+      name: 'export_bom',
+      title: 'Export the bill of materials of a KiCad schematic',
+      description:
+        'Bill of materials of a KiCad schematic hierarchy: parts in the BOM grouped by value, footprint and manufacturer ' +
+        'part number, with references, quantity, manufacturer and MPN where the symbols carry them, and the other fields ' +
+        'the group shares. format csv or json (the file written); the lines are returned either way and can be recorded ' +
+        "as the project's bom with twin.record_document (document_type bom, properties {lines}).",
+      input: z.object({
+        schematic_path: SchematicPath,
+        format: z.enum(['csv', 'json']).default('csv'),
+        output_path: OutputPath,
+      }),
+      handler: async (a, tc) => {
+        const { sch, parse_ms } = await loadDesign(ws, a.schematic_path);
+        const lines = bomLines(sch);
+        const text = a.format === 'csv' ? bomCsv(lines) : `${JSON.stringify({ lines }, null, 1)}\n`;
+        const bom_file = await writeOutput(
+          ws,
+          tc,
+          'eda.export_bom',
+          `${stem(a.schematic_path)}-bom.${a.format}`,
+          text,
+          a.output_path,
+        );
+        return {
+          schematic_path: a.schematic_path,
+          format: a.format,
+          bom_file,
+          line_count: lines.length,
+          part_count: lines.reduce((n, l) => n + l.quantity, 0),
+          lines,
+          parse_ms,
+        };
+      },
+    }),
+    defineTool({
+      name: 'get_pin_mapping',
+      title: 'Pin mapping of the parts of a KiCad schematic',
+      description:
+        'Per part (units merged) with its footprint: every pin number (the pad it lands on), pin name, electrical type ' +
+        'and the net it is on (null when nothing is attached). references limits the parts (e.g. ["U1"]).',
+      input: z.object({
+        schematic_path: SchematicPath,
+        references: z.array(z.string().min(1).max(64)).max(1000).optional(),
+      }),
+      handler: async (a) => {
+        const { sch, conn, parse_ms } = await loadDesign(ws, a.schematic_path);
+        const only = a.references ? new Set(a.references) : undefined;
+        const parts = pinMapping(sch, conn, only);
+        const missing = a.references?.filter((r) => !parts.some((p) => p.reference === r)) ?? [];
+        if (missing.length)
+          throw new InvalidArgumentsError(`no part ${missing.join(', ')} in ${a.schematic_path}`, {
+            references: missing,
+          });
+        return { schematic_path: a.schematic_path, part_count: parts.length, parts, parse_ms };
+      },
+    }),
+  ];
+}
