@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
+import type { Workspace } from '../kit/workspace.ts';
+import { connectivity } from './connectivity.ts';
+import { runErc } from './erc.ts';
+import { ERC_TYPES } from './erc.types.ts';
+import { loadSchematic, SchematicError } from './schematic.ts';
+
+/** Largest single schematic file read (the biggest demo sheet is 0.3 MB). */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+export const RunErcInputSchema = z.strictObject({
+  schematic_path: z
+    .string()
+    .min(1)
+    .regex(/\.kicad_sch$/, { message: 'schematic_path must end with .kicad_sch' })
+    .describe('workspace path of the root .kicad_sch; its sheet files are read from the same folder'),
+  severity: z.enum(['all', 'error']).default('all').describe('all: errors and warnings (default); error: errors only'),
+  max_violations: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(1000)
+    .describe('most violations listed (counts always cover all); default 1000'),
+});
+
+const PointSchema = z.object({ x: z.number(), y: z.number() });
+
+export const RunErcResultSchema = z.object({
+  schematic_path: z.string(),
+  passed: z.boolean().describe('no errors (warnings allowed)'),
+  error_count: z.number().int(),
+  warning_count: z.number().int(),
+  by_type: z.record(z.string(), z.number().int()).describe('violations per check, over the severities asked for'),
+  violations: z.array(
+    z.object({
+      type: z.enum(ERC_TYPES),
+      severity: z.enum(['error', 'warning']),
+      message: z.string(),
+      sheet: z.string().describe("human sheet path of the marker, e.g. '/' or '/modul/'"),
+      position_mm: PointSchema,
+      items: z.array(
+        z.object({
+          kind: z.enum(['pin', 'label', 'symbol', 'sheet_pin', 'no_connect']),
+          reference: z.string().optional(),
+          pin: z.string().optional(),
+          text: z.string().optional(),
+          position_mm: PointSchema,
+        }),
+      ),
+    }),
+  ),
+  truncated: z.boolean().describe('more violations than max_violations'),
+  sheets: z.array(z.string()).describe('sheet instances checked'),
+  files: z.array(z.string()).describe('schematic files read'),
+  parse_ms: z.number(),
+  elapsed_ms: z.number(),
+});
+
+/**
+ * `eda.run_erc` (class R): KiCad 6's electrical rules check on a schematic hierarchy of the workspace, natively
+ * (erc.ts): every sheet file is read through the workspace's confinement rule; a file that is not a KiCad 6 schematic
+ * is invalid arguments naming it and the line.
+ */
+export function runErcTool(ws: Workspace) {
+  return defineTool({
+    name: 'run_erc',
+    title: 'Run the electrical rules check (ERC) on a KiCad schematic',
+    description:
+      "Check a KiCad 6 schematic hierarchy (.kicad_sch) with KiCad's default ERC rules: the pin conflict matrix per net " +
+      '(output to output, power output to output, anything to a no_connect pin...), input and power input pins not ' +
+      'driven (a power net needs a power output pin or a PWR_FLAG), unconnected pins, no-connect flags that are ' +
+      'connected or dangling, duplicate references and units of one part with different values or footprints, ' +
+      'unannotated symbols (R?), labels that connect to nothing, global labels used once, sheet pins and hierarchical ' +
+      'labels without their counterpart. Each violation has its type, severity, message, sheet path, position (mm) and ' +
+      'the items involved. Read only.',
+    input: RunErcInputSchema,
+    output: RunErcResultSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (a) => {
+      const started = performance.now();
+      const read = async (file: string) => {
+        const buf = await ws.read(file, file === a.schematic_path ? 'schematic_path' : `sheet file ${file}`);
+        if (buf.byteLength > MAX_FILE_BYTES)
+          throw new InvalidArgumentsError(`${file} is ${buf.byteLength} bytes, over ${MAX_FILE_BYTES}`, { file });
+        return buf.toString('utf8');
+      };
+      let sch;
+      try {
+        sch = await loadSchematic(a.schematic_path, read);
+      } catch (err) {
+        if (err instanceof SchematicError)
+          throw new InvalidArgumentsError(err.message, { schematic_path: a.schematic_path, file: err.file });
+        throw err;
+      }
+      const parse_ms = Math.round((performance.now() - started) * 10) / 10;
+      const report = runErc(sch, connectivity(sch));
+      const kept = a.severity === 'error' ? report.violations.filter((v) => v.severity === 'error') : report.violations;
+      const by_type: Record<string, number> = {};
+      for (const v of kept) by_type[v.type] = (by_type[v.type] ?? 0) + 1;
+      return {
+        schematic_path: a.schematic_path,
+        passed: report.passed,
+        error_count: report.error_count,
+        warning_count: report.warning_count,
+        by_type,
+        violations: kept.slice(0, a.max_violations),
+        truncated: kept.length > a.max_violations,
+        sheets: report.sheets,
+        files: sch.files,
+        parse_ms,
+        elapsed_ms: Math.round((performance.now() - started) * 10) / 10,
+      };
+    },
+  });
+}

@@ -1,0 +1,207 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectivity } from '../../../../actors/adapters/eda/connectivity.ts';
+import { pinConflict, PIN_CONFLICT_MATRIX } from '../../../../actors/adapters/eda/erc-matrix.ts';
+import { runErc } from '../../../../actors/adapters/eda/erc.ts';
+import { runErcTool } from '../../../../actors/adapters/eda/erc.tool.ts';
+import { loadSchematic } from '../../../../actors/adapters/eda/schematic.ts';
+import type { ToolContext } from '../../../../actors/adapters/kit/tool.ts';
+import { InvalidArgumentsError } from '../../../../actors/adapters/kit/tool.ts';
+import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
+
+// One-pin parts of each electrical type (pin at the symbol's origin), a resistor (pins 3.81 mm above and below its
+// origin), a two-unit part (one passive pin per unit), and the power library's GND (hidden power_in) and PWR_FLAG.
+const onePin = (name: string, type: string, extra = '') =>
+  `(symbol "t:${name}" ${extra} (in_bom yes) (on_board yes) (property "Reference" "U" (id 0) (at 0 0 0))
+     (symbol "${name}_0_1" (pin ${type} line (at 0 0 0) (length 2.54) (name "P") (number "1"))))`;
+const LIB = `(lib_symbols
+  ${onePin('OUT', 'output')} ${onePin('IN', 'input')} ${onePin('UNS', 'unspecified')}
+  (symbol "t:R" (in_bom yes) (on_board yes) (property "Reference" "R" (id 0) (at 0 0 0))
+    (symbol "R_1_1" (pin passive line (at 0 3.81 270) (length 1.27) (name "~") (number "1"))
+                    (pin passive line (at 0 -3.81 90) (length 1.27) (name "~") (number "2"))))
+  (symbol "t:DUAL" (in_bom yes) (on_board yes) (property "Reference" "U" (id 0) (at 0 0 0))
+    (symbol "DUAL_1_1" (pin passive line (at 0 0 0) (length 2.54) (name "A") (number "1")))
+    (symbol "DUAL_2_1" (pin passive line (at 0 0 0) (length 2.54) (name "B") (number "2"))))
+  (symbol "power:GND" (power) (in_bom yes) (on_board yes) (property "Reference" "#PWR" (id 0) (at 0 0 0))
+    (symbol "GND_0_1" (pin power_in line (at 0 0 270) (length 0) hide (name "GND") (number "1"))))
+  (symbol "power:PWR_FLAG" (power) (in_bom yes) (on_board yes) (property "Reference" "#FLG" (id 0) (at 0 0 0))
+    (symbol "PWR_FLAG_0_0" (pin power_out line (at 0 0 90) (length 0) (name "pwr") (number "1")))))`;
+
+let n = 0;
+const uuid = () => `00000000-0000-0000-0000-${String(++n).padStart(12, '0')}`;
+const sym = (lib: string, ref: string, x: number, y: number, value = lib, unit = 1) =>
+  `(symbol (lib_id "${lib.includes(':') ? lib : `t:${lib}`}") (at ${x} ${y} 0) (unit ${unit}) (in_bom yes) (on_board yes) (uuid ${uuid()})
+     (property "Reference" "${ref}" (id 0) (at 0 0 0)) (property "Value" "${value}" (id 1) (at 0 0 0)))`;
+const wire = (x1: number, y1: number, x2: number, y2: number) => `(wire (pts (xy ${x1} ${y1}) (xy ${x2} ${y2})))`;
+const nc = (x: number, y: number) => `(no_connect (at ${x} ${y}) (uuid ${uuid()}))`;
+const label = (kind: 'label' | 'global_label' | 'hierarchical_label', text: string, x: number, y: number) =>
+  `(${kind} "${text}"${kind === 'label' ? '' : ' (shape input)'} (at ${x} ${y} 0) (uuid ${uuid()}))`;
+const file = (...items: string[]) =>
+  `(kicad_sch (version 20211123) (generator eeschema) (uuid ${uuid()}) (paper "A4")\n${LIB}\n${items.join('\n')}\n)`;
+
+/**
+ * A clean circuit: U1's output drives R1 pin 1 (with the local label A on a wire), R1 pin 2 sits on GND with a
+ * PWR_FLAG; the global label SIG is used twice, each on a pin.
+ */
+const CLEAN = [
+  sym('R', 'R1', 50, 50),
+  sym('OUT', 'U1', 50, 46.19),
+  wire(50, 46.19, 40, 46.19),
+  label('label', 'A', 40, 46.19),
+  sym('power:GND', '#PWR01', 50, 53.81, 'GND'),
+  sym('power:PWR_FLAG', '#FLG01', 50, 53.81, 'PWR_FLAG'),
+  sym('IN', 'U2', 80, 50),
+  label('global_label', 'SIG', 80, 50),
+  sym('OUT', 'U3', 90, 50),
+  label('global_label', 'SIG', 90, 50),
+];
+
+async function erc(files: Record<string, string>) {
+  const sch = await loadSchematic('top.kicad_sch', async (f) => {
+    const text = files[f];
+    if (text === undefined) throw new Error(`no ${f}`);
+    return text;
+  });
+  return runErc(sch, connectivity(sch));
+}
+const check = (...extra: string[]) => erc({ 'top.kicad_sch': file(...CLEAN, ...extra) });
+
+describe('the default pin conflict matrix (KiCad 6 m_defaultPinMap)', () => {
+  it('is symmetric and has the cells the brief names', () => {
+    for (let i = 0; i < 12; i++)
+      for (let j = 0; j < 12; j++) expect(PIN_CONFLICT_MATRIX[i]![j]).toBe(PIN_CONFLICT_MATRIX[j]![i]);
+    expect(pinConflict('output', 'output')).toBe('error');
+    expect(pinConflict('power_out', 'power_out')).toBe('error');
+    expect(pinConflict('output', 'power_out')).toBe('error');
+    expect(pinConflict('open_collector', 'output')).toBe('error');
+    expect(pinConflict('tri_state', 'output')).toBe('warning');
+    expect(pinConflict('unspecified', 'passive')).toBe('warning');
+    expect(pinConflict('unspecified', 'free')).toBe('ok');
+    expect(pinConflict('no_connect', 'free')).toBe('error');
+    expect(pinConflict('passive', 'power_in')).toBe('ok');
+  });
+});
+
+describe('runErc on hand-written schematics', () => {
+  it('passes a clean schematic with no violation', async () => {
+    const r = await check();
+    expect(r.violations).toEqual([]);
+    expect(r).toMatchObject({ passed: true, error_count: 0, warning_count: 0, sheets: ['/'] });
+  });
+
+  it('pin_to_pin: two outputs on one net is one error; unspecified with passive one warning', async () => {
+    const r = await check(sym('OUT', 'U10', 120, 50), sym('OUT', 'U11', 120, 50));
+    expect(r.by_type).toEqual({ pin_to_pin: 1 });
+    expect(r.violations[0]).toMatchObject({ severity: 'error', sheet: '/', position_mm: { x: 120, y: 50 } });
+    expect(r.violations[0]!.items.map((i) => i.reference).sort()).toEqual(['U10', 'U11']);
+    const w = await check(sym('UNS', 'U10', 120, 50), sym('R', 'R10', 120, 53.81), nc(120, 57.62));
+    expect(w.by_type).toEqual({ pin_to_pin: 1 });
+    expect(w).toMatchObject({ passed: true, warning_count: 1 });
+  });
+
+  it('pin_not_connected: a resistor pin on nothing', async () => {
+    const r = await check(sym('R', 'R10', 120, 50), sym('OUT', 'U10', 120, 46.19));
+    expect(r.by_type).toEqual({ pin_not_connected: 1 });
+    expect(r.violations[0]!.items).toEqual([
+      { kind: 'pin', reference: 'R10', pin: '2', position_mm: { x: 120, y: 53.81 } },
+    ]);
+  });
+
+  it('power_pin_not_driven: GND without a PWR_FLAG or power output; pin_not_driven: two inputs alone', async () => {
+    const r = await erc({
+      'top.kicad_sch': file(...CLEAN.filter((s) => !s.includes('PWR_FLAG'))),
+    });
+    expect(r.by_type).toEqual({ power_pin_not_driven: 1 });
+    expect(r.violations[0]!.items[0]).toMatchObject({ reference: '#PWR01', pin: '1' });
+    const i = await check(sym('IN', 'U10', 120, 50), sym('IN', 'U11', 120, 50));
+    expect(i.by_type).toEqual({ pin_not_driven: 1 });
+  });
+
+  it('no_connect_connected and no_connect_dangling', async () => {
+    const r = await check(sym('OUT', 'U10', 120, 50), sym('IN', 'U11', 120, 50), nc(120, 50), nc(150, 150));
+    expect(r.by_type).toEqual({ no_connect_connected: 1, no_connect_dangling: 1 });
+    expect(r.warning_count).toBe(2);
+    expect(r.passed).toBe(true);
+  });
+
+  it('duplicate_reference, unannotated and units of one part', async () => {
+    const parked = (lib: string, ref: string, x: number, value?: string, unit?: number) =>
+      lib === 'R'
+        ? [sym('R', ref, x, 100, value), nc(x, 96.19), nc(x, 103.81)]
+        : [sym(lib, ref, x, 100, value, unit), nc(x, 100)];
+    const r = await check(...parked('R', 'R5', 100), ...parked('R', 'R5', 110), ...parked('R', 'R?', 120));
+    expect(r.by_type).toEqual({ duplicate_reference: 1, unannotated: 1 });
+    const units = await check(...parked('DUAL', 'U7', 100, 'X', 1), ...parked('DUAL', 'U7', 110, 'X', 2));
+    expect(units.violations).toEqual([]);
+    const diff = await check(...parked('DUAL', 'U7', 100, 'X', 1), ...parked('DUAL', 'U7', 110, 'Y', 2));
+    expect(diff.by_type).toEqual({ different_unit_value: 1 });
+  });
+
+  it('label_dangling: a label on nothing and a label on a wire with no pin; global_label_single', async () => {
+    const r = await check(
+      label('label', 'FLOAT', 150, 150),
+      wire(150, 160, 160, 160),
+      label('label', 'WIRE', 150, 160),
+      sym('IN', 'U10', 170, 170),
+      label('global_label', 'ONCE', 170, 170),
+    );
+    expect(r.by_type).toEqual({ label_dangling: 2, global_label_single: 1 });
+    expect(r.violations.find((v) => v.type === 'global_label_single')!.items).toEqual([
+      { kind: 'label', text: 'ONCE', position_mm: { x: 170, y: 170 } },
+    ]);
+  });
+
+  it('hier_label_mismatch: a sheet pin without its label and a label without its sheet pin', async () => {
+    const sheet = `(sheet (at 150 100) (size 20 20) (uuid ${uuid()})
+      (property "Sheet name" "child" (id 0) (at 0 0 0)) (property "Sheet file" "child.kicad_sch" (id 1) (at 0 0 0))
+      (pin "A" input (at 150 105 180) (uuid ${uuid()})) (pin "B" input (at 150 110 180) (uuid ${uuid()})))`;
+    const r = await erc({
+      'top.kicad_sch': file(...CLEAN, sheet, sym('OUT', 'U10', 150, 105), sym('OUT', 'U11', 150, 110)),
+      'child.kicad_sch': file(
+        sym('IN', 'U20', 50, 50),
+        label('hierarchical_label', 'A', 50, 50),
+        sym('IN', 'U21', 60, 50),
+        label('hierarchical_label', 'C', 60, 50),
+      ),
+    });
+    expect(r.sheets).toEqual(['/', '/child/']);
+    expect(r.by_type).toEqual({ hier_label_mismatch: 2 });
+    expect(r.violations.map((v) => [v.sheet, v.items[0]!.kind, v.items[0]!.text])).toEqual([
+      ['/', 'sheet_pin', 'B'],
+      ['/child/', 'label', 'C'],
+    ]);
+  });
+});
+
+describe('eda.run_erc', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'erc-'));
+    await fs.mkdir(path.join(root, 'p'));
+    await fs.writeFile(
+      path.join(root, 'p/top.kicad_sch'),
+      file(...CLEAN, sym('OUT', 'U10', 120, 50), sym('OUT', 'U11', 120, 50)),
+    );
+    await fs.writeFile(path.join(root, 'p/bad.kicad_sch'), '(kicad_sch (version 20211123)\n (symbol ');
+  });
+  afterAll(() => fs.rm(root, { recursive: true, force: true }));
+  const call = (args: Record<string, unknown>) =>
+    runErcTool(new Workspace(root)).handler(
+      { severity: 'all', max_violations: 1000, ...args } as never,
+      { outputFiles: [] } as unknown as ToolContext,
+    );
+
+  it('reports through the workspace', async () => {
+    const r = await call({ schematic_path: 'p/top.kicad_sch' });
+    expect(r).toMatchObject({ passed: false, error_count: 1, by_type: { pin_to_pin: 1 }, files: ['p/top.kicad_sch'] });
+  });
+
+  it('refuses a malformed file and a path outside the workspace, naming them', async () => {
+    await expect(call({ schematic_path: 'p/bad.kicad_sch' })).rejects.toThrow(InvalidArgumentsError);
+    await expect(call({ schematic_path: 'p/bad.kicad_sch' })).rejects.toThrow(/p\/bad\.kicad_sch/);
+    await expect(call({ schematic_path: '../x.kicad_sch' })).rejects.toThrow(/outside the workspace/);
+    await expect(call({ schematic_path: 'p/none.kicad_sch' })).rejects.toThrow(/cannot be read/);
+  });
+});
