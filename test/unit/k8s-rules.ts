@@ -121,8 +121,8 @@ function checkServiceContainer(p: Pod, v: string[]): void {
   }
 }
 
-/** Roles whose actors spawn engines (ccx, gmsh, ngspice), which README "Engine sandbox" runs under bwrap. */
-export const ENGINE_ROLES = ['adapter:solver', 'adapter:cadkernel', 'adapter:circuit'];
+/** Roles whose actors spawn engines (ccx, gmsh, ngspice, KiCad's pcbnew), which README "Engine sandbox" runs under bwrap. */
+export const ENGINE_ROLES = ['adapter:solver', 'adapter:cadkernel', 'adapter:circuit', 'adapter:eda'];
 
 /**
  * The engine sandbox of a pod hosting an engine role: SERVICE_ENGINE_SANDBOX (container env over the ConfigMap,

@@ -31,6 +31,7 @@ export const EXPECTED_DEPLOYMENTS: Record<string, { roles: string; component: 'g
   'adapter-cadscript': { roles: 'adapter:cadscript', component: 'adapter' },
   'adapter-cadkernel': { roles: 'adapter:cadkernel,cadsessions', component: 'adapter' },
   'adapter-circuit': { roles: 'adapter:circuit', component: 'adapter' },
+  'adapter-eda': { roles: 'adapter:eda', component: 'adapter' },
   'adapter-web': { roles: 'adapter:web', component: 'adapter' },
   harness: { roles: 'harness', component: 'actor' },
 };
@@ -53,6 +54,7 @@ export const WORKSPACE_ROLES = [
   'adapter:cadkernel',
   'cadsessions',
   'adapter:circuit',
+  'adapter:eda',
   'adapter:twin',
 ];
 export const WORKSPACE_CLAIM = 'workspace';

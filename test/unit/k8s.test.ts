@@ -61,13 +61,13 @@ describe('k8s manifests', () => {
     expect(gatewayHpa?.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: 'gateway' });
   });
 
-  it('no manifest speaks of future roles or of the eda adapter', () => {
+  it('no manifest speaks of future roles; the eda adapter has its Deployment and autoscaler', () => {
     for (const file of tree.files) {
       const text = fs.readFileSync(path.join(K8S, file), 'utf8');
       expect(text, file).not.toMatch(/future|later issues|until (then|a role exists)/i);
     }
-    expect(() => doc(tree, 'Deployment', 'adapter-eda')).toThrow();
-    expect(() => doc(tree, 'HorizontalPodAutoscaler', 'adapter-eda')).toThrow();
+    expect(doc(tree, 'Deployment', 'adapter-eda').spec.template.spec.containers[0].args).toEqual(['--roles', 'adapter:eda']);
+    expect(doc(tree, 'HorizontalPodAutoscaler', 'adapter-eda').spec.scaleTargetRef.name).toBe('adapter-eda');
   });
 
   it('the Dockerfile builds the runtime image the manifests expect', () => {
@@ -213,8 +213,8 @@ describe('k8s manifests', () => {
     },
     {
       name: 'roles.ts gained a role no Deployment hosts',
-      mutate: (_, roles) => void roles.push('adapter:eda'),
-      expect: /role adapter:eda is hosted by no Deployment/,
+      mutate: (_, roles) => void roles.push('adapter:thermal'),
+      expect: /role adapter:thermal is hosted by no Deployment/,
     },
     { name: 'no ConfigMap envFrom', mutate: (t) => void delete container(t, 'gateway').envFrom, expect: /envFrom/ },
     {

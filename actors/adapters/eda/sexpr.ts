@@ -47,7 +47,8 @@ export function parseSexpr(text: string): SList {
     skipSpace();
     if (i >= n) break;
     const c = text.charCodeAt(i);
-    if (root && stack.length === 0) throw new SexprError('text after the closing parenthesis', line, text.slice(i, i + 20));
+    if (root && stack.length === 0)
+      throw new SexprError('text after the closing parenthesis', line, text.slice(i, i + 20));
     if (c === OPEN) {
       i++;
       stack.push([]);
