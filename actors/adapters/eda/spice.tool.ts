@@ -1,0 +1,121 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+// eslint-disable-next-line import-x/no-restricted-paths -- the exported netlist must pass circuit.run_simulation's own checks, not a copy of them; the policy belongs in the adapter kit (to move)
+import { workspaceIncludes } from '../circuit/netlist-includes.ts';
+import { InvalidArgumentsError } from '../kit/tool.ts';
+import type { Workspace } from '../kit/workspace.ts';
+import { connectivity } from './connectivity.ts';
+import { loadSchematic, SchematicError } from './schematic.ts';
+import { sheetTexts, type SheetText } from './spice-directives.ts';
+import { exportSpice, libraryFiles, type LibraryResolution, type SpiceSkip } from './spice.ts';
+
+/** Largest schematic file read. */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+/** What `eda.export_netlist` with `format: 'spice'` answers. */
+export const SpiceNetlistResultSchema = z.object({
+  spice_path: z.string().describe('workspace path of the ngspice netlist written'),
+  components: z.number().int().describe('element lines written'),
+  directives: z.array(z.string()).describe('include cards and sheet directives written'),
+  skipped: z
+    .array(z.object({ item: z.string(), reason: z.string() }))
+    .describe('parts, directives and libraries left out, each with the reason'),
+});
+
+export interface SpiceNetlistFile {
+  spice_path: string;
+  components: number;
+  directives: string[];
+  skipped: SpiceSkip[];
+}
+
+/** `${KIPRJMOD}` (the project folder) as KiCad expands it in `Spice_Lib_File`; other variables are left to fail. */
+const expandProject = (file: string) => file.replace(/^\$\{KIPRJMOD\}[/\\]?|^\$\(KIPRJMOD\)[/\\]?/, '');
+
+/**
+ * How each library resolves for a netlist written in `outDir`: relative to the schematic's folder, as KiCad resolves
+ * `Spice_Lib_File`, it must be a workspace file that passes `circuit.run_simulation`'s checks with every file it
+ * includes in turn, the very resolver that tool uses (the copies it makes go to a scratch folder removed at once).
+ */
+async function resolveLibraries(
+  ws: Workspace,
+  files: string[],
+  schDir: string,
+  outDir: string,
+): Promise<Map<string, LibraryResolution>> {
+  const out = new Map<string, LibraryResolution>();
+  if (!files.length) return out;
+  const scratch = await ws.scratch('eda.export_netlist');
+  try {
+    const check = workspaceIncludes(ws, schDir, path.join(scratch, 'include'));
+    for (const file of files) {
+      const local = expandProject(file);
+      if (/\$[{(]/.test(local)) {
+        out.set(file, { reason: 'names a path variable other than KIPRJMOD, which the workspace cannot resolve' });
+        continue;
+      }
+      try {
+        await check(local);
+        const abs = await ws.resolveForRead(path.resolve(schDir, local), 'library');
+        const rel = path.relative(outDir, abs).split(path.sep).join('/');
+        out.set(file, { include: rel });
+      } catch (err) {
+        if (!(err instanceof InvalidArgumentsError)) throw err;
+        out.set(file, { reason: err.message });
+      }
+    }
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/**
+ * Exports a KiCad 6 simulation schematic of the workspace as an ngspice netlist (spice.ts) and writes it to
+ * `outputPath` (default: the schematic's path with `.cir`), through the workspace's confined write. Libraries named
+ * by the parts or the sheets are written as `.include` cards relative to the netlist's folder when they lie inside
+ * the workspace and pass the circuit tool's allow-list; otherwise they are skipped with the reason. The netlist runs
+ * as is with `circuit.run_simulation` (`netlist_path`).
+ */
+export async function spiceNetlistFile(
+  ws: Workspace,
+  schematicPath: string,
+  outputPath?: string,
+): Promise<SpiceNetlistFile> {
+  if (!schematicPath.endsWith('.kicad_sch'))
+    throw new InvalidArgumentsError(`schematic_path ${JSON.stringify(schematicPath)} is not a .kicad_sch file`, {
+      schematic_path: schematicPath,
+    });
+  const target = outputPath ?? schematicPath.replace(/\.kicad_sch$/, '.cir');
+  if (target.endsWith('.kicad_sch') || path.posix.normalize(target) === path.posix.normalize(schematicPath))
+    throw new InvalidArgumentsError(`output_path ${JSON.stringify(target)} would overwrite a schematic`, {
+      output_path: target,
+    });
+  const read = async (file: string) => {
+    const buf = await ws.read(file, file === schematicPath ? 'schematic_path' : `sheet file ${file}`);
+    if (buf.byteLength > MAX_FILE_BYTES)
+      throw new InvalidArgumentsError(`${file} is ${buf.byteLength} bytes, over ${MAX_FILE_BYTES}`, { file });
+    return buf.toString('utf8');
+  };
+  let sch;
+  const texts: SheetText[] = [];
+  try {
+    sch = await loadSchematic(schematicPath, read);
+    for (const file of sch.files) texts.push(...sheetTexts(file, await read(file)));
+  } catch (err) {
+    if (err instanceof SchematicError) throw new InvalidArgumentsError(err.message, { file: err.file });
+    throw err;
+  }
+  const schDir = path.dirname(await ws.resolveForRead(schematicPath, 'schematic_path'));
+  const outAbs = await ws.resolveForWrite(target, 'output_path');
+  const libraries = await resolveLibraries(ws, libraryFiles(sch, texts), schDir, path.dirname(outAbs));
+  const result = exportSpice(sch, connectivity(sch), { texts, libraries });
+  const written = await ws.writeFile(target, result.text, 'output_path');
+  return {
+    spice_path: ws.relative(written),
+    components: result.components.length,
+    directives: result.directives,
+    skipped: result.skipped,
+  };
+}
