@@ -32,6 +32,8 @@ export interface BoardPad {
   position: Point;
   /** Absolute orientation (KiCad writes the pad's angle already including the footprint's). */
   rotation: number;
+  /** Where the pad's shape is centred: `position` plus the drill's `(offset x y)` turned by the pad's orientation. */
+  shape_position: Point;
   size: { w: number; h: number };
   drill: { w: number; h: number } | null;
   /** As written (`*.Cu`, `F&B.Cu` included); copperLayersOf() expands them. */
@@ -214,6 +216,10 @@ function readFootprint(e: SList, netOf: (l: SList) => string | null): BoardFootp
     const drill = child(p, 'drill');
     const size = child(p, 'size');
     const pf = atom(p, 'pinfunction');
+    const abs = { x: position.x + local.x * cos + local.y * sin, y: position.y - local.x * sin + local.y * cos };
+    const rotation = num(pat?.[3]);
+    const off = drill ? xy(child(drill, 'offset')) : { x: 0, y: 0 };
+    const pr = (rotation * Math.PI) / 180;
     const pt = atom(p, 'pintype');
     return {
       reference,
@@ -221,8 +227,12 @@ function readFootprint(e: SList, netOf: (l: SList) => string | null): BoardFootp
       type: padType(p[2]),
       shape: str(p[3]),
       // KiCad's RotatePoint: a positive angle turns counter-clockwise on screen, where y points down.
-      position: round({ x: position.x + local.x * cos + local.y * sin, y: position.y - local.x * sin + local.y * cos }),
-      rotation: num(pat?.[3]),
+      position: round(abs),
+      rotation,
+      shape_position: round({
+        x: abs.x + off.x * Math.cos(pr) + off.y * Math.sin(pr),
+        y: abs.y - off.x * Math.sin(pr) + off.y * Math.cos(pr),
+      }),
       size: { w: num(size?.[1]), h: num(size?.[2]) },
       drill: drill ? drillSize(drill) : null,
       layers: strings(child(p, 'layers')),

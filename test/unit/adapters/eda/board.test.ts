@@ -8,7 +8,7 @@ const demo = (rel: string) => `${DEMOS}/${rel}`;
 const read = (rel: string) => parseBoard(fs.readFileSync(demo(rel), 'utf8'), rel);
 
 // What KiCad's own engine says about a board: every pad (reference, number, absolute position, net, attribute, the
-// copper layers of its layer set the board enables), and the counts of vias, tracks (with vias), copper layers, nets.
+// copper layers of its layer set the board enables, the centre of its shape, which a drill offset moves), and the counts of vias, tracks (with vias), copper layers, nets.
 const PCBNEW_DUMP = `
 import pcbnew, sys, json
 b = pcbnew.LoadBoard(sys.argv[1])
@@ -16,8 +16,10 @@ pads = []
 for fp in b.GetFootprints():
     for p in fp.Pads():
         pos = p.GetPosition()
+        shape = p.ShapePos()
         pads.append([fp.GetReference(), p.GetNumber(), pos.x / 1e6, pos.y / 1e6, p.GetNetname(), p.GetAttribute(),
-                     [b.GetStandardLayerName(l) for l in p.GetLayerSet().CuStack() if b.IsLayerEnabled(l)]])
+                     [b.GetStandardLayerName(l) for l in p.GetLayerSet().CuStack() if b.IsLayerEnabled(l)],
+                     shape.x / 1e6, shape.y / 1e6])
 vias = [t for t in b.GetTracks() if t.Type() == pcbnew.PCB_VIA_T]
 print(json.dumps({"pads": pads, "vias": len(vias), "tracks": len(b.GetTracks()),
                   "copper": b.GetCopperLayerCount(), "nets": b.GetNetCount()}))
@@ -37,6 +39,7 @@ const BOARDS = [
   'kit-dev-coldfire-xilinx_5213/kit-dev-coldfire-xilinx_5213.kicad_pcb', // 4 copper layers
   'custom_pads_test/custom_pads_test.kicad_pcb', // custom and trapezoid pads
   'stickhub/StickHub.kicad_pcb', // SMD on both sides, rotated footprints
+  'complex_hierarchy/complex_hierarchy.kicad_pcb', // TO-92 pads with drill offsets, on rotated footprints
   'microwave/microwave.kicad_pcb', // a KiCad 5 S-expression board: (module ...)
   'test_xil_95108/carte_test.kicad_pcb',
   'video/video.kicad_pcb', // 7.4 MB
@@ -115,12 +118,16 @@ describe('parseBoard on the KiCad demos', () => {
       p.net ?? '',
       p.type,
       copperLayersOf(b, p.layers),
+      p.shape_position.x,
+      p.shape_position.y,
     ]);
     ref.pads.forEach((r: any[], i: number) => {
       const m = mine[i]!;
       expect([m[0], m[1], m[4], m[5], m[6]]).toEqual([r[0], r[1], r[4], ATTRIBUTE[r[5]], r[6]]);
       expect(Math.abs((m[2] as number) - r[2])).toBeLessThan(1e-4);
       expect(Math.abs((m[3] as number) - r[3])).toBeLessThan(1e-4);
+      expect(Math.abs((m[7] as number) - r[7])).toBeLessThan(1e-4);
+      expect(Math.abs((m[8] as number) - r[8])).toBeLessThan(1e-4);
     });
   });
 });

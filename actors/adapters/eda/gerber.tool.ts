@@ -1,0 +1,91 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, ToolError } from '../kit/tool.ts';
+import type { Workspace } from '../kit/workspace.ts';
+import { loadWorkspaceBoard, requirePcbnew, runPcbnew, stageBoard } from './pcbnew.ts';
+
+export const ExportGerberInputSchema = z.object({
+  board_path: z.string().min(1).describe('Workspace path of the KiCad 6 board (.kicad_pcb)'),
+  output_dir: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Workspace folder for the files (created if missing); default the call's own folder under calls/"),
+});
+
+const GerberFile = z.object({
+  path: z.string().describe('Workspace-relative'),
+  layer: z
+    .string()
+    .describe('KiCad layer (F.Cu, In1.Cu, F.Mask, Edge.Cuts...), PTH or NPTH for drill files, empty for the job'),
+  kind: z.enum(['gerber', 'drill', 'job']),
+  bytes: z.number().int(),
+});
+
+export const ExportGerberResultSchema = z.object({
+  files: z.array(GerberFile),
+  output_dir: z.string().describe('Workspace-relative folder holding the files'),
+  layer_count: z.number().int().describe('Copper layers'),
+  kicad_version: z.string(),
+  elapsed_ms: z.number(),
+});
+
+const KIND = new Set(['gerber', 'drill', 'job']);
+
+/**
+ * `eda.export_gerber`: fabrication files of a workspace board through KiCad's own plotter (pcbnew/plot.py): Gerber X2
+ * of every enabled copper layer, F/B mask, silkscreen and paste and Edge.Cuts, PTH and NPTH Excellon drill files and
+ * the Gerber job file (KiCad 6's GERBER_JOBFILE_WRITER).
+ */
+export function exportGerberTool(ws: Workspace) {
+  return defineTool({
+    name: 'export_gerber',
+    title: 'Export Gerber and drill files of a KiCad board',
+    description:
+      'Plot a workspace KiCad 6 board (board_path, .kicad_pcb) for fabrication with KiCad 6 itself: Gerber X2 files of ' +
+      'every copper layer the board enables, F/B solder mask, silkscreen and paste and Edge.Cuts (netlist attributes ' +
+      'on), Excellon drill files for plated (PTH) and non-plated (NPTH) holes (metric, not merged) and a Gerber job file ' +
+      "(.gbrjob). Files land in output_dir (a workspace folder) or the call's own folder; returns each file with its " +
+      'layer, kind (gerber | drill | job) and size. A file that is not a KiCad 5/6 board is refused naming the file and line.',
+    input: ExportGerberInputSchema,
+    output: ExportGerberResultSchema,
+    handler: async (a, tc) => {
+      const started = performance.now();
+      const loaded = await loadWorkspaceBoard(ws, a.board_path);
+      // Confinement of output_dir before anything is written (read mode: checks, creates nothing).
+      if (a.output_dir !== undefined) await ws.resolve(`${a.output_dir.replace(/\/+$/, '')}/.check`, 'output_dir');
+      await requirePcbnew();
+      const scratch = await ws.scratch('eda.export_gerber');
+      const board = await stageBoard(ws, loaded, scratch);
+      const outDir = path.join(scratch, 'out');
+      const run = await runPcbnew('plot', { board, outDir, scratch, signal: tc.signal });
+      const listed = Array.isArray(run.files) ? (run.files as unknown[]) : [];
+      const files: z.output<typeof GerberFile>[] = [];
+      for (const f of listed) {
+        const { path: p, layer, kind } = (f ?? {}) as Record<string, unknown>;
+        if (typeof p !== 'string' || typeof layer !== 'string' || typeof kind !== 'string' || !KIND.has(kind))
+          throw new ToolError("KiCad's plot script listed a file it could not describe", { file: f as never });
+        // Only files the script wrote into its own output folder are taken.
+        const abs = path.resolve(outDir, p);
+        if (path.dirname(abs) !== (await fs.realpath(outDir)) && path.dirname(abs) !== outDir)
+          throw new ToolError("KiCad's plot script wrote outside its output folder", { file: p });
+        let final = abs;
+        if (a.output_dir !== undefined)
+          final = await ws.moveInto(abs, `${a.output_dir.replace(/\/+$/, '')}/${path.basename(abs)}`, 'output_dir');
+        const bytes = (await fs.stat(final)).size;
+        const rel = ws.relative(final);
+        tc.outputFiles.push(rel);
+        files.push({ path: rel, layer, kind: kind as 'gerber' | 'drill' | 'job', bytes });
+      }
+      if (!files.some((f) => f.kind === 'gerber')) throw new ToolError('KiCad plotted no Gerber file', { log: run });
+      return {
+        files,
+        output_dir: path.posix.dirname(files[0]!.path),
+        layer_count: Number(run.layer_count) || loaded.board.copper_layers.length,
+        kicad_version: String(run.kicad_version ?? ''),
+        elapsed_ms: Math.round(performance.now() - started),
+      };
+    },
+  });
+}
