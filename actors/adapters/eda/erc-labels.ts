@@ -104,3 +104,39 @@ export function labelChecks(sch: Schematic, groups: PlacedGroup[], v: Violations
         );
   }
 }
+
+/**
+ * CONNECTION_GRAPH::ercCheckMultipleDrivers (ERCE_DRIVER_CONFLICT, a warning): a sheet group whose strongest drivers
+ * (global labels, then power pins, local labels, hierarchical labels) carry two different names; KiCad keeps the first
+ * (global over power over local over hierarchical, then the smallest name) for the net.
+ */
+export function driverConflicts(groups: PlacedGroup[], v: Violations) {
+  for (const g of groups) {
+    const drivers: { prio: number; name: string; item: ErcItem }[] = [];
+    for (const l of g.labels)
+      drivers.push({ prio: l.kind === 'global' ? 6 : l.kind === 'local' ? 4 : 3, name: l.text, item: labelItem(l) });
+    for (const { symbol, pin } of g.pins) {
+      const s = g.sheet.symbols[symbol]!;
+      const p = s.pins[pin]!;
+      if (p.hidden && p.type === 'power_in')
+        drivers.push({
+          prio: 5,
+          name: p.name,
+          item: { kind: 'pin', reference: s.reference, pin: p.number, position_mm: p.at },
+        });
+    }
+    if (drivers.length < 2) continue;
+    const top = Math.max(...drivers.map((d) => d.prio));
+    const best = drivers.filter((d) => d.prio === top).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const second = best.find((d) => d.name !== best[0]!.name);
+    if (!second) continue;
+    const first = best[0]!;
+    v.add(
+      'driver_conflict',
+      `Both ${first.name} and ${second.name} are attached to the same items; ${first.name} will be used in the netlist`,
+      g.sheet,
+      first.item.position_mm,
+      [first.item, second.item],
+    );
+  }
+}

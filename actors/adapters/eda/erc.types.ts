@@ -14,6 +14,7 @@ export const ERC_TYPES = [
   'label_dangling',
   'global_label_single',
   'hier_label_mismatch',
+  'driver_conflict',
 ] as const;
 export type ErcType = (typeof ERC_TYPES)[number];
 
@@ -49,7 +50,7 @@ export interface ErcReport {
 
 /**
  * KiCad 6's default severity of each check (ERC_SETTINGS constructor: everything is an error except the warnings it
- * lists, among them ERCE_GLOBLABEL, ERCE_NOCONNECT_CONNECTED and ERCE_NOCONNECT_NOT_CONNECTED). pin_to_pin takes its
+ * lists, among them ERCE_GLOBLABEL, ERCE_DRIVER_CONFLICT, ERCE_NOCONNECT_CONNECTED and ERCE_NOCONNECT_NOT_CONNECTED). pin_to_pin takes its
  * severity from the pin conflict matrix instead.
  */
 export const ERC_SEVERITY: Record<Exclude<ErcType, 'pin_to_pin'>, 'error' | 'warning'> = {
@@ -65,4 +66,5 @@ export const ERC_SEVERITY: Record<Exclude<ErcType, 'pin_to_pin'>, 'error' | 'war
   label_dangling: 'error',
   global_label_single: 'warning',
   hier_label_mismatch: 'error',
+  driver_conflict: 'warning',
 };

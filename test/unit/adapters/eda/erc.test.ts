@@ -153,6 +153,20 @@ describe('runErc on hand-written schematics', () => {
     ]);
   });
 
+  it('driver_conflict: two local labels of different names on one wire, a warning', async () => {
+    const r = await check(
+      sym('OUT', 'U10', 120, 50),
+      wire(120, 50, 130, 50),
+      label('label', 'X', 125, 50),
+      label('label', 'Y', 130, 50),
+    );
+    expect(r.by_type).toEqual({ driver_conflict: 1 });
+    expect(r.violations[0]).toMatchObject({
+      severity: 'warning',
+      message: 'Both X and Y are attached to the same items; X will be used in the netlist',
+    });
+  });
+
   it('hier_label_mismatch: a sheet pin without its label and a label without its sheet pin', async () => {
     const sheet = `(sheet (at 150 100) (size 20 20) (uuid ${uuid()})
       (property "Sheet name" "child" (id 0) (at 0 0 0)) (property "Sheet file" "child.kicad_sch" (id 1) (at 0 0 0))
