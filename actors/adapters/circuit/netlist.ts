@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { InvalidArgumentsError } from '../kit/tool.ts';
-import { ANALYSIS_CARDS, checkExpressions, checkStatements, type Expression } from './netlist-policy.ts';
+import { ANALYSIS_CARDS, checkExpressions, checkStatements, type Expression } from '../kit/spice/netlist-policy.ts';
+import type { IncludeResolver, ResolvedInclude } from '../kit/spice/netlist-includes.ts';
+export type { IncludeResolver, ResolvedInclude } from '../kit/spice/netlist-includes.ts';
 
 /** The four analyses of `circuit.run_simulation` (TOOLS.md). */
 export type AnalysisType = 'op' | 'dc' | 'ac' | 'transient';
@@ -77,17 +79,6 @@ export interface PreparedNetlist {
 }
 
 /** An include as the resolver hands it back: the path ngspice reads, and what the file (and those it includes) defines and uses. */
-export interface ResolvedInclude {
-  path: string;
-  funcs: string[];
-  expressions: Expression[];
-}
-
-/**
- * Resolves an include path (relative to the netlist's folder) to an absolute path inside the workspace, or throws; a
- * resolver that also checks the file hands back its `.func`s and expressions for the deck-wide expression check.
- */
-export type IncludeResolver = (file: string) => Promise<string | ResolvedInclude>;
 
 const firstWord = (line: string) => line.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { defineTool, InvalidArgumentsError, ToolError, ToolUnavailableError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import { RunSimulationInputSchema, RunSimulationResultSchema } from './circuit.schemas.ts';
-import { workspaceIncludes } from './netlist-includes.ts';
+import { workspaceIncludes } from '../kit/spice/netlist-includes.ts';
 import { prepareNetlist } from './netlist.ts';
 import { findProgram, runNgspice } from './ngspice.ts';
 import { failureMessage, judgeRun } from './outcome.ts';

@@ -6,6 +6,7 @@ import { bomCsv, bomLines } from './bom.ts';
 import { loadDesign } from './load.ts';
 import { jsonNetlist, kicadNetlist } from './netlist.ts';
 import { pinMapping } from './pinmap.ts';
+import { spiceNetlistFile } from './spice.tool.ts';
 
 const SchematicPath = z
   .string()
@@ -48,13 +49,20 @@ export function schematicTools(ws: Workspace) {
         'Connectivity of a KiCad schematic and its whole hierarchy (wires, junctions, labels local/global/hierarchical, ' +
         'power symbols and hidden power pins, sheet pins, bus members), named as KiCad names nets. format kicad writes ' +
         "KiCad's .net (export version E); json writes the same as JSON. Returns components and nets (code, name, nodes " +
-        'with reference, pin, pin name and electrical type) and the file written.',
+        'with reference, pin, pin name and electrical type) and the file written. format spice writes a SPICE netlist ' +
+        "of a simulation schematic (KiCad 6 Spice_* fields, the sheet's directives) that circuit.run_simulation runs " +
+        '(netlist_path); what that tool would refuse is listed in skipped with the reason.',
       input: z.object({
         schematic_path: SchematicPath,
-        format: z.enum(['kicad', 'json']).default('json'),
+        format: z.enum(['kicad', 'json', 'spice']).default('json'),
         output_path: OutputPath,
       }),
       handler: async (a, tc) => {
+        if (a.format === 'spice') {
+          const spice = await spiceNetlistFile(ws, a.schematic_path, a.output_path);
+          tc.outputFiles.push(spice.spice_path);
+          return { schematic_path: a.schematic_path, format: a.format, netlist_file: spice.spice_path, ...spice };
+        }
         const { sch, conn, parse_ms } = await loadDesign(ws, a.schematic_path);
         const json = jsonNetlist(sch, conn);
         const text =

@@ -1,5 +1,4 @@
-// eslint-disable-next-line import-x/no-restricted-paths -- the exported netlist must pass circuit.run_simulation's own checks, not a copy of them; the policy belongs in the adapter kit (to move)
-import { checkStatements, isIncludeCard } from '../circuit/netlist-policy.ts';
+import { checkStatements, isIncludeCard } from '../kit/spice/netlist-policy.ts';
 import { parseSchematicText } from './schematic.ts';
 import { children } from './sexpr.ts';
 

@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-// eslint-disable-next-line import-x/no-restricted-paths -- the exported netlist must pass circuit.run_simulation's own checks, not a copy of them; the policy belongs in the adapter kit (to move)
-import { workspaceIncludes } from '../circuit/netlist-includes.ts';
+import { workspaceIncludes } from '../kit/spice/netlist-includes.ts';
 import { InvalidArgumentsError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import { connectivity } from './connectivity.ts';

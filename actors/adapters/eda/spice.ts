@@ -1,5 +1,4 @@
-// eslint-disable-next-line import-x/no-restricted-paths -- the exported netlist must pass circuit.run_simulation's own checks, not a copy of them; the policy belongs in the adapter kit (to move)
-import { checkStatements } from '../circuit/netlist-policy.ts';
+import { checkStatements } from '../kit/spice/netlist-policy.ts';
 import type { Connectivity } from './connectivity.ts';
 import type { PlacedSymbol, Schematic } from './schematic.types.ts';
 import { sheetDirectives, type SheetText, type SpiceSkip } from './spice-directives.ts';

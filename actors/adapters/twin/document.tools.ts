@@ -46,6 +46,13 @@ const Input = z.object({
   fixtures: z.array(z.record(z.string(), z.unknown())).optional(),
   loads: z.array(z.record(z.string(), z.unknown())).optional(),
   mesh_convergence: z.record(z.string(), z.unknown()).optional(),
+  properties: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'definition documents (bom, schematic, pcb_layout, manufacturing_file, pinmap, test_plan, ...): structured data kept ' +
+        "with the revision, e.g. a bom's lines as eda.export_bom returns them ({lines: [...]}), which GET /v1/bom lists",
+    ),
 });
 type Args = z.output<typeof Input>;
 
@@ -171,7 +178,7 @@ export function documentTools(deps: TwinToolDeps) {
     defineTool({
       name: 'record_document',
       description:
-        "Record a document. prd: the next revision of the project's single requirements document (requirement values live in the constraint set). simulation_result: the solver numbers plus its field (field_file or field_base64, a service.sim_field payload) and the analysed geometry. Other types: an append-only document.",
+        "Record a document. prd: the next revision of the project's single requirements document (requirement values live in the constraint set). simulation_result: the solver numbers plus its field (field_file or field_base64, a service.sim_field payload) and the analysed geometry. Definition types (bom, schematic, pcb_layout, manufacturing_file, ...): the next revision of that item, with properties. Other types: an append-only document.",
       input: Input,
       handler: async (a, tc) => {
         const stray = SIM_ONLY.filter((k) => a[k] !== undefined);
@@ -182,13 +189,17 @@ export function documentTools(deps: TwinToolDeps) {
         if (a.document_type === 'prd') return recordPrd(a.content, projectOf(tc, a.project_id), tc);
         const project_id = projectOf(tc, a.project_id);
         const name = a.name ?? a.document_type;
+        if (a.properties && !DEFINITION_TYPES.has(a.document_type))
+          throw new InvalidArgumentsError(
+            `properties are kept only with a definition document (${[...DEFINITION_TYPES].join(', ')})`,
+          );
         if (DEFINITION_TYPES.has(a.document_type)) {
           const w = await twinCall(
             call(tc.ctx, T.writeDefinition, {
               project_id,
               item_type: a.document_type,
               name,
-              properties: { content: a.content },
+              properties: { ...a.properties, content: a.content },
               writer: writerOf(tc),
             }),
           );

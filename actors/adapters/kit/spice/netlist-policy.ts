@@ -1,4 +1,4 @@
-import { InvalidArgumentsError } from '../kit/tool.ts';
+import { InvalidArgumentsError } from '../tool.ts';
 
 /**
  * What a netlist may say: ngspice input is data, never a script. Every line must be one of an allow-list of statements

@@ -1,9 +1,20 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { InvalidArgumentsError } from '../kit/tool.ts';
-import type { Workspace } from '../kit/workspace.ts';
-import type { IncludeResolver, ResolvedInclude } from './netlist.ts';
-import { checkStatements } from './netlist-policy.ts';
+import { InvalidArgumentsError } from '../tool.ts';
+import type { Workspace } from '../workspace.ts';
+import { checkStatements, type Expression } from './netlist-policy.ts';
+
+export interface ResolvedInclude {
+  path: string;
+  funcs: string[];
+  expressions: Expression[];
+}
+
+/**
+ * Resolves an include path (relative to the netlist's folder) to an absolute path inside the workspace, or throws; a
+ * resolver that also checks the file hands back its `.func`s and expressions for the deck-wide expression check.
+ */
+export type IncludeResolver = (file: string) => Promise<string | ResolvedInclude>;
 
 /** How deep includes may nest (a file including a file ... ) before the netlist is refused. */
 export const MAX_INCLUDE_DEPTH = 8;
