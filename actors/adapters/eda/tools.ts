@@ -1,9 +1,21 @@
 import type { ToolDefinition } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
+import { runDrcTool } from './drc.tool.ts';
+import { runErcTool } from './erc.tool.ts';
 import { generateSchematicTool } from './generate-schematic.tool.ts';
+import { exportGerberTool } from './gerber.tool.ts';
 import { schematicTools } from './schematic.tools.ts';
 
-/** The eda tools, each from its own module. */
+/**
+ * The eda tools, each from its own module: the schematic ones read KiCad's files natively (they work without KiCad),
+ * the board ones run KiCad's pcbnew (engine.ts ENGINE_TOOLS).
+ */
 export function edaTools(ws: Workspace): ToolDefinition<any, any>[] {
-  return [...schematicTools(ws), generateSchematicTool(ws)];
+  return [
+    ...schematicTools(ws),
+    runErcTool(ws),
+    generateSchematicTool(ws),
+    runDrcTool(ws),
+    exportGerberTool(ws),
+  ];
 }
