@@ -1,0 +1,156 @@
+"""Writes a KiCad board's routing problem as a tEDAx route request for route-rnd.
+
+Usage: route_export.py BOARD REQUEST_OUT SUMMARY_OUT [OPTIONS_JSON]
+
+BOARD is read with KiCad's own reader (pcbnew.LoadBoard); the board is data, nothing in it is evaluated. OPTIONS_JSON
+(a file) may hold {"nets": [net names to route]}; pads of the other nets become obstacles. Nets are written as
+"n<netcode>" (no escaping needed), copper layers as "<layer id>.<name>". SUMMARY_OUT receives JSON: the unconnected
+count before routing, the routing rules passed to the router, counts of what was exported. Exit 2 = the board cannot
+be read (message on stderr); exit 3 = nothing to route (message on stderr).
+"""
+
+import json
+import sys
+
+import pcbnew
+
+
+def mm(v):
+    return "%.6f" % pcbnew.ToMM(v)
+
+
+def fail(code, message):
+    sys.stderr.write(message + "\n")
+    sys.exit(code)
+
+
+def layer_tag(board, layer):
+    return "%d.%s" % (layer, pcbnew.BOARD.GetStandardLayerName(layer).replace(".", "_"))
+
+
+def pad_segment(pad):
+    """A round pad as route-rnd's terminal form, a zero-length line as wide as the pad; other shapes: None (they go as
+    their polygon). Measured on ecc83: sending ovals and rectangles as capped lines too doubled the clearance errors."""
+    if pad.GetShape() != pcbnew.PAD_SHAPE_CIRCLE:
+        return None
+    c = pad.ShapePos()
+    return (c.x, c.y), (c.x, c.y), pad.GetSize().x
+
+
+def main(argv):
+    if len(argv) not in (4, 5):
+        fail(64, "usage: route_export.py BOARD REQUEST_OUT SUMMARY_OUT [OPTIONS_JSON]")
+    board_path, req_path, summary_path = argv[1:4]
+    options = {}
+    if len(argv) == 5:
+        with open(argv[4], encoding="utf-8") as f:
+            options = json.load(f)
+    try:
+        board = pcbnew.LoadBoard(board_path)
+    except Exception as err:  # KiCad raises IO_ERROR with the parser's line and offset
+        fail(2, str(err).strip() or "pcbnew cannot read the board")
+    if board is None:
+        fail(2, "pcbnew cannot read the board")
+
+    board.BuildConnectivity()
+    unrouted_before = board.GetConnectivity().GetUnconnectedCount()
+    wanted = options.get("nets")
+    known = {n.GetNetname() for n in board.GetNetsByNetcode().values()}
+    if wanted is not None:
+        missing = sorted(set(wanted) - known)
+        if missing:
+            fail(3, "nets not on the board: " + ", ".join(missing))
+        wanted = set(wanted)
+
+    def routed(code, name):
+        return code > 0 and (wanted is None or name in wanted)
+
+    ds = board.GetDesignSettings()
+    nc = board.GetNetClasses().GetDefault()
+    rules = {
+        "wire_thick": pcbnew.ToMM(nc.GetTrackWidth()),
+        "wire_clr": pcbnew.ToMM(max(nc.GetClearance(), ds.GetBiggestClearanceValue())),
+        "via_dia": pcbnew.ToMM(nc.GetViaDiameter()),
+        "via_drill": pcbnew.ToMM(nc.GetViaDrill()),
+        "via_clr": pcbnew.ToMM(max(nc.GetClearance(), ds.GetBiggestClearanceValue())),
+    }
+    clr = mm(max(nc.GetClearance(), ds.GetBiggestClearanceValue()))
+
+    layers = list(board.GetEnabledLayers().CuStack())
+    if len(layers) < 2:
+        fail(3, "the board has fewer than two copper layers")
+    objects = {tag: [] for tag in map(lambda l: layer_tag(board, l), layers)}
+    polylines = []
+    counts = {"pads": 0, "tracks": 0, "vias": 0, "terminals": 0}
+
+    def net_of(item, uid):
+        # An item of a net not routed gets a net of its own ("x<id>"): an obstacle with nothing to connect. (route-rnd
+        # routes every net it is given, and its topological router aborts on some boards given many "-" items.)
+        code, name = item.GetNetCode(), item.GetNetname()
+        return ("n%d" % code) if routed(code, name) else "x" + uid
+
+    for fp in board.GetFootprints():
+        for pad in fp.Pads():
+            counts["pads"] += 1
+            uid = "pad%d" % counts["pads"]
+            net = net_of(pad, uid)
+            flags = "tmd" if net.startswith("n") else "md"
+            if net.startswith("n"):
+                counts["terminals"] += 1
+            seg = pad_segment(pad)
+            if seg:
+                (ax, ay), (bx, by), width = seg
+                geo = "line %s %s %s %s %s %s %s %s %s" % (uid, net, flags, mm(ax), mm(ay), mm(bx), mm(by), mm(width), clr)
+            else:
+                outline = pad.GetEffectivePolygon().Outline(0)
+                name = "poly_" + uid
+                pts = [outline.CPoint(i) for i in range(outline.PointCount())]
+                polylines.append("begin polyline v1 %s\n%s\nend polyline\n" % (
+                    name, "\n".join(" v %s %s" % (mm(p.x), mm(p.y)) for p in pts)))
+                geo = "poly %s %s %s %s 0 0" % (uid, net, flags, name)
+            for layer in layers:
+                if pad.IsOnLayer(layer):
+                    objects[layer_tag(board, layer)].append(geo)
+
+    vias = []
+    for t in board.GetTracks():
+        net = net_of(t, "t%d" % (counts["vias"] + counts["tracks"]))
+        if t.GetClass() == "PCB_VIA":
+            counts["vias"] += 1
+            p = t.GetPosition()
+            vias.append(" via via%d %s md %s %s %s 0" % (counts["vias"], net, mm(p.x), mm(p.y), mm(t.GetWidth())))
+            continue
+        counts["tracks"] += 1
+        s, e = t.GetStart(), t.GetEnd()
+        line = "line trk%d %s md %s %s %s %s %s %s" % (
+            counts["tracks"], net, mm(s.x), mm(s.y), mm(e.x), mm(e.y), mm(t.GetWidth()), clr)
+        objects[layer_tag(board, t.GetLayer())].append(line)
+
+    if counts["terminals"] == 0:
+        fail(3, "no pad carries a net to route")
+
+    with open(req_path, "w", encoding="utf-8") as out:
+        out.write("tEDAx v1\n\nbegin stackup v1 board_stackup\n")
+        for i, layer in enumerate(layers):
+            where = "top" if i == 0 else "bottom" if i == len(layers) - 1 else "inner"
+            out.write(" layer %s %s copper\n" % (layer_tag(board, layer), where))
+        out.write("end stackup\n\n")
+        out.writelines(polylines)
+        for tag, lines in objects.items():
+            out.write("\nbegin layernet v1 %s\n" % tag)
+            out.writelines(" %s\n" % l for l in lines)
+            out.write("end layernet\n")
+        out.write("\nbegin route_req v1 board\n")
+        for key in ("wire_thick", "wire_clr", "via_dia", "via_clr"):
+            out.write(" conf %s %.6f\n" % (key, rules[key]))
+        out.write(" stackup board_stackup\n")
+        out.writelines(v + "\n" for v in vias)
+        out.write(" route_all\nend route_req\n")
+
+    with open(summary_path, "w", encoding="utf-8") as out:
+        json.dump({"unrouted_before": unrouted_before, "rules": rules, "counts": counts,
+                   "layers": [layer_tag(board, l) for l in layers]}, out)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
