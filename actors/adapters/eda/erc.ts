@@ -1,6 +1,7 @@
 import type { Connectivity, PlacedGroup } from './connectivity.ts';
 import { pinConflict, PIN_TYPE_NAMES } from './erc-matrix.ts';
 import { driverConflicts, labelChecks } from './erc-labels.ts';
+import { floatingWires } from './erc-wires.ts';
 import { ERC_SEVERITY, type ErcItem, type ErcReport, type ErcType, type ErcViolation } from './erc.types.ts';
 import type { PinType, PlacedPin, PlacedSymbol, Point, Schematic, SheetContent } from './schematic.types.ts';
 
@@ -68,6 +69,7 @@ export function runErc(sch: Schematic, conn: Connectivity): ErcReport {
   annotationChecks(sch, v);
   labelChecks(sch, groups, v);
   driverConflicts(groups, v);
+  floatingWires(sch.sheets, v);
   const by_type: ErcReport['by_type'] = {};
   for (const x of v.list) by_type[x.type] = (by_type[x.type] ?? 0) + 1;
   const error_count = v.list.filter((x) => x.severity === 'error').length;

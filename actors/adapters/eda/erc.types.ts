@@ -15,6 +15,7 @@ export const ERC_TYPES = [
   'global_label_single',
   'hier_label_mismatch',
   'driver_conflict',
+  'wire_dangling',
 ] as const;
 export type ErcType = (typeof ERC_TYPES)[number];
 
@@ -67,4 +68,5 @@ export const ERC_SEVERITY: Record<Exclude<ErcType, 'pin_to_pin'>, 'error' | 'war
   global_label_single: 'warning',
   hier_label_mismatch: 'error',
   driver_conflict: 'warning',
+  wire_dangling: 'error',
 };

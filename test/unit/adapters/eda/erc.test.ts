@@ -167,6 +167,12 @@ describe('runErc on hand-written schematics', () => {
     });
   });
 
+  it('wire_dangling: a wire run that reaches no pin, label or sheet pin', async () => {
+    const r = await check(wire(150, 150, 160, 150), wire(160, 150, 160, 140));
+    expect(r.by_type).toEqual({ wire_dangling: 1 });
+    expect(r.violations[0]).toMatchObject({ severity: 'error', position_mm: { x: 150, y: 150 } });
+  });
+
   it('hier_label_mismatch: a sheet pin without its label and a label without its sheet pin', async () => {
     const sheet = `(sheet (at 150 100) (size 20 20) (uuid ${uuid()})
       (property "Sheet name" "child" (id 0) (at 0 0 0)) (property "Sheet file" "child.kicad_sch" (id 1) (at 0 0 0))
