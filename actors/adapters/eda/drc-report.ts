@@ -5,7 +5,7 @@
  */
 export interface DrcItem {
   description: string;
-  position_mm: { x: number; y: number } | null;
+  position_mm: { x: number; y: number };
 }
 export interface DrcViolation {
   type: string;
@@ -28,7 +28,6 @@ const SECTION = /^\*\* Found (\d+) (DRC violations|unconnected pads|Footprint er
 const HEAD = /^\[([^\]]+)\]: (.*)$/;
 const RULE = /^ {4}(.*); Severity: (\S+)$/;
 const ITEM = /^ {4}@\((-?[\d.]+) mm, (-?[\d.]+) mm\): (.*)$/;
-const ITEM_NOPOS = /^ {4}- (.*)$/;
 
 export function parseDrcReport(text: string): DrcReport {
   const out: DrcReport = { violations: [], unconnected: [], footprint_errors: [] };
@@ -67,11 +66,6 @@ export function parseDrcReport(text: string): DrcReport {
     const item = ITEM.exec(line);
     if (item) {
       current.items.push({ description: item[3]!, position_mm: { x: Number(item[1]), y: Number(item[2]) } });
-      return;
-    }
-    const bare = ITEM_NOPOS.exec(line);
-    if (bare) {
-      current.items.push({ description: bare[1]!, position_mm: null });
       return;
     }
     throw fail('an unexpected line');

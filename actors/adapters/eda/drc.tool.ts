@@ -19,7 +19,7 @@ export const RunDrcInputSchema = z.object({
 
 const Item = z.object({
   description: z.string(),
-  position_mm: z.object({ x: z.number(), y: z.number() }).nullable(),
+  position_mm: z.object({ x: z.number(), y: z.number() }),
 });
 const Violation = z.object({
   type: z.string().describe("KiCad's violation key, e.g. clearance, silk_over_copper, unconnected_items"),
@@ -50,6 +50,11 @@ export const RunDrcResultSchema = z.object({
   }),
   kicad_version: z.string(),
   elapsed_ms: z.number(),
+  engine_ms: z
+    .object({ load: z.number(), drc: z.number() })
+    .describe(
+      "Inside KiCad's engine: importing pcbnew and loading the board, then the check (elapsed_ms adds the sandbox and process start)",
+    ),
 });
 
 /** `eda.run_drc`: KiCad's own design rule check (pcbnew.WriteDRCReport) of a workspace board, its report structured. */
@@ -109,6 +114,7 @@ export function runDrcTool(ws: Workspace) {
         },
         kicad_version: String(run.kicad_version ?? ''),
         elapsed_ms: Math.round(performance.now() - started),
+        engine_ms: { load: Number(run.load_ms) || 0, drc: Number(run.drc_ms) || 0 },
       };
     },
   });

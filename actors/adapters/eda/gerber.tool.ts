@@ -29,6 +29,11 @@ export const ExportGerberResultSchema = z.object({
   layer_count: z.number().int().describe('Copper layers'),
   kicad_version: z.string(),
   elapsed_ms: z.number(),
+  engine_ms: z
+    .object({ load: z.number(), plot: z.number(), drill: z.number() })
+    .describe(
+      "Inside KiCad's engine: importing pcbnew and loading the board, plotting the Gerbers, writing the drill files",
+    ),
 });
 
 const KIND = new Set(['gerber', 'drill', 'job']);
@@ -85,6 +90,11 @@ export function exportGerberTool(ws: Workspace) {
         layer_count: Number(run.layer_count) || loaded.board.copper_layers.length,
         kicad_version: String(run.kicad_version ?? ''),
         elapsed_ms: Math.round(performance.now() - started),
+        engine_ms: {
+          load: Number(run.load_ms) || 0,
+          plot: Number(run.plot_ms) || 0,
+          drill: Number(run.drill_ms) || 0,
+        },
       };
     },
   });
