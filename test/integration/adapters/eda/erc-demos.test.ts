@@ -19,6 +19,8 @@ import { BOARD_PROJECTS, DEMOS } from './demo-workspace.ts';
  *   power pins of parts join their nets by name.
  * - no_connect_*: each flag sits on exactly one pin.
  * - annotation: every part is annotated; the multi-unit parts (listed) use distinct units with one value and footprint.
+ * - wire_dangling: every run of wires reaches a pin, a label or a sheet pin.
+ * - driver_conflict: only where two power symbols or two labels of different names share a wire (listed).
  * - hierarchy: each sheet pin has its hierarchical label in the child and back (video's /graphic/ has RD- and WR- twice,
  *   still one sheet pin each); electric's 33 hierarchical labels are on its root sheet, which no sheet pin reaches.
  */
