@@ -77,7 +77,13 @@ export function runDrcTool(ws: Workspace) {
       const scratch = await ws.scratch('eda.run_drc');
       const board = await stageBoard(ws, loaded, scratch);
       const outDir = path.join(scratch, 'out');
-      const run = await runPcbnew('drc', { board, outDir, scratch, signal: tc.signal });
+      // A run that fails (KiCad refuses the board, or the call is aborted) leaves nothing behind.
+      const run = await runPcbnew('drc', { board, given: a.board_path, outDir, scratch, signal: tc.signal }).catch(
+        async (err: unknown) => {
+          await fs.rm(scratch, { recursive: true, force: true });
+          throw err;
+        },
+      );
       const reportPath = path.join(outDir, 'drc.rpt');
       const report_file = ws.relative(reportPath);
       tc.outputFiles.push(report_file);

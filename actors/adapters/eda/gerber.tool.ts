@@ -64,7 +64,13 @@ export function exportGerberTool(ws: Workspace) {
       const scratch = await ws.scratch('eda.export_gerber');
       const board = await stageBoard(ws, loaded, scratch);
       const outDir = path.join(scratch, 'out');
-      const run = await runPcbnew('plot', { board, outDir, scratch, signal: tc.signal });
+      // A run that fails (KiCad refuses the board, or the call is aborted) leaves nothing behind.
+      const run = await runPcbnew('plot', { board, given: a.board_path, outDir, scratch, signal: tc.signal }).catch(
+        async (err: unknown) => {
+          await fs.rm(scratch, { recursive: true, force: true });
+          throw err;
+        },
+      );
       const listed = Array.isArray(run.files) ? (run.files as unknown[]) : [];
       const files: z.output<typeof GerberFile>[] = [];
       for (const f of listed) {

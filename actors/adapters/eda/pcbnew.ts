@@ -97,9 +97,9 @@ export async function stageBoard(ws: Workspace, loaded: LoadedBoard, scratch: st
  */
 export async function runPcbnew(
   script: PcbnewScript,
-  opts: { board: string; outDir: string; scratch: string; signal: AbortSignal },
+  opts: { board: string; given: string; outDir: string; scratch: string; signal: AbortSignal },
 ): Promise<Record<string, unknown>> {
-  const { board, outDir, scratch, signal } = opts;
+  const { board, given, outDir, scratch, signal } = opts;
   if (signal.aborted) throw signal.reason;
   const home = path.join(scratch, 'home');
   await fs.mkdir(home, { recursive: true });
@@ -158,9 +158,15 @@ export async function runPcbnew(
     parsed = undefined;
   }
   if (!parsed || typeof parsed !== 'object') {
-    const log = run.stderr.trim().split('\n').slice(-20);
+    // KiCad names the staged copy; the caller knows the board by its workspace path.
+    const log = run.stderr
+      .trim()
+      .split('\n')
+      .slice(-20)
+      .map((l) => l.split(board).join(given));
     const why = log.at(-1) || (run.sig ? `killed by ${run.sig}` : `exit code ${run.code}`);
-    throw new ToolError(`KiCad's board engine failed (${script}): ${why}`, {
+    throw new ToolError(`KiCad's board engine failed on ${given} (${script}): ${why}`, {
+      file: given,
       exit_code: run.code,
       signal: run.sig,
       log,

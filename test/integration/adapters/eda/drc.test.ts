@@ -118,12 +118,14 @@ describe('eda.run_drc through KiCad 6', () => {
   it('kills the engine when the call is aborted', async () => {
     const boardPath = demos.board('video/video.kicad_pcb');
     const ac = new AbortController();
+    const before = calls();
     const running = drc(boardPath, ac.signal);
     const engines = () => enginesUnder(demos.root);
     await expect.poll(() => engines().length).toBeGreaterThan(0);
     ac.abort(new Error('cancelled by the test'));
     await expect(running).rejects.toThrow('cancelled by the test');
     await expect.poll(() => engines()).toEqual([]);
+    expect(calls()).toEqual(before);
   });
 });
 
@@ -166,6 +168,15 @@ describe('eda.run_drc refuses bad input naming the file, writing nothing', () =>
     );
     const sch = await refused(write('bad/sheet.kicad_sch', '(kicad_sch (version 20211123) (generator eeschema))\n'));
     expect(sch.message).toContain('bad/sheet.kicad_sch: line 1: not a KiCad board: the file starts with "(kicad_sch"');
+  });
+
+  it('a board only KiCad refuses: its error, naming the workspace file, and the call folder removed', async () => {
+    const text = '(kicad_pcb (version 20211014) (generator x)\n  (bogus 1)\n)\n';
+    const e = await refused(write('bad/token.kicad_pcb', text));
+    expect(e).toBeInstanceOf(ToolError);
+    expect(e.message).toBe(
+      "KiCad's board engine failed on bad/token.kicad_pcb (drc): OSError: Unknown token 'bogus' in 'bad/token.kicad_pcb', line 2, offset 4.",
+    );
   });
 
   it('a path outside the workspace, and a missing file', async () => {
