@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
+import { defineTool } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { connectivity } from './connectivity.ts';
 import { runErc } from './erc.ts';
 import { ERC_TYPES } from './erc.types.ts';
-import { loadSchematic, SchematicError } from './schematic.ts';
-
-/** Largest single schematic file read (the biggest demo sheet is 0.3 MB). */
-const MAX_FILE_BYTES = 32 * 1024 * 1024;
+import { loadDesign } from './load.ts';
 
 export const RunErcInputSchema = z.strictObject({
   schematic_path: z
@@ -80,22 +76,8 @@ export function runErcTool(ws: Workspace) {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (a) => {
       const started = performance.now();
-      const read = async (file: string) => {
-        const buf = await ws.read(file, file === a.schematic_path ? 'schematic_path' : `sheet file ${file}`);
-        if (buf.byteLength > MAX_FILE_BYTES)
-          throw new InvalidArgumentsError(`${file} is ${buf.byteLength} bytes, over ${MAX_FILE_BYTES}`, { file });
-        return buf.toString('utf8');
-      };
-      let sch;
-      try {
-        sch = await loadSchematic(a.schematic_path, read);
-      } catch (err) {
-        if (err instanceof SchematicError)
-          throw new InvalidArgumentsError(err.message, { schematic_path: a.schematic_path, file: err.file });
-        throw err;
-      }
-      const parse_ms = Math.round((performance.now() - started) * 10) / 10;
-      const report = runErc(sch, connectivity(sch));
+      const { sch, conn, parse_ms } = await loadDesign(ws, a.schematic_path);
+      const report = runErc(sch, conn);
       const kept = a.severity === 'error' ? report.violations.filter((v) => v.severity === 'error') : report.violations;
       const by_type: Record<string, number> = {};
       for (const v of kept) by_type[v.type] = (by_type[v.type] ?? 0) + 1;

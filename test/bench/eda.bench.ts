@@ -1,0 +1,104 @@
+// npm run bench:eda — the eda adapter on KiCad's largest demo (video: 8 sheets, a 7.4 MB board), through the registry
+// (tools.call on a node with roles tools,adapter:eda), against floors measured in the same run:
+// (1) the native schematic path: eda.export_netlist + eda.run_erc + eda.export_bom of video.kicad_sch (the hierarchy
+//     read three times, as an agent calls the three tools), beside the bare S-expression parse of its 8 files.
+//     Target: under 200 ms (median).
+// (2) the board path: eda.run_drc + eda.export_gerber of video.kicad_pcb, against KiCad's own load time plus its DRC
+//     in a bare /usr/bin/python3 (import pcbnew, LoadBoard, WriteDRCReport; no sandbox, no service), interleaved.
+//     Target: under 2x that floor.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseSexpr } from '../../actors/adapters/eda/sexpr.ts';
+import { startTestNode } from '../support/node.ts';
+import { callTool, okData } from '../support/tools.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const BOARD_RUNS = Number(process.env.BENCH_BOARD_RUNS ?? 3);
+const DEMO = '/usr/share/kicad/demos/video';
+if (!fs.existsSync(DEMO)) throw new Error(`${DEMO} is missing: apt-get install kicad-demos`);
+
+const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-eda-'));
+fs.cpSync(DEMO, path.join(ws, 'video'), { recursive: true });
+const t = await startTestNode({ roles: 'tools,adapter:eda', env: { SERVICE_WORKSPACE: ws } });
+const broker = t.node.broker;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const SCH = 'video/video.kicad_sch';
+const schematicPath = () =>
+  timed(async () => {
+    await okData(callTool(broker, 'eda.export_netlist', { schematic_path: SCH, format: 'kicad' }));
+    await okData(callTool(broker, 'eda.run_erc', { schematic_path: SCH }));
+    await okData(callTool(broker, 'eda.export_bom', { schematic_path: SCH }));
+  });
+const sheets = fs.readdirSync(path.join(ws, 'video')).filter((f) => f.endsWith('.kicad_sch'));
+const bareParse = () =>
+  timed(async () => {
+    for (const f of sheets) parseSexpr(await fs.promises.readFile(path.join(ws, 'video', f), 'utf8'));
+  });
+
+await schematicPath();
+await bareParse();
+const sch: number[] = [];
+const parse: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  sch.push(await schematicPath());
+  parse.push(await bareParse());
+}
+
+const BOARD = path.join(ws, 'video/video.kicad_pcb');
+const FLOOR_PY = `import pcbnew, sys
+b = pcbnew.LoadBoard(sys.argv[1])
+pcbnew.WriteDRCReport(b, sys.argv[2], pcbnew.EDA_UNITS_MILLIMETRES, True)`;
+const kicadFloor = () =>
+  timed(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(
+          '/usr/bin/python3',
+          ['-c', FLOOR_PY, BOARD, path.join(os.tmpdir(), 'bench-eda-floor.rpt')],
+          {
+            stdio: 'ignore',
+          },
+        );
+        child.once('error', reject);
+        child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`python exited ${code}`))));
+      }),
+  );
+const boardPath = () =>
+  timed(async () => {
+    await okData(callTool(broker, 'eda.run_drc', { board_path: 'video/video.kicad_pcb' }, {}));
+    await okData(callTool(broker, 'eda.export_gerber', { board_path: 'video/video.kicad_pcb' }));
+  });
+const board: number[] = [];
+const floor: number[] = [];
+for (let i = 0; i < BOARD_RUNS; i++) {
+  for (const step of i % 2 ? [kicadFloor, boardPath] : [boardPath, kicadFloor]) {
+    const x = await step();
+    (step === boardPath ? board : floor).push(x);
+  }
+}
+
+const rows: [string, string][] = [
+  [`schematic path (netlist + ERC + BOM), median of ${RUNS}`, ms(median(sch))],
+  ['  floor: bare S-expression parse of the 8 sheets', ms(median(parse))],
+  ['  target < 200 ms', median(sch) < 200 ? 'met' : 'NOT met'],
+  [`board path (DRC + Gerbers and drill), median of ${BOARD_RUNS}`, ms(median(board))],
+  ["  floor: KiCad's own import + load + DRC, bare python", ms(median(floor))],
+  [
+    '  ratio (target < 2x)',
+    `${(median(board) / median(floor)).toFixed(2)}x ${median(board) < 2 * median(floor) ? 'met' : 'NOT met'}`,
+  ],
+];
+console.log(`bench:eda on ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
+for (const [k, v] of rows) console.log(`${k.padEnd(62)} ${v}`);
+await t.stop();
+fs.rmSync(ws, { recursive: true, force: true });
