@@ -190,6 +190,10 @@ export function autoRouteTool(ws: Workspace) {
           elapsed_ms: Math.round(performance.now() - started),
           ...(result.added.without_net ? { objects_without_net: result.added.without_net } : {}),
           ...(Object.keys(result.skipped).length ? { skipped: result.skipped } : {}),
+          // route-rnd's topological router can stop with an error after writing what it routed: kept, and said.
+          ...(route.exitCode !== 0
+            ? { router_warning: `${ROUTER_PROGRAM} exited with code ${route.exitCode}: ${engineMessage(route.stderr)}` }
+            : {}),
         };
       } finally {
         await fs.rm(dir, { recursive: true, force: true });

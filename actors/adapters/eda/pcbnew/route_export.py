@@ -5,11 +5,14 @@ Usage: route_export.py BOARD REQUEST_OUT SUMMARY_OUT [OPTIONS_JSON]
 BOARD is read with KiCad's own reader (pcbnew.LoadBoard); the board is data, nothing in it is evaluated. OPTIONS_JSON
 (a file) may hold {"nets": [net names to route]}; pads of the other nets become obstacles. Nets are written as
 "n<netcode>" (no escaping needed), copper layers as "<layer id>.<name>". SUMMARY_OUT receives JSON: the unconnected
-count before routing, the routing rules passed to the router, counts of what was exported. Exit 2 = the board cannot
-be read (message on stderr); exit 3 = nothing to route (message on stderr).
+count before routing, the routing rules passed to the router, counts of what was exported. Obstacles: every pad (the
+other nets' as nets of their own), existing tracks and vias, copper text and graphics (bounding boxes). Zones (pours,
+keep-out areas) are not sent: refill pours after routing; DRC on the result reports what crosses them. Exit 2 = the
+board cannot be read (message on stderr); exit 3 = nothing to route (message on stderr).
 """
 
 import json
+import math
 import sys
 
 import pcbnew
@@ -35,6 +38,22 @@ def pad_segment(pad):
         return None
     c = pad.ShapePos()
     return (c.x, c.y), (c.x, c.y), pad.GetSize().x
+
+
+def pad_outline(pad):
+    """A non-round pad's outline: its rotated size rectangle for ovals, rectangles, rounded and chamfered rectangles
+    (it covers them; four corners keep the router's triangulation small, where an oval's polygon has dozens), else
+    KiCad's own polygon of the pad."""
+    if pad.GetShape() not in (pcbnew.PAD_SHAPE_OVAL, pcbnew.PAD_SHAPE_RECT, pcbnew.PAD_SHAPE_ROUNDRECT,
+                              pcbnew.PAD_SHAPE_CHAMFERED_RECT):
+        outline = pad.GetEffectivePolygon().Outline(0)
+        return [(outline.CPoint(i).x, outline.CPoint(i).y) for i in range(outline.PointCount())]
+    c, size = pad.ShapePos(), pad.GetSize()
+    a = math.radians(-pad.GetOrientationDegrees())
+    cos, sin = math.cos(a), math.sin(a)
+    hw, hh = size.x / 2.0, size.y / 2.0
+    return [(c.x + dx * cos - dy * sin, c.y + dx * sin + dy * cos)
+            for dx, dy in ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))]
 
 
 def main(argv):
@@ -102,11 +121,9 @@ def main(argv):
                 (ax, ay), (bx, by), width = seg
                 geo = "line %s %s %s %s %s %s %s %s %s" % (uid, net, flags, mm(ax), mm(ay), mm(bx), mm(by), mm(width), clr)
             else:
-                outline = pad.GetEffectivePolygon().Outline(0)
                 name = "poly_" + uid
-                pts = [outline.CPoint(i) for i in range(outline.PointCount())]
                 polylines.append("begin polyline v1 %s\n%s\nend polyline\n" % (
-                    name, "\n".join(" v %s %s" % (mm(p.x), mm(p.y)) for p in pts)))
+                    name, "\n".join(" v %s %s" % (mm(x), mm(y)) for x, y in pad_outline(pad))))
                 geo = "poly %s %s %s %s 0 0" % (uid, net, flags, name)
             for layer in layers:
                 if pad.IsOnLayer(layer):
@@ -125,6 +142,20 @@ def main(argv):
         line = "line trk%d %s md %s %s %s %s %s %s" % (
             counts["tracks"], net, mm(s.x), mm(s.y), mm(e.x), mm(e.y), mm(t.GetWidth()), clr)
         objects[layer_tag(board, t.GetLayer())].append(line)
+
+    # Copper text and graphics (board and footprint items) are obstacles: their bounding boxes, nets of their own.
+    graphics = [d for d in board.GetDrawings() if d.GetLayer() in layers]
+    for fp in board.GetFootprints():
+        graphics += [g for g in fp.GraphicalItems() if g.GetLayer() in layers]
+    for i, item in enumerate(graphics):
+        bb = item.GetBoundingBox()
+        name = "poly_gr%d" % i
+        corners = ((bb.GetX(), bb.GetY()), (bb.GetRight(), bb.GetY()), (bb.GetRight(), bb.GetBottom()),
+                   (bb.GetX(), bb.GetBottom()))
+        polylines.append("begin polyline v1 %s\n%s\nend polyline\n" % (
+            name, "\n".join(" v %s %s" % (mm(x), mm(y)) for x, y in corners)))
+        objects[layer_tag(board, item.GetLayer())].append("poly gr%d xgr%d md %s 0 0" % (i, i, name))
+    counts["graphics"] = len(graphics)
 
     if counts["terminals"] == 0:
         fail(3, "no pad carries a net to route")

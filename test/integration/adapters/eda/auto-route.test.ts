@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autoRouteTool } from '../../../../actors/adapters/eda/auto-route.tool.ts';
-import { InvalidArgumentsError, type ToolContext } from '../../../../actors/adapters/kit/tool.ts';
+import { KICAD_MISSING, resetPcbnewProbe } from '../../../../actors/adapters/eda/engine.ts';
+import { InvalidArgumentsError, ToolUnavailableError, type ToolContext } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
 
 const DEMO = '/usr/share/kicad/demos/ecc83/ecc83-pp.kicad_pcb';
@@ -50,13 +51,13 @@ print(json.dumps({"unconnected": b.GetConnectivity().GetUnconnectedCount(),
   "vias": sum(1 for t in tracks if t.GetClass() == "PCB_VIA")}))
 `;
 
-function toolContext(): ToolContext {
+function toolContext(signal: AbortSignal = new AbortController().signal): ToolContext {
   const noop = () => undefined;
   const log = { info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop, child: () => log };
   return {
     callId: 'test',
     caller: { kind: 'stdio', transport: 'stdio' },
-    signal: new AbortController().signal,
+    signal,
     progress: noop,
     notify: async () => true,
     request: async () => ({}),
@@ -171,11 +172,45 @@ print(json.dumps({"nets": sorted({t.GetNetname() for t in b.GetTracks()})}))`,
     expect(listing(root)).toEqual(before);
   });
 
+  it('stops when the call is cancelled, with the reason, and writes nothing', async () => {
+    const before = listing(root);
+    const reason = new Error('cancelled by the client');
+    const err = await rejection(
+      tool.handler({ board_path: 'boards/ecc83.kicad_pcb' }, toolContext(AbortSignal.abort(reason))),
+    );
+    expect(err).toBe(reason);
+    expect(listing(root)).toEqual(before);
+  });
+
   it('refuses a net the board does not have', async () => {
     const err = await rejection(
       tool.handler({ board_path: 'boards/ecc83.kicad_pcb', nets: ['NO_SUCH_NET'] }, toolContext()),
     );
     expect(err).toBeInstanceOf(InvalidArgumentsError);
     expect(err.message).toMatch(/NO_SUCH_NET/);
+  });
+
+  it('is unavailable naming the Debian package when pcbnew or route-rnd is missing', async () => {
+    const saved = { python: process.env.EDA_PYTHON, path: process.env.PATH };
+    try {
+      process.env.EDA_PYTHON = path.join(outer, 'no-python');
+      resetPcbnewProbe();
+      const noKicad = await rejection(tool.handler({ board_path: 'boards/ecc83.kicad_pcb' }, toolContext()));
+      expect(noKicad).toBeInstanceOf(ToolUnavailableError);
+      expect(noKicad.message).toBe(KICAD_MISSING);
+
+      if (saved.python === undefined) delete process.env.EDA_PYTHON;
+      else process.env.EDA_PYTHON = saved.python;
+      resetPcbnewProbe();
+      process.env.PATH = outer;
+      const noRouter = await rejection(tool.handler({ board_path: 'boards/ecc83.kicad_pcb' }, toolContext()));
+      expect(noRouter).toBeInstanceOf(ToolUnavailableError);
+      expect(noRouter.message).toMatch(/route-rnd is not installed .*Debian package route-rnd/);
+    } finally {
+      if (saved.python === undefined) delete process.env.EDA_PYTHON;
+      else process.env.EDA_PYTHON = saved.python;
+      process.env.PATH = saved.path;
+      resetPcbnewProbe();
+    }
   });
 });
