@@ -73,6 +73,7 @@ export const ConfigSchema = z.object({
   SERVICE_CAD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SERVICE_CAD_HEAP_RECYCLE_MB: z.coerce.number().int().min(128).default(512),
   SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
+  SERVICE_EDA_PYTHON: z.string().min(1).default('/usr/bin/python3'),
   SERVICE_MODEL_PRICES_PATH: z.string().min(1).optional(),
   SERVICE_RUN_SPEND_ALERT_USD: z.coerce.number().finite().min(0).default(5),
   SERVICE_CREDENTIALS_PATH: z.string().min(1).optional(),
@@ -132,6 +133,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_CAD_HEAP_RECYCLE_MB: 'a CAD kernel thread whose wasm heap passes this is replaced between tasks (512)',
   SERVICE_ENGINE_SANDBOX:
     'bwrap (default): engines (ccx, gmsh, ngspice) run under bubblewrap, only their scratch folder writable, no network, no other process visible; off only where each adapter runs in a locked-down container of its own (k8s)',
+  SERVICE_EDA_PYTHON:
+    "the Python interpreter that imports KiCad's board engine pcbnew (/usr/bin/python3, Debian's kicad package); without it eda.run_drc, export_gerber and auto_route are unavailable",
   SERVICE_EXEMPT_LOCAL_WRITES:
     'stdio callers run writing tools without a hold (true); false holds them like remote callers',
   SERVICE_APPROVAL_HOLD_SECONDS: 'how long a held call waits for a person when it carries no progress token (100)',

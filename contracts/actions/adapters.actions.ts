@@ -79,7 +79,11 @@ export const TOOLCALL_CANCEL_EVENT = 'toolcall.cancel';
 export const ToolcallCancelSchema = z.object({ call_id: z.string(), reason: z.string().optional() });
 
 /** An adapter's health with the reason when it is not healthy (a missing engine names the program). */
-export const AdapterHealthReportSchema = AdapterHealthSchema.extend({ message: z.string().optional() });
+export const AdapterHealthReportSchema = AdapterHealthSchema.extend({
+  message: z.string().optional(),
+  /** Tools of a degraded adapter that cannot run (their engine is missing); the adapter's other tools still work. */
+  unavailable_tools: z.array(z.string()).optional(),
+});
 export type AdapterHealthReport = z.infer<typeof AdapterHealthReportSchema>;
 
 function buildAdapterActions(id: string) {

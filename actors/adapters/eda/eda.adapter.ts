@@ -3,7 +3,7 @@ import { createAdapterService } from '../kit/adapter.service.ts';
 import { setEngineSandbox } from '../kit/sandbox.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { edaTools } from './tools.ts';
-import { kicadEngineStatus } from './engine.ts';
+import { kicadEngineStatus, setKicadPython } from './engine.ts';
 
 const edaAdapter = createAdapterService({
   id: 'eda',
@@ -21,5 +21,6 @@ const edaAdapter = createAdapterService({
  */
 export const createEdaAdapter = (infra: Infra) => {
   setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
+  setKicadPython(infra.config.SERVICE_EDA_PYTHON);
   return edaAdapter(infra);
 };

@@ -1,21 +1,35 @@
 import { spawn } from 'node:child_process';
 import { checkEngineSandbox } from '../kit/sandbox.ts';
 
+import type { EngineStatus } from '../kit/adapter.service.ts';
+
 /**
  * KiCad's board engine: the Python module `pcbnew` of Debian's `kicad` package, importable only by the system
- * interpreter (another python3 earlier on PATH may not see Debian's dist-packages). `EDA_PYTHON` (test seam and for
- * other layouts) names a different interpreter.
+ * interpreter (another python3 earlier on PATH may not see Debian's dist-packages). SERVICE_EDA_PYTHON names another
+ * interpreter (set once by the adapter from the configuration).
  */
-export const KICAD_PYTHON = () => process.env.EDA_PYTHON ?? '/usr/bin/python3';
+let python = '/usr/bin/python3';
+export const KICAD_PYTHON = () => python;
+
+export function setKicadPython(interpreter: string): void {
+  if (interpreter !== python) probe = undefined;
+  python = interpreter;
+}
 
 /** The tools that need the board engine; the others read KiCad's files natively and work without KiCad. */
 export const ENGINE_TOOLS = ['run_drc', 'export_gerber', 'auto_route'] as const;
 
 export const KICAD_MISSING =
-  "KiCad's board engine is not installed: /usr/bin/python3 cannot import pcbnew (Debian package kicad)";
+  "KiCad's board engine is not installed: the interpreter SERVICE_EDA_PYTHON names (default /usr/bin/python3) cannot import pcbnew (Debian package kicad)";
 
 let probe: { at: number; version: string | null } | undefined;
+
 const PROBE_TTL_MS = 60_000;
+
+/** Forget the cached probe (a test that changed the interpreter's world). */
+export function resetPcbnewProbe(): void {
+  probe = undefined;
+}
 
 /** KiCad's version when `pcbnew` imports (cached a minute), else null. Never throws. */
 export async function pcbnewVersion(): Promise<string | null> {
@@ -34,19 +48,16 @@ export async function pcbnewVersion(): Promise<string | null> {
   return version;
 }
 
-/** Forget the cached probe (tests that change EDA_PYTHON). */
-export function resetPcbnewProbe(): void {
-  probe = undefined;
-}
-
 /**
  * The adapter's health: healthy with KiCad and the sandbox; degraded (the native tools still work) naming the tools
  * that are unavailable and what to install otherwise.
  */
-export async function kicadEngineStatus(): Promise<{ status: 'healthy' | 'degraded'; message?: string }> {
-  const unavailable = ENGINE_TOOLS.map((t) => `eda.${t}`).join(', ');
-  if (!(await pcbnewVersion())) return { status: 'degraded', message: `${KICAD_MISSING}; unavailable: ${unavailable}` };
+export async function kicadEngineStatus(): Promise<EngineStatus> {
+  const unavailable = [...ENGINE_TOOLS];
+  const names = unavailable.map((t) => `eda.${t}`).join(', ');
+  if (!(await pcbnewVersion()))
+    return { status: 'degraded', message: `${KICAD_MISSING}; unavailable: ${names}`, unavailable };
   const sandbox = await checkEngineSandbox();
-  if (sandbox) return { status: 'degraded', message: `${sandbox}; unavailable: ${unavailable}` };
+  if (sandbox) return { status: 'degraded', message: `${sandbox}; unavailable: ${names}`, unavailable };
   return { status: 'healthy' };
 }

@@ -34,7 +34,17 @@ export interface AdapterDefinition {
   /** Limits announced in every tool's manifest (SPEC defaults 1024 MB, 300 CPU s, 256 MB disk). */
   resourceLimits?: { max_memory_mb?: number; max_cpu_seconds?: number; max_disk_mb?: number };
   /** Checks the engine behind the adapter; `unhealthy` with a message naming what is missing. Cached per call burst. */
-  checkEngine?(infra: Infra): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; message?: string }>;
+  checkEngine?(infra: Infra): Promise<EngineStatus>;
+}
+
+/**
+ * An engine check's verdict. `degraded` with `unavailable` (tool names, without the adapter id): those tools fail with
+ * TOOL_UNAVAILABLE and the message before they run; the others work.
+ */
+export interface EngineStatus {
+  status: 'healthy' | 'degraded' | 'unhealthy';
+  message?: string;
+  unavailable?: string[];
 }
 
 const ENGINE_CHECK_TTL_MS = 5000;
@@ -113,6 +123,10 @@ export function createAdapterService(def: AdapterDefinition) {
       const health = await engineStatus();
       if (health.status === 'unhealthy') {
         const message = `adapter ${def.id} is unavailable: ${health.message ?? 'engine not healthy'}`;
+        return fail({ type: 'TOOL_UNAVAILABLE', message, details: health.message ?? message });
+      }
+      if (health.unavailable?.includes(tool.name)) {
+        const message = `${p.tool_id} is unavailable: ${health.message ?? 'its engine is not installed'}`;
         return fail({ type: 'TOOL_UNAVAILABLE', message, details: health.message ?? message });
       }
 
@@ -222,14 +236,16 @@ export function createAdapterService(def: AdapterDefinition) {
         })),
         health: action(acts.health, async (): Promise<AdapterHealthReport> => {
           const h = await engineStatus();
+          const unavailable = (h.unavailable ?? []).filter((n) => tools.has(`${def.id}.${n}`));
           return {
             adapter_id: def.id,
             status: h.status,
             version: def.version,
-            tools_available: h.status === 'unhealthy' ? 0 : announced.length,
+            tools_available: h.status === 'unhealthy' ? 0 : announced.length - unavailable.length,
             uptime_seconds: (Date.now() - startedAt) / 1000,
             last_invocation: lastInvocation,
             ...(h.message ? { message: h.message } : {}),
+            ...(unavailable.length ? { unavailable_tools: unavailable.map((n) => `${def.id}.${n}`) } : {}),
           };
         }),
         invoke: action(acts.invoke, (p, ctx) => invoke(p, ctx)),

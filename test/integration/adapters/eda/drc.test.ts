@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseBoard } from '../../../../actors/adapters/eda/board.ts';
 import { parseDrcReport } from '../../../../actors/adapters/eda/drc-report.ts';
 import { runDrcTool } from '../../../../actors/adapters/eda/drc.tool.ts';
-import { KICAD_MISSING, resetPcbnewProbe } from '../../../../actors/adapters/eda/engine.ts';
+import { KICAD_MISSING, setKicadPython } from '../../../../actors/adapters/eda/engine.ts';
 import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
 import { DEMO_BOARDS, DEMOS, demoWorkspace, listFiles, rejection, toolContext } from './board-support.ts';
@@ -188,18 +188,14 @@ describe('eda.run_drc refuses bad input naming the file, writing nothing', () =>
   });
 
   it('without KiCad: TOOL_UNAVAILABLE naming the Debian package', async () => {
-    const saved = process.env.EDA_PYTHON;
-    process.env.EDA_PYTHON = '/nonexistent/python3';
-    resetPcbnewProbe();
+    setKicadPython('/nonexistent/python3');
     try {
       const e = await refused(demos.board('ecc83/ecc83-pp.kicad_pcb'));
       expect(e).toBeInstanceOf(ToolUnavailableError);
       expect(e.message).toBe(KICAD_MISSING);
       expect(e.details).toMatchObject({ package: 'kicad' });
     } finally {
-      if (saved === undefined) delete process.env.EDA_PYTHON;
-      else process.env.EDA_PYTHON = saved;
-      resetPcbnewProbe();
+      setKicadPython('/usr/bin/python3');
     }
   });
 });
