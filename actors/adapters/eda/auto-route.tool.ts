@@ -5,7 +5,7 @@ import { defineTool, InvalidArgumentsError, ToolError, ToolUnavailableError } fr
 import { findProgram } from '../kit/sandbox.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import { KICAD_MISSING, KICAD_PYTHON, pcbnewVersion } from './engine.ts';
-import { parseSexpr, SexprError } from './sexpr.ts';
+import { parseSexpr, SexprError } from '../../../workers/eda/sexpr.ts';
 import {
   engineMessage,
   nextRevision,
@@ -134,6 +134,11 @@ export function autoRouteTool(ws: Workspace) {
         );
         cancelled(route, 'the router');
         if (route.aborted) throw new ToolError(`${ROUTER_PROGRAM} did not finish within ${timeoutS} s`);
+        // A crash (an assertion aborts it) leaves a result cut anywhere: refused. An error exit keeps what it routed.
+        if (route.signal)
+          throw new ToolError(`${ROUTER_PROGRAM} crashed (${route.signal}): ${engineMessage(route.stderr)}`, {
+            router: `${ROUTER_PROGRAM} ${ROUTER_METHOD}`,
+          });
         const routed = await fs.stat(file('result.tdx')).then(
           (s) => s.size > 0,
           () => false,

@@ -3,7 +3,8 @@
 Usage: route_export.py BOARD REQUEST_OUT SUMMARY_OUT [OPTIONS_JSON]
 
 BOARD is read with KiCad's own reader (pcbnew.LoadBoard); the board is data, nothing in it is evaluated. OPTIONS_JSON
-(a file) may hold {"nets": [net names to route]}; pads of the other nets become obstacles. Nets are written as
+(a file) may hold {"nets": [net names to route]}. Only nets with a missing connection (KiCad's DRC) are routed; the
+items of the other nets are obstacles. Nets are written as
 "n<netcode>" (no escaping needed), copper layers as "<layer id>.<name>". SUMMARY_OUT receives JSON: the unconnected
 count before routing, the routing rules passed to the router, counts of what was exported. Obstacles: every pad (the
 other nets' as nets of their own), existing tracks and vias, copper text and graphics (bounding boxes). Zones (pours,
@@ -13,6 +14,8 @@ board cannot be read (message on stderr); exit 3 = nothing to route (message on 
 
 import json
 import math
+import os
+import re
 import sys
 
 import pcbnew
@@ -56,6 +59,22 @@ def pad_outline(pad):
             for dx, dy in ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))]
 
 
+def open_nets(board, report_path):
+    """Names of the nets with a missing connection, from KiCad's own DRC (its unconnected items name their nets):
+    only those are routed, so a partly routed board keeps its routed nets as they are."""
+    pcbnew.WriteDRCReport(board, report_path, pcbnew.EDA_UNITS_MILLIMETRES, False)
+    names, inside = set(), False
+    with open(report_path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("["):
+                inside = line.startswith("[unconnected_items]")
+            elif inside and line.lstrip().startswith("@("):
+                m = re.search(r"\): .*?\[(.*?)\]", line)
+                if m:
+                    names.add(m.group(1))
+    return names
+
+
 def main(argv):
     if len(argv) not in (4, 5):
         fail(64, "usage: route_export.py BOARD REQUEST_OUT SUMMARY_OUT [OPTIONS_JSON]")
@@ -79,10 +98,13 @@ def main(argv):
         missing = sorted(set(wanted) - known)
         if missing:
             fail(3, "nets not on the board: " + ", ".join(missing))
-        wanted = set(wanted)
+    unrouted = open_nets(board, os.path.join(os.path.dirname(os.path.abspath(summary_path)), "before.rpt"))
+    wanted = unrouted if wanted is None else unrouted & set(wanted)
+    if not wanted:
+        fail(3, "no unrouted connection on the board" + ("" if options.get("nets") is None else " in the nets named"))
 
     def routed(code, name):
-        return code > 0 and (wanted is None or name in wanted)
+        return code > 0 and name in wanted
 
     ds = board.GetDesignSettings()
     nc = board.GetNetClasses().GetDefault()

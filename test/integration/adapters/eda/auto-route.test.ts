@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autoRouteTool } from '../../../../actors/adapters/eda/auto-route.tool.ts';
-import { KICAD_MISSING, resetPcbnewProbe } from '../../../../actors/adapters/eda/engine.ts';
+import { KICAD_MISSING, KICAD_PYTHON, setKicadPython } from '../../../../actors/adapters/eda/engine.ts';
 import { InvalidArgumentsError, ToolUnavailableError, type ToolContext } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
 
@@ -191,26 +191,21 @@ print(json.dumps({"nets": sorted({t.GetNetname() for t in b.GetTracks()})}))`,
   });
 
   it('is unavailable naming the Debian package when pcbnew or route-rnd is missing', async () => {
-    const saved = { python: process.env.EDA_PYTHON, path: process.env.PATH };
+    const saved = { python: KICAD_PYTHON(), path: process.env.PATH };
     try {
-      process.env.EDA_PYTHON = path.join(outer, 'no-python');
-      resetPcbnewProbe();
+      setKicadPython(path.join(outer, 'no-python'));
       const noKicad = await rejection(tool.handler({ board_path: 'boards/ecc83.kicad_pcb' }, toolContext()));
       expect(noKicad).toBeInstanceOf(ToolUnavailableError);
       expect(noKicad.message).toBe(KICAD_MISSING);
 
-      if (saved.python === undefined) delete process.env.EDA_PYTHON;
-      else process.env.EDA_PYTHON = saved.python;
-      resetPcbnewProbe();
+      setKicadPython(saved.python);
       process.env.PATH = outer;
       const noRouter = await rejection(tool.handler({ board_path: 'boards/ecc83.kicad_pcb' }, toolContext()));
       expect(noRouter).toBeInstanceOf(ToolUnavailableError);
       expect(noRouter.message).toMatch(/route-rnd is not installed .*Debian package route-rnd/);
     } finally {
-      if (saved.python === undefined) delete process.env.EDA_PYTHON;
-      else process.env.EDA_PYTHON = saved.python;
+      setKicadPython(saved.python);
       process.env.PATH = saved.path;
-      resetPcbnewProbe();
     }
   });
 });
