@@ -4,6 +4,7 @@ import { setEngineSandbox } from '../kit/sandbox.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { edaTools } from './tools.ts';
 import { kicadEngineStatus, setKicadPython } from './engine.ts';
+import { closeEdaPool } from './load.ts';
 
 const edaAdapter = createAdapterService({
   id: 'eda',
@@ -18,9 +19,11 @@ const edaAdapter = createAdapterService({
  * schematic generation) read the S-expressions natively; board tools (DRC, Gerber and drill, autorouting) run KiCad's own
  * board engine, the Python module `pcbnew` under /usr/bin/python3, sandboxed. Without KiCad the adapter reports itself
  * degraded naming the tools that are unavailable and the Debian package; those tools fail with TOOL_UNAVAILABLE.
+ * KiCad files are read in the adapter's worker pool (workers/eda), destroyed when the actor stops.
  */
 export const createEdaAdapter = (infra: Infra) => {
   setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
   setKicadPython(infra.config.SERVICE_EDA_PYTHON);
-  return edaAdapter(infra);
+  const schema = edaAdapter(infra);
+  return { ...schema, stopped: () => closeEdaPool() };
 };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { runErc } from './erc.ts';
-import { ERC_TYPES } from './erc.types.ts';
+import { runErc } from '../../../workers/eda/erc.ts';
+import { ERC_TYPES } from '../../../workers/eda/erc.types.ts';
 import { loadDesign } from './load.ts';
 
 export const RunErcInputSchema = z.strictObject({

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { InvalidArgumentsError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { connectivity, type Connectivity } from './connectivity.ts';
-import { loadSchematic, SchematicError } from './schematic.ts';
-import type { Schematic } from './schematic.types.ts';
+import type { Connectivity } from '../../../workers/eda/connectivity.ts';
+import { createEdaPool, EdaReadError, type EdaPool } from '../../../workers/eda/pool.ts';
+import type { Schematic } from '../../../workers/eda/schematic.types.ts';
 
 /** Largest single schematic file read (the biggest demo sheet is 0.3 MB). */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -25,11 +25,22 @@ interface CacheEntry {
 }
 const cache = new Map<string, CacheEntry>();
 
+let shared: EdaPool | undefined;
+/** The eda adapter's reading pool (workers/eda), made on first use; the adapter destroys it when it stops. */
+export function edaPool(): EdaPool {
+  shared ??= createEdaPool();
+  return shared;
+}
+export async function closeEdaPool(): Promise<void> {
+  await shared?.destroy();
+  shared = undefined;
+}
+
 const sha = (text: string) => crypto.createHash('sha1').update(text).digest('hex');
 
 /**
  * Loads a schematic hierarchy from the workspace (every sheet file through the workspace's confinement rule) and its
- * connectivity. A design read before is reused only when every one of its files reads back with the same content
+ * connectivity, parsed in the eda pool's worker thread. A design read before is reused only when every one of its files reads back with the same content
  * hash (files are read each time; only parsing is saved). A file that is not a KiCad 6 schematic, a missing sheet
  * file or a path outside the workspace is invalid arguments naming the file (and the line where the reader stopped).
  */
@@ -58,19 +69,18 @@ export async function loadDesign(
     return { sch: known.sch, conn: known.conn, parse_ms: elapsed(), cached: true };
   }
   try {
-    const hashes = new Map<string, string>();
-    const sch = await loadSchematic(schematicPath, async (file) => {
-      const text = await read(file);
-      hashes.set(file, sha(text));
-      return text;
-    });
-    const conn = connectivity(sch);
+    const { sch, conn, texts } = await edaPool().design(schematicPath, read);
+    const hashes = new Map([...texts].filter(([file]) => sch.files.includes(file)).map(([f, text]) => [f, sha(text)]));
     cache.set(key, { hashes, sch, conn });
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     return { sch, conn, parse_ms: elapsed(), cached: false };
   } catch (err) {
-    if (err instanceof SchematicError)
-      throw new InvalidArgumentsError(err.message, { [argName]: schematicPath, file: err.file });
+    if (err instanceof EdaReadError)
+      throw new InvalidArgumentsError(err.message, {
+        [argName]: schematicPath,
+        file: err.file,
+        ...(err.line ? { line: err.line } : {}),
+      });
     throw err;
   }
 }
@@ -82,20 +92,4 @@ async function unchanged(entry: CacheEntry, read: (file: string) => Promise<stri
   } catch {
     return false; // a file gone or refused: parse again, which reports it
   }
-}
-
-/** The design's symbols that are parts (not power symbols or flags), one entry per reference (units merged). */
-export function parts(sch: Schematic) {
-  const byRef = new Map<
-    string,
-    { symbol: Schematic['sheets'][number]['symbols'][number]; sheet: string; units: number[] }
-  >();
-  for (const sheet of sch.sheets)
-    for (const s of sheet.symbols) {
-      if (s.power || s.reference.startsWith('#')) continue;
-      const known = byRef.get(s.reference);
-      if (known) known.units.push(s.unit);
-      else byRef.set(s.reference, { symbol: s, sheet: sheet.instance.names, units: [s.unit] });
-    }
-  return byRef;
 }

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { engineCommand } from '../kit/sandbox.ts';
 import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { type Board, BoardError, KICAD6_BOARD_VERSION, parseBoard } from './board.ts';
+import { type Board, KICAD6_BOARD_VERSION } from '../../../workers/eda/board.ts';
+import { EdaReadError } from '../../../workers/eda/pool.ts';
+import { edaPool } from './load.ts';
 import { KICAD_MISSING, KICAD_PYTHON, pcbnewVersion } from './engine.ts';
 
 /**
@@ -48,9 +50,9 @@ export async function loadWorkspaceBoard(ws: Workspace, given: string, argName =
   const bytes = await ws.read(given, argName);
   let board: Board;
   try {
-    board = parseBoard(bytes.toString('utf8'), given);
+    board = await edaPool().board(given, bytes.toString('utf8'));
   } catch (err) {
-    if (err instanceof BoardError)
+    if (err instanceof EdaReadError)
       throw new ToolError(err.message, { [argName]: given, file: given, ...(err.line ? { line: err.line } : {}) });
     throw err;
   }

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, InvalidArgumentsError, type ToolContext } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { bomCsv, bomLines } from './bom.ts';
+import { bomCsv, bomLines } from '../../../workers/eda/bom.ts';
 import { loadDesign } from './load.ts';
-import { jsonNetlist, kicadNetlist } from './netlist.ts';
-import { pinMapping } from './pinmap.ts';
+import { jsonNetlist, kicadNetlist } from '../../../workers/eda/netlist.ts';
+import { pinMapping } from '../../../workers/eda/pinmap.ts';
 import { spiceNetlistFile } from './spice.tool.ts';
 
 const SchematicPath = z

@@ -1,6 +1,6 @@
 import { checkStatements, isIncludeCard } from '../kit/spice/netlist-policy.ts';
-import { parseSchematicText } from './schematic.ts';
-import { children } from './sexpr.ts';
+import { parseSchematicText } from '../../../workers/eda/schematic.ts';
+import { children } from '../../../workers/eda/sexpr.ts';
 
 /** A text item placed on a sheet (`(text "..." (at ...))`), with the file it sits in. */
 export interface SheetText {

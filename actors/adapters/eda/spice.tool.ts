@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { workspaceIncludes } from '../kit/spice/netlist-includes.ts';
 import { InvalidArgumentsError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { connectivity } from './connectivity.ts';
-import { loadSchematic, SchematicError } from './schematic.ts';
+import { connectivity } from '../../../workers/eda/connectivity.ts';
+import { loadSchematic, SchematicError } from '../../../workers/eda/schematic.ts';
 import { sheetTexts, type SheetText } from './spice-directives.ts';
 import { exportSpice, libraryFiles, type LibraryResolution, type SpiceSkip } from './spice.ts';
 

@@ -1,6 +1,6 @@
 import { checkStatements } from '../kit/spice/netlist-policy.ts';
-import type { Connectivity } from './connectivity.ts';
-import type { PlacedSymbol, Schematic } from './schematic.types.ts';
+import type { Connectivity } from '../../../workers/eda/connectivity.ts';
+import type { PlacedSymbol, Schematic } from '../../../workers/eda/schematic.types.ts';
 import { sheetDirectives, type SheetText, type SpiceSkip } from './spice-directives.ts';
 import { comparePins, NodeNames, spiceValue } from './spice-value.ts';
 

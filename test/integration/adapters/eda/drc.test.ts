@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseBoard } from '../../../../actors/adapters/eda/board.ts';
+import { parseBoard } from '../../../../workers/eda/board.ts';
 import { parseDrcReport } from '../../../../actors/adapters/eda/drc-report.ts';
 import { runDrcTool } from '../../../../actors/adapters/eda/drc.tool.ts';
 import { KICAD_MISSING, setKicadPython } from '../../../../actors/adapters/eda/engine.ts';

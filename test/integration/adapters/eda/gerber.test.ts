@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boardPads, copperLayersOf, parseBoard, type BoardPad } from '../../../../actors/adapters/eda/board.ts';
+import { boardPads, copperLayersOf, parseBoard, type BoardPad } from '../../../../workers/eda/board.ts';
 import { exportGerberTool } from '../../../../actors/adapters/eda/gerber.tool.ts';
 import { InvalidArgumentsError, ToolError } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';

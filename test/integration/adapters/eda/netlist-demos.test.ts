@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBoard } from '../../../../actors/adapters/eda/board.ts';
+import { parseBoard } from '../../../../workers/eda/board.ts';
 import { startTestNode, type TestNode } from '../../../support/node.ts';
 import { callTool, okData } from '../../../support/tools.ts';
 import { BOARD_PROJECTS, demoWorkspace } from './demo-workspace.ts';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectivity } from '../../../../actors/adapters/eda/connectivity.ts';
-import { loadSchematic } from '../../../../actors/adapters/eda/schematic.ts';
+import { connectivity } from '../../../../workers/eda/connectivity.ts';
+import { loadSchematic } from '../../../../workers/eda/schematic.ts';
 import { spiceNetlistFile } from '../../../../actors/adapters/eda/spice.tool.ts';
 import { crossing, demoWorkspace, simulate, spiceNumber } from './spice-support.ts';
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BoardError, boardPads, copperLayersOf, parseBoard } from '../../../../actors/adapters/eda/board.ts';
+import { BoardError, boardPads, copperLayersOf, parseBoard } from '../../../../workers/eda/board.ts';
 
 const DEMOS = '/usr/share/kicad/demos';
 const demo = (rel: string) => `${DEMOS}/${rel}`;

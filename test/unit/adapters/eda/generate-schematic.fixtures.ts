@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { child, children, num, type SList } from '../../../../actors/adapters/eda/sexpr.ts';
+import { child, children, num, type SList } from '../../../../workers/eda/sexpr.ts';
 import type { SchematicSpec } from '../../../../actors/adapters/eda/generate-schematic.ts';
 
 const passive = (n: string, name?: string) => ({ number: n, type: 'passive' as const, ...(name ? { name } : {}) });

@@ -7,18 +7,10 @@ import {
   isPowerName,
   type SchematicSpec,
 } from '../../../../actors/adapters/eda/generate-schematic.ts';
-import { connectivity } from '../../../../actors/adapters/eda/connectivity.ts';
-import { loadSchematic } from '../../../../actors/adapters/eda/schematic.ts';
+import { connectivity } from '../../../../workers/eda/connectivity.ts';
+import { loadSchematic } from '../../../../workers/eda/schematic.ts';
 import { generateSchematicTool } from '../../../../actors/adapters/eda/generate-schematic.tool.ts';
-import {
-  atom,
-  child,
-  children,
-  num,
-  parseSexpr,
-  type SExpr,
-  type SList,
-} from '../../../../actors/adapters/eda/sexpr.ts';
+import { atom, child, children, num, parseSexpr, type SExpr, type SList } from '../../../../workers/eda/sexpr.ts';
 import { InvalidArgumentsError, type ToolContext } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Connectivity, Net } from '../../../../actors/adapters/eda/connectivity.ts';
-import type { PlacedSymbol, Schematic } from '../../../../actors/adapters/eda/schematic.types.ts';
+import type { Connectivity, Net } from '../../../../workers/eda/connectivity.ts';
+import type { PlacedSymbol, Schematic } from '../../../../workers/eda/schematic.types.ts';
 import { sheetDirectives, sheetTexts } from '../../../../actors/adapters/eda/spice-directives.ts';
 import { comparePins, NodeNames, nodeName, spiceValue } from '../../../../actors/adapters/eda/spice-value.ts';
 import { exportSpice, libraryFiles, nodeOrder, partModel } from '../../../../actors/adapters/eda/spice.ts';

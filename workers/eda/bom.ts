@@ -1,4 +1,4 @@
-import { parts } from './load.ts';
+import { parts } from './parts.ts';
 import type { Schematic } from './schematic.types.ts';
 
 export interface BomLine {

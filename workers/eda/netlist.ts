@@ -1,5 +1,5 @@
 import type { Connectivity } from './connectivity.ts';
-import { parts } from './load.ts';
+import { parts } from './parts.ts';
 import type { Schematic } from './schematic.types.ts';
 
 /** S-expression string atom, escaped as KiCad writes them. */
