@@ -47,8 +47,12 @@ const AutoRouteOutput = z.object({
     unconnected_count: z.number().int(),
     by_type: z.record(z.string(), z.number().int()),
   }),
+  routes_torn_up: z.number().int().describe('Routes removed because they touched copper of another net (a short)'),
   router: z.string(),
   elapsed_ms: z.number().int(),
+  objects_without_net: z.number().int().optional(),
+  skipped: z.record(z.string(), z.number().int()).optional(),
+  router_warning: z.string().optional(),
 });
 
 /**
@@ -66,8 +70,8 @@ export function autoRouteTool(ws: Workspace) {
       "Route the unrouted connections of a KiCad 6 board (.kicad_pcb) with route-rnd's topological router, write the " +
       'result as a new board revision (default: board.r2.kicad_pcb beside the input; never the input unless output_path ' +
       "names it), then run KiCad's DRC on it. nets limits routing to those net names (the other pads stay obstacles). " +
-      'Returns unrouted connections before and after (KiCad connectivity), completion, tracks and vias added, and the DRC ' +
-      'violation counts by type of the written board.',
+      'A route that would short another net is torn up (routes_torn_up). Returns unrouted connections before and after ' +
+      '(KiCad connectivity), completion, tracks and vias added, and the DRC violation counts by type of the written board.',
     input: AutoRouteInput,
     output: AutoRouteOutput,
     handler: async (a, tc) => {
@@ -165,7 +169,7 @@ export function autoRouteTool(ws: Workspace) {
         if (imp.exitCode !== 0) throw new ToolError(`pcbnew import failed: ${engineMessage(imp.stderr)}`);
         const result = JSON.parse(await fs.readFile(file('routed.json'), 'utf8')) as {
           unrouted_after: number;
-          added: { tracks: number; vias: number; without_net: number };
+          added: { tracks: number; vias: number; without_net: number; torn_up: number };
           skipped: Record<string, number>;
         };
         const drc = parseDrcReport(await fs.readFile(file('drc.rpt'), 'utf8'));
@@ -191,6 +195,7 @@ export function autoRouteTool(ws: Workspace) {
           tracks_added: result.added.tracks,
           vias_added: result.added.vias,
           drc,
+          routes_torn_up: result.added.torn_up,
           router: `${ROUTER_PROGRAM} ${ROUTER_METHOD}`,
           elapsed_ms: Math.round(performance.now() - started),
           ...(result.added.without_net ? { objects_without_net: result.added.without_net } : {}),

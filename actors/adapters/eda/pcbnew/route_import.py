@@ -6,6 +6,7 @@ BOARD is the board the request was exported from (route_export.py); OUT_BOARD re
 and vias added (nets "n<netcode>"; a wire the router left without a net takes the net of what its end points touch:
 a via or wire of known net, else a pad). OUT_BOARD is then loaded again from disk and checked: the unconnected count
 from KiCad's connectivity and pcbnew.WriteDRCReport into DRC_REPORT. SUMMARY_OUT receives JSON with the counts.
+A route that shorts another net (DRC clearance 0) is torn up whole, counted in added.torn_up.
 Objects the router emits that KiCad cannot take (an unknown layer or shape) are counted as skipped, never guessed.
 """
 
@@ -62,6 +63,21 @@ def read_result(path):
 
 def net_code(tag):
     return int(tag[1:]) if re.fullmatch(r"n\d+", tag or "") else None
+
+
+def shorts(report_path):
+    """(kind, net, x, y) of the tracks and vias in the clearance violations at 0 mm of a KiCad DRC report; the
+    position is the one the report gives (a point of the track, usually its start; a via's centre), in nanometres."""
+    out, short = [], False
+    with open(report_path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("["):
+                short = line.startswith("[clearance]") and "actual 0.0000 mm" in line
+                continue
+            m = re.match(r"\s+@\(([-\d.]+) mm, ([-\d.]+) mm\): (Track|Via) \[(.*?)\] ", line)
+            if short and m:
+                out.append((m.group(3), m.group(4), nm(m.group(1)), nm(m.group(2))))
+    return out
 
 
 class Joints:
@@ -134,7 +150,8 @@ def main(argv):
                 known[root] = hit.GetNetCode()
                 break
 
-    added = {"tracks": 0, "vias": 0, "without_net": 0}
+    added = {"tracks": 0, "vias": 0, "without_net": 0, "torn_up": 0}
+    made = []
     for i, (layer, x1, y1, x2, y2, width, code) in enumerate(wires):
         code = code if code is not None else known.get(joints.find(("w", i)))
         if code is None or code not in nets:
@@ -147,7 +164,7 @@ def main(argv):
         track.SetLayer(layer)
         track.SetNet(nets[code])
         board.Add(track)
-        added["tracks"] += 1
+        made.append((joints.find(("w", i)), track))
     for i, (x, y, dia, code) in enumerate(vias):
         code = code if code is not None else known.get(joints.find(("v", i)))
         if code is None or code not in nets:
@@ -159,7 +176,30 @@ def main(argv):
         via.SetDrill(min(nc.GetViaDrill(), dia * 4 // 5))
         via.SetNet(nets[code])
         board.Add(via)
-        added["vias"] += 1
+        made.append((joints.find(("v", i)), via))
+
+    # A route that touches copper of another net (a short: KiCad's DRC measures 0 clearance) is torn up whole (every
+    # wire and via joined to the shorting one), leaving that connection unrouted rather than shorted.
+    shorting = set()
+    for _ in range(4):  # a torn-up route can uncover no new short, but a short reported once per pair is matched once
+        pcbnew.WriteDRCReport(board, drc_path, pcbnew.EDA_UNITS_MILLIMETRES, True)
+        found = set()
+        for kind, net, x, y in shorts(drc_path):
+            for root, obj in made:
+                if root not in shorting and obj.GetNetname() == net and (obj.GetClass() == "PCB_VIA") == (kind == "Via"):
+                    p = obj.GetPosition() if kind == "Via" else obj.GetStart()
+                    if (abs(p.x - x) <= 1000 and abs(p.y - y) <= 1000) or obj.HitTest(pcbnew.wxPoint(x, y)):
+                        found.add(root)
+        if not found:
+            break
+        for root, obj in made:
+            if root in found:
+                board.RemoveNative(obj)
+        shorting |= found
+    for root, obj in made:
+        if root not in shorting:
+            added["vias" if obj.GetClass() == "PCB_VIA" else "tracks"] += 1
+    added["torn_up"] = len(shorting)
 
     pcbnew.SaveBoard(out_path, board)
     saved = pcbnew.LoadBoard(out_path)
