@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
+import { autoRouteTool } from './auto-route.tool.ts';
 import { runDrcTool } from './drc.tool.ts';
 import { runErcTool } from './erc.tool.ts';
 import { generateSchematicTool } from './generate-schematic.tool.ts';
