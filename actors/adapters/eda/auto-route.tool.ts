@@ -101,6 +101,9 @@ export function autoRouteTool(ws: Workspace) {
           signal: tc.signal,
           missing: KICAD_MISSING,
         });
+      // Engine messages name the caller's paths, not the server's.
+      const say = (stderr: string) =>
+        engineMessage(stderr).split(boardAbs).join(a.board_path).split(dir).join(ws.relative(dir));
       const cancelled = (run: EngineRun, what: string) => {
         if (run.aborted && tc.signal.aborted) throw tc.signal.reason ?? new ToolError(`${what} was cancelled`);
       };
@@ -117,15 +120,15 @@ export function autoRouteTool(ws: Workspace) {
         cancelled(exp, 'the export');
         if (exp.exitCode === 2)
           throw new InvalidArgumentsError(
-            `board_path ${JSON.stringify(a.board_path)}: KiCad cannot read the board: ${engineMessage(exp.stderr)}`,
+            `board_path ${JSON.stringify(a.board_path)}: KiCad cannot read the board: ${say(exp.stderr)}`,
             { board_path: a.board_path },
           );
         if (exp.exitCode === 3)
-          throw new InvalidArgumentsError(`nothing to route on ${a.board_path}: ${engineMessage(exp.stderr)}`, {
+          throw new InvalidArgumentsError(`nothing to route on ${a.board_path}: ${say(exp.stderr)}`, {
             board_path: a.board_path,
             ...(a.nets ? { nets: a.nets } : {}),
           });
-        if (exp.exitCode !== 0) throw new ToolError(`pcbnew export failed: ${engineMessage(exp.stderr)}`);
+        if (exp.exitCode !== 0) throw new ToolError(`pcbnew export failed: ${say(exp.stderr)}`);
         const request = JSON.parse(await fs.readFile(file('request.json'), 'utf8')) as { unrouted_before: number };
 
         tc.progress(0.2, `routing with ${ROUTER_PROGRAM} ${ROUTER_METHOD}`);
@@ -140,7 +143,7 @@ export function autoRouteTool(ws: Workspace) {
         if (route.aborted) throw new ToolError(`${ROUTER_PROGRAM} did not finish within ${timeoutS} s`);
         // A crash (an assertion aborts it) leaves a result cut anywhere: refused. An error exit keeps what it routed.
         if (route.signal)
-          throw new ToolError(`${ROUTER_PROGRAM} crashed (${route.signal}): ${engineMessage(route.stderr)}`, {
+          throw new ToolError(`${ROUTER_PROGRAM} crashed (${route.signal}): ${say(route.stderr)}`, {
             router: `${ROUTER_PROGRAM} ${ROUTER_METHOD}`,
           });
         const routed = await fs.stat(file('result.tdx')).then(
@@ -148,9 +151,7 @@ export function autoRouteTool(ws: Workspace) {
           () => false,
         );
         if (!routed)
-          throw new ToolError(
-            `${ROUTER_PROGRAM} wrote no result (exit code ${route.exitCode}): ${engineMessage(route.stderr)}`,
-          );
+          throw new ToolError(`${ROUTER_PROGRAM} wrote no result (exit code ${route.exitCode}): ${say(route.stderr)}`);
 
         // The design rules of a KiCad 6 board live in its project file: the revision gets a copy, read by the DRC.
         const projectRel = ws.relative(boardAbs.replace(/\.kicad_pcb$/, '.kicad_pro'));
@@ -166,7 +167,7 @@ export function autoRouteTool(ws: Workspace) {
           file('routed.json'),
         ]);
         cancelled(imp, 'the import');
-        if (imp.exitCode !== 0) throw new ToolError(`pcbnew import failed: ${engineMessage(imp.stderr)}`);
+        if (imp.exitCode !== 0) throw new ToolError(`pcbnew import failed: ${say(imp.stderr)}`);
         const result = JSON.parse(await fs.readFile(file('routed.json'), 'utf8')) as {
           unrouted_after: number;
           added: { tracks: number; vias: number; without_net: number; torn_up: number };
@@ -202,7 +203,7 @@ export function autoRouteTool(ws: Workspace) {
           ...(Object.keys(result.skipped).length ? { skipped: result.skipped } : {}),
           // route-rnd's topological router can stop with an error after writing what it routed: kept, and said.
           ...(route.exitCode !== 0
-            ? { router_warning: `${ROUTER_PROGRAM} exited with code ${route.exitCode}: ${engineMessage(route.stderr)}` }
+            ? { router_warning: `${ROUTER_PROGRAM} exited with code ${route.exitCode}: ${say(route.stderr)}` }
             : {}),
         };
       } finally {
