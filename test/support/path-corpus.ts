@@ -74,6 +74,10 @@ export const INPUT_FILES: Record<string, string> = {
   frd: 'ok/beam.frd',
   cir: 'ok/net.cir',
   'json.gz': 'ok/field.json.gz',
+  kicad_sch: 'ok/a.kicad_sch',
+  kicad_pcb: 'ok/a.kicad_pcb',
+  net: 'ok/a.net',
+  csv: 'ok/a.csv',
 };
 
 /** The temp layout: `<base>/ws` (the workspace) and `<base>/outside`. */

@@ -86,8 +86,9 @@ export function autoRouteTool(ws: Workspace) {
         throw new InvalidArgumentsError(`output_path ${JSON.stringify(a.output_path)} must end in .kicad_pcb`, {
           output_path: a.output_path,
         });
-      // Confinement of an explicit output is checked before any work (resolve, not resolveForWrite: nothing created).
-      if (a.output_path !== undefined) await ws.resolveForRead(a.output_path, 'output_path');
+      // Confinement of an explicit output is checked by the write rule before any work (no write onto a symlink; a
+      // refused path creates nothing).
+      if (a.output_path !== undefined) await ws.resolveForWrite(a.output_path, 'output_path');
 
       if (!(await pcbnewVersion())) throw new ToolUnavailableError(KICAD_MISSING, { package: 'kicad' });
       if (!(await findProgram(ROUTER_PROGRAM)))

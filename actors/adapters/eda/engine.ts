@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { checkEngineSandbox } from '../kit/sandbox.ts';
+import { checkEngineSandbox, findProgram } from '../kit/sandbox.ts';
 
 import type { EngineStatus } from '../kit/adapter.service.ts';
 
@@ -21,6 +21,10 @@ export const ENGINE_TOOLS = ['run_drc', 'export_gerber', 'auto_route'] as const;
 
 export const KICAD_MISSING =
   "KiCad's board engine is not installed: the interpreter SERVICE_EDA_PYTHON names (default /usr/bin/python3) cannot import pcbnew (Debian package kicad)";
+
+/** eda.auto_route's router (ROUTING.md). */
+export const ROUTER_MISSING =
+  'the autorouter route-rnd is not installed (not found on PATH; Debian package route-rnd); unavailable: eda.auto_route';
 
 let probe: { at: number; version: string | null } | undefined;
 
@@ -59,5 +63,7 @@ export async function kicadEngineStatus(): Promise<EngineStatus> {
     return { status: 'degraded', message: `${KICAD_MISSING}; unavailable: ${names}`, unavailable };
   const sandbox = await checkEngineSandbox();
   if (sandbox) return { status: 'degraded', message: `${sandbox}; unavailable: ${names}`, unavailable };
+  if (!(await findProgram('route-rnd')))
+    return { status: 'degraded', message: ROUTER_MISSING, unavailable: ['auto_route'] };
   return { status: 'healthy' };
 }

@@ -12,5 +12,12 @@ import { schematicTools } from './schematic.tools.ts';
  * the board ones run KiCad's pcbnew (engine.ts ENGINE_TOOLS).
  */
 export function edaTools(ws: Workspace): ToolDefinition<any, any>[] {
-  return [...schematicTools(ws), runErcTool(ws), generateSchematicTool(ws), runDrcTool(ws), exportGerberTool(ws)];
+  return [
+    ...schematicTools(ws),
+    runErcTool(ws),
+    generateSchematicTool(ws),
+    runDrcTool(ws),
+    exportGerberTool(ws),
+    autoRouteTool(ws),
+  ];
 }

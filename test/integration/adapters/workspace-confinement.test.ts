@@ -34,7 +34,7 @@ beforeAll(async () => {
   const db = await realDbEnv();
   drop = db.drop;
   const roles =
-    'tools,projects,twin,adapter:twin,adapter:cadscript,adapter:cadkernel,cadsessions,adapter:solver,adapter:circuit';
+    'tools,projects,twin,adapter:twin,adapter:cadscript,adapter:cadkernel,cadsessions,adapter:solver,adapter:circuit,adapter:eda';
   t = await startTestNode({ roles, env: { ...db.env, SERVICE_WORKSPACE: l.ws, SERVICE_CAD_THREADS: '1' } });
   await warmUp(t, 'cadscript.get_properties');
   await okData(callTool(t.node.broker, 'cadscript.create_parametric', { ...BOX, output_path: 'ok/a.step' }));
@@ -59,6 +59,10 @@ beforeAll(async () => {
     path.join(SIM_FIXTURES, 'reference_payloads/beam_coarse.field.json.gz'),
     path.join(l.ws, INPUT_FILES['json.gz']),
   );
+  fs.copyFileSync('/usr/share/kicad/demos/ecc83/ecc83-pp.kicad_sch', path.join(l.ws, INPUT_FILES.kicad_sch));
+  fs.copyFileSync('/usr/share/kicad/demos/ecc83/ecc83-pp.kicad_pcb', path.join(l.ws, INPUT_FILES.kicad_pcb));
+  fs.writeFileSync(path.join(l.ws, INPUT_FILES.net), '(export (version "E"))\n'); // targets of the eda writes
+  fs.writeFileSync(path.join(l.ws, INPUT_FILES.csv), 'References\r\n');
   plantLinks(l);
   session = (await okData(callTool(t.node.broker, 'cadkernel.open_session', { name: 'confine' }))).session_id;
   await okData(callTool(t.node.broker, 'cadkernel.import_step', { session_id: session, file_path: 'ok/a.step' }));
@@ -197,6 +201,61 @@ const ARGS: Arg[] = [
     base: () => ({ analysis_type: 'op' }),
   },
   { tool: 'twin.commit_geometry', arg: 'file_path', mode: 'read', ext: 'step', base: () => ({ name: 'Escape' }) },
+  ...['export_netlist', 'export_bom', 'get_pin_mapping', 'run_erc'].map((name) => ({
+    tool: `eda.${name}`,
+    arg: 'schematic_path',
+    mode: 'read' as const,
+    ext: 'kicad_sch',
+    base: () => ({}),
+  })),
+  {
+    tool: 'eda.export_netlist',
+    arg: 'output_path',
+    mode: 'write',
+    ext: 'net',
+    base: () => ({ schematic_path: INPUT_FILES.kicad_sch, format: 'kicad' }),
+  },
+  {
+    tool: 'eda.export_bom',
+    arg: 'output_path',
+    mode: 'write',
+    ext: 'csv',
+    base: () => ({ schematic_path: INPUT_FILES.kicad_sch }),
+  },
+  {
+    tool: 'eda.generate_schematic',
+    arg: 'output_path',
+    mode: 'write',
+    ext: 'kicad_sch',
+    base: () => ({
+      components: [
+        {
+          reference: 'R1',
+          value: '1k',
+          pins: [
+            { number: '1', type: 'passive' },
+            { number: '2', type: 'passive' },
+          ],
+        },
+      ],
+      connections: [],
+      overwrite: true,
+    }),
+  },
+  ...['run_drc', 'export_gerber', 'auto_route'].map((name) => ({
+    tool: `eda.${name}`,
+    arg: 'board_path',
+    mode: 'read' as const,
+    ext: 'kicad_pcb',
+    base: () => ({}),
+  })),
+  {
+    tool: 'eda.auto_route',
+    arg: 'output_path',
+    mode: 'write',
+    ext: 'kicad_pcb',
+    base: () => ({ board_path: INPUT_FILES.kicad_pcb }),
+  },
   {
     tool: 'twin.record_document',
     arg: 'field_file',
