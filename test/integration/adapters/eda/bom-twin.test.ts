@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { call } from '../../../../brokers/actions.ts';
+import { ToolsActions } from '../../../../contracts/actions/tools.actions.ts';
+import { annotationsOf, TOOL_CATALOGUE } from '../../../../contracts/tool-catalogue.ts';
 import { BomListSchema } from '../../../../contracts/twin.ts';
 import { getJson, postJson } from '../../../support/http-raw.ts';
 import { useTestNode } from '../../../support/node.ts';
@@ -11,6 +14,28 @@ import { demoWorkspace } from './demo-workspace.ts';
 const workspace = demoWorkspace('eda-twin-', ['pic_programmer']);
 const t = useTestNode({ realDb: true, env: { SERVICE_WORKSPACE: workspace } });
 afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
+
+describe('the full catalogue on the embedded default', () => {
+  it('serves the 97 tools, the electronics profile whole (25), the eda tools with their catalogue annotations', async () => {
+    const all = await call(t.node.broker, ToolsActions.list, {});
+    expect(all.tools).toHaveLength(97);
+    const electronics = await call(t.node.broker, ToolsActions.list, { profile: 'electronics' });
+    expect(electronics.tools).toHaveLength(25);
+    expect(electronics.profile_missing).toEqual([]);
+    const eda = all.tools.filter((x) => x.adapter_id === 'eda');
+    expect(eda.map((x) => x.name).sort()).toEqual([
+      'auto_route',
+      'export_bom',
+      'export_gerber',
+      'export_netlist',
+      'generate_schematic',
+      'get_pin_mapping',
+      'run_drc',
+      'run_erc',
+    ]);
+    for (const x of eda) expect(x.annotations, x.tool_id).toEqual(annotationsOf(TOOL_CATALOGUE.get(x.tool_id)!));
+  });
+});
 
 describe('eda results in the twin', () => {
   it('GET /v1/bom shows the BOM exported from pic_programmer, line by line', async () => {
@@ -51,6 +76,24 @@ describe('eda results in the twin', () => {
       }),
     );
     expect(sch.item_key).toMatch(/^SCH-/);
+
+    fs.cpSync(
+      '/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb',
+      `${workspace}/pic_programmer/pic_programmer.kicad_pcb`,
+    );
+    const gerbers = await okData<{ files: { path: string; kind: string }[] }>(
+      callTool(t.node.broker, 'eda.export_gerber', { board_path: 'pic_programmer/pic_programmer.kicad_pcb' }),
+    );
+    const mfg = await okData(
+      callTool(t.node.broker, 'twin.record_document', {
+        project_id: project,
+        document_type: 'manufacturing_file',
+        name: 'PIC programmer Gerbers',
+        content: gerbers.files.map((f) => f.path).join('\n'),
+        properties: { files: gerbers.files },
+      }),
+    );
+    expect(mfg.item_key).toMatch(/^MFG-/);
   });
 
   it('refuses properties on a document that is not a definition, writing nothing', async () => {
