@@ -1,4 +1,4 @@
-import type { PinType } from './schematic.types.ts';
+import { PIN_TYPES, type PinType } from './schematic.types.ts';
 
 /** What ERC says when two pins of these electrical types share a net. */
 export type PinConflict = 'ok' | 'warning' | 'error';
@@ -7,20 +7,7 @@ export type PinConflict = 'ok' | 'warning' | 'error';
  * Row and column order of KiCad's ELECTRICAL_PINTYPE (pin_type.h): input, output, bidirectional, tri_state, passive,
  * free (PT_NIC, "not internally connected"), unspecified, power_in, power_out, open_collector, open_emitter, no_connect.
  */
-export const MATRIX_ORDER: readonly PinType[] = [
-  'input',
-  'output',
-  'bidirectional',
-  'tri_state',
-  'passive',
-  'free',
-  'unspecified',
-  'power_in',
-  'power_out',
-  'open_collector',
-  'open_emitter',
-  'no_connect',
-];
+export const MATRIX_ORDER: readonly PinType[] = PIN_TYPES; // schematic.types.ts lists them in this order
 
 const O = 'ok';
 const W = 'warning';

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnEngine } from '../kit/engines/spawn.ts';
 import { engineCommand } from '../kit/sandbox.ts';
 import type { NgspiceRun } from './outcome.ts';
 
@@ -24,49 +24,12 @@ export async function runNgspice(
     missing: 'ngspice is not installed (not found on PATH; Debian package ngspice)',
   });
   if (signal.aborted) throw signal.reason;
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd.command, cmd.args, {
-      cwd,
-      env: { ...process.env, SPICE_ASCIIRAWFILE: '1', HOME: cwd },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const out = collector();
-    const err = collector();
-    child.stdout.on('data', out.add);
-    child.stderr.on('data', err.add);
-    const kill = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const onAbort = () => {
-      kill();
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (e) => {
-      signal.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    child.on('close', (code, sig) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve({ exitCode: code, signal: sig, stdout: out.text(), stderr: err.text() });
-    });
+  const run = await spawnEngine(cmd, {
+    cwd,
+    env: { ...process.env, SPICE_ASCIIRAWFILE: '1', HOME: cwd },
+    signal,
+    maxBytes: MAX_STREAM_BYTES,
   });
-}
-
-function collector() {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  return {
-    add: (b: Buffer) => {
-      if (size >= MAX_STREAM_BYTES) return;
-      chunks.push(b.subarray(0, MAX_STREAM_BYTES - size));
-      size += b.length;
-    },
-    text: () => Buffer.concat(chunks).toString('utf8'),
-  };
+  if (run.aborted) throw signal.reason;
+  return { exitCode: run.exitCode, signal: run.signal, stdout: run.stdout, stderr: run.stderr };
 }

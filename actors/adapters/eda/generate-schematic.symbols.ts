@@ -4,21 +4,9 @@
  * PWR_FLAG. Text helpers write atoms the way eeschema does (quoted strings with `\` escapes, numbers to 4 decimals).
  */
 
-export const PIN_TYPES = [
-  'input',
-  'output',
-  'bidirectional',
-  'tri_state',
-  'passive',
-  'free',
-  'unspecified',
-  'power_in',
-  'power_out',
-  'open_collector',
-  'open_emitter',
-  'no_connect',
-] as const;
-export type PinType = (typeof PIN_TYPES)[number];
+import { PIN_TYPES, type PinType } from '../../../workers/eda/schematic.types.ts';
+
+export { PIN_TYPES, type PinType };
 
 export interface PinSpec {
   number: string;

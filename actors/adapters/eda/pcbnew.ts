@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnEngine } from '../kit/engines/spawn.ts';
 import { engineCommand } from '../kit/sandbox.ts';
 import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
@@ -111,51 +111,26 @@ export async function runPcbnew(
     missing: KICAD_MISSING,
   });
   if (signal.aborted) throw signal.reason;
-  const run = await new Promise<{ code: number | null; sig: string | null; stdout: string; stderr: string }>(
-    (resolve, reject) => {
-      const child = spawn(cmd.command, cmd.args, {
-        cwd: scratch,
-        env: {
-          PATH: '/usr/bin:/bin',
-          LANG: 'C.UTF-8',
-          HOME: home,
-          XDG_CONFIG_HOME: path.join(home, '.config'),
-          XDG_CACHE_HOME: path.join(home, '.cache'),
-          XDG_DATA_HOME: path.join(home, '.local/share'),
-          TMPDIR: scratch,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      const out = collector();
-      const err = collector();
-      child.stdout.on('data', out.add);
-      child.stderr.on('data', err.add);
-      const onAbort = () => {
-        try {
-          if (child.pid) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      child.on('error', (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(
-          new ToolUnavailableError(`${KICAD_MISSING}: ${e.message}`, { program: KICAD_PYTHON(), package: 'kicad' }),
-        );
-      });
-      child.on('close', (code, sig) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve({ code, sig, stdout: out.text(), stderr: err.text() });
-      });
+  const run = await spawnEngine(cmd, {
+    cwd: scratch,
+    env: {
+      PATH: '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_DATA_HOME: path.join(home, '.local/share'),
+      TMPDIR: scratch,
     },
-  );
+    signal,
+  }).catch((e: Error) => {
+    throw new ToolUnavailableError(`${KICAD_MISSING}: ${e.message}`, { program: KICAD_PYTHON(), package: 'kicad' });
+  });
+  if (run.aborted) throw signal.reason;
   const last = run.stdout.trim().split('\n').at(-1) ?? '';
   let parsed: unknown;
   try {
-    parsed = run.code === 0 ? JSON.parse(last) : undefined;
+    parsed = run.exitCode === 0 ? JSON.parse(last) : undefined;
   } catch {
     parsed = undefined;
   }
@@ -166,26 +141,13 @@ export async function runPcbnew(
       .split('\n')
       .slice(-20)
       .map((l) => l.split(board).join(given));
-    const why = log.at(-1) || (run.sig ? `killed by ${run.sig}` : `exit code ${run.code}`);
+    const why = log.at(-1) || (run.signal ? `killed by ${run.signal}` : `exit code ${run.exitCode}`);
     throw new ToolError(`KiCad's board engine failed on ${given} (${script}): ${why}`, {
       file: given,
-      exit_code: run.code,
-      signal: run.sig,
+      exit_code: run.exitCode,
+      signal: run.signal,
       log,
     });
   }
   return parsed as Record<string, unknown>;
-}
-
-function collector() {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  return {
-    add: (b: Buffer) => {
-      if (size >= MAX_STREAM_BYTES) return;
-      chunks.push(b.subarray(0, MAX_STREAM_BYTES - size));
-      size += b.length;
-    },
-    text: () => Buffer.concat(chunks).toString('utf8'),
-  };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../../actors/adapters/eda/generate-schematic.ts';
 import { connectivity } from '../../../../workers/eda/connectivity.ts';
 import { loadSchematic } from '../../../../workers/eda/schematic.ts';
+import { PIN_TYPES } from '../../../../workers/eda/schematic.types.ts';
 import { generateSchematicTool } from '../../../../actors/adapters/eda/generate-schematic.tool.ts';
 import { atom, child, children, num, parseSexpr, type SExpr, type SList } from '../../../../workers/eda/sexpr.ts';
 import { InvalidArgumentsError, type ToolContext } from '../../../../actors/adapters/kit/tool.ts';
@@ -118,20 +119,7 @@ describe('generateSchematic', () => {
   });
 
   it('escapes names and keeps every pin type', () => {
-    const types = [
-      'input',
-      'output',
-      'bidirectional',
-      'tri_state',
-      'passive',
-      'free',
-      'unspecified',
-      'power_in',
-      'power_out',
-      'open_collector',
-      'open_emitter',
-      'no_connect',
-    ] as const;
+    const types = PIN_TYPES;
     const r = generateSchematic({
       components: [
         {
