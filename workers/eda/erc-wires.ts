@@ -1,21 +1,9 @@
 import type { Violations } from './erc.ts';
 import type { Point, Segment, SheetContent } from './schematic.types.ts';
+import { interior as inside } from './sheet-groups.ts';
 import { UnionFind } from './union-find.ts';
 
 const key = (p: Point) => `${p.x},${p.y}`;
-
-/** Whether p lies on s strictly between its ends (1 nm tolerance, as sheet-groups.ts). */
-function inside(s: Segment, p: Point): boolean {
-  if ((p.x === s.a.x && p.y === s.a.y) || (p.x === s.b.x && p.y === s.b.y)) return false;
-  const cross = (s.b.x - s.a.x) * (p.y - s.a.y) - (s.b.y - s.a.y) * (p.x - s.a.x);
-  if (Math.abs(cross) > 1e-6) return false;
-  return (
-    p.x >= Math.min(s.a.x, s.b.x) - 1e-9 &&
-    p.x <= Math.max(s.a.x, s.b.x) + 1e-9 &&
-    p.y >= Math.min(s.a.y, s.b.y) - 1e-9 &&
-    p.y <= Math.max(s.a.y, s.b.y) + 1e-9
-  );
-}
 
 /**
  * The wire runs of a sheet that reach no pin, label or sheet pin, by the joining rules of sheet-groups.ts (wire ends

@@ -20,7 +20,7 @@ export interface SheetGroup {
 const key = (p: Point) => `${p.x},${p.y}`;
 
 /** Whether p lies on segment s strictly between its ends (axis-aligned or diagonal, 1 nm tolerance). */
-function interior(s: Segment, p: Point): boolean {
+export function interior(s: Segment, p: Point): boolean {
   if ((p.x === s.a.x && p.y === s.a.y) || (p.x === s.b.x && p.y === s.b.y)) return false;
   const cross = (s.b.x - s.a.x) * (p.y - s.a.y) - (s.b.y - s.a.y) * (p.x - s.a.x);
   if (Math.abs(cross) > 1e-6) return false;

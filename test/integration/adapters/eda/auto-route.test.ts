@@ -5,8 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autoRouteTool } from '../../../../actors/adapters/eda/auto-route.tool.ts';
 import { KICAD_MISSING, KICAD_PYTHON, setKicadPython } from '../../../../actors/adapters/eda/engine.ts';
-import { InvalidArgumentsError, ToolUnavailableError, type ToolContext } from '../../../../actors/adapters/kit/tool.ts';
+import { InvalidArgumentsError, ToolUnavailableError } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
+import { toolContext } from './board-support.ts';
 
 const DEMO = '/usr/share/kicad/demos/ecc83/ecc83-pp.kicad_pcb';
 const PYTHON = '/usr/bin/python3';
@@ -50,22 +51,6 @@ print(json.dumps({"unconnected": b.GetConnectivity().GetUnconnectedCount(),
   "tracks": sum(1 for t in tracks if t.GetClass() == "PCB_TRACK"),
   "vias": sum(1 for t in tracks if t.GetClass() == "PCB_VIA")}))
 `;
-
-function toolContext(signal: AbortSignal = new AbortController().signal): ToolContext {
-  const noop = () => undefined;
-  const log = { info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop, child: () => log };
-  return {
-    callId: 'test',
-    caller: { kind: 'stdio', transport: 'stdio' },
-    signal,
-    progress: noop,
-    notify: async () => true,
-    request: async () => ({}),
-    log,
-    ctx: {},
-    outputFiles: [],
-  } as unknown as ToolContext;
-}
 
 async function rejection(p: Promise<unknown>): Promise<Error & { details?: unknown }> {
   return p.then(
