@@ -66,7 +66,10 @@ describe('k8s manifests', () => {
       const text = fs.readFileSync(path.join(K8S, file), 'utf8');
       expect(text, file).not.toMatch(/future|later issues|until (then|a role exists)/i);
     }
-    expect(doc(tree, 'Deployment', 'adapter-eda').spec.template.spec.containers[0].args).toEqual(['--roles', 'adapter:eda']);
+    expect(doc(tree, 'Deployment', 'adapter-eda').spec.template.spec.containers[0].args).toEqual([
+      '--roles',
+      'adapter:eda',
+    ]);
     expect(doc(tree, 'HorizontalPodAutoscaler', 'adapter-eda').spec.scaleTargetRef.name).toBe('adapter-eda');
   });
 
