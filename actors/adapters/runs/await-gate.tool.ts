@@ -82,8 +82,9 @@ const gateSummary = (run: RunView) =>
 
 /**
  * `flow.await_gate`: waits for the run's next gate and asks the person through an elicitation (never held: it asks
- * itself). An accepted answer is decided through `approvals.decide` as `local:elicitation` from surface chat. When the client
- * cannot show a prompt the answer is `awaiting_gate` with a note saying where to decide instead.
+ * itself). An accepted answer is decided through `approvals.decide` as `local:elicitation` from surface chat. A session
+ * that declared no elicitation is not asked: the answer is `awaiting_gate` at once with the approval id and where to
+ * decide it; so is a prompt the client cannot show or the person declines.
  */
 export const awaitGateTool = defineTool({
   name: 'await_gate',
@@ -111,6 +112,15 @@ export const awaitGateTool = defineTool({
         note: `no gate opened within ${a.wait_seconds} s; call flow.await_gate again`,
       };
     const where = `decide it on the Approvals page (gate:${run.id}) or with POST /v1/runs/${run.id}/approval`;
+    // A session that declared no elicitation is never asked (the request would wait for an answer that cannot come).
+    if (!tc.caller.can_elicit)
+      return {
+        ...base,
+        status: 'awaiting_gate',
+        gate: gateSummary(run),
+        approval_id: `gate:${run.id}`,
+        note: `the client cannot show a prompt (its session declared no elicitation); ${where}`,
+      };
     let raw: unknown;
     try {
       raw = await tc.request('elicitation/create', gateForm(run));
@@ -120,6 +130,7 @@ export const awaitGateTool = defineTool({
         ...base,
         status: 'awaiting_gate',
         gate: gateSummary(run),
+        approval_id: `gate:${run.id}`,
         note: `the client cannot show a prompt (${(err as Error).message}); ${where}`,
       };
     }
@@ -132,6 +143,7 @@ export const awaitGateTool = defineTool({
         ...base,
         status: 'awaiting_gate',
         gate: gateSummary(run),
+        approval_id: `gate:${run.id}`,
         note: `${why}; the gate stays open: ${where}`,
       };
     }

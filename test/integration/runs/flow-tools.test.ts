@@ -213,4 +213,28 @@ describe('the flow tools', () => {
       await client.close();
     }
   });
+
+  it('await_gate over MCP from a client that declared no elicitation: awaiting_gate at once, nothing asked', async () => {
+    const run = await startRun('p-tools-no-elicit');
+    const client = new Client({ name: 'no-elicitation', version: '1.0.0' }, { capabilities: {} });
+    const asked: unknown[] = [];
+    client.fallbackRequestHandler = async (req) => {
+      asked.push(req);
+      return {};
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${node.url}/mcp`)));
+    try {
+      const res = await client.callTool({ name: 'flow.await_gate', arguments: { run_id: run.id, wait_seconds: 30 } });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent).toMatchObject({
+        status: 'awaiting_gate',
+        approval_id: `gate:${run.id}`,
+        gate: { phase: 'intent' },
+        note: expect.stringContaining(`declared no elicitation); decide it on the Approvals page (gate:${run.id})`),
+      });
+      expect(asked).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
 });
