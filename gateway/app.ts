@@ -33,6 +33,7 @@ import { chatRoutes } from './routes/chat.routes.ts';
 import { memoryRoutes } from './routes/memory.routes.ts';
 import { assistantRoutes } from './routes/assistant.routes.ts';
 import { drainOnClose } from './plugins/drain.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 
 const routeTables = new WeakMap<FastifyInstance, readonly RouteEntry[]>();
 
@@ -87,6 +88,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
 
   const hosts = { boundHost: deps.config.SERVICE_HOST, extraHosts: deps.config.SERVICE_ALLOWED_HOSTS.split(',') };
   await app.register(corsPlugin(hosts));
+  await registerOpenApi(app, '0.1.0');
   await app.register(opsRoutes(deps));
   await app.register(projectsRoutes(deps), { prefix: '/v1/projects' });
   await app.register(runsRoutes(deps), { prefix: '/v1' });

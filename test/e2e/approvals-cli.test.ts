@@ -207,5 +207,5 @@ describe('service approvals (the CLI against a running node)', () => {
     });
     expect(await refused.exited).toBe(2);
     expect(refused.stderr()).toContain('chmod 600');
-  });
+  }, 120_000); // three service processes start one after another: a budget for slow starts, not a speed check
 });
