@@ -1,3 +1,12 @@
+/** The root of i in a parent array, halving the path on the way. */
+function findRoot(p: { [i: number]: number }, i: number): number {
+  while (p[i] !== i) {
+    p[i] = p[p[i]!]!;
+    i = p[i]!;
+  }
+  return i;
+}
+
 /** Disjoint sets over 0..n-1 with path halving and union by size. */
 export class UnionFind {
   private readonly parent: Int32Array;
@@ -8,12 +17,7 @@ export class UnionFind {
     for (let i = 0; i < n; i++) this.parent[i] = i;
   }
   find(i: number): number {
-    const p = this.parent;
-    while (p[i] !== i) {
-      p[i] = p[p[i]!]!;
-      i = p[i]!;
-    }
-    return i;
+    return findRoot(this.parent, i);
   }
   union(a: number, b: number): void {
     let ra = this.find(a);
@@ -39,12 +43,7 @@ export class KeyedUnion {
     return i;
   }
   find(i: number): number {
-    const p = this.parent;
-    while (p[i] !== i) {
-      p[i] = p[p[i]!]!;
-      i = p[i]!;
-    }
-    return i;
+    return findRoot(this.parent, i);
   }
   union(a: number, b: number): void {
     const ra = this.find(a);

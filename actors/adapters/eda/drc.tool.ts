@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import { DrcReportError, parseDrcReport, type DrcViolation } from './drc-report.ts';
-import { loadWorkspaceBoard, requirePcbnew, runPcbnew, stageBoard } from './pcbnew.ts';
+import { loadWorkspaceBoard, runOnStagedBoard } from './pcbnew.ts';
 
 export const RunDrcInputSchema = z.object({
   board_path: z.string().min(1).describe('Workspace path of the KiCad 6 board (.kicad_pcb)'),
@@ -73,17 +73,7 @@ export function runDrcTool(ws: Workspace) {
     handler: async (a, tc) => {
       const started = performance.now();
       const loaded = await loadWorkspaceBoard(ws, a.board_path);
-      await requirePcbnew();
-      const scratch = await ws.scratch('eda.run_drc');
-      const board = await stageBoard(ws, loaded, scratch);
-      const outDir = path.join(scratch, 'out');
-      // A run that fails (KiCad refuses the board, or the call is aborted) leaves nothing behind.
-      const run = await runPcbnew('drc', { board, given: a.board_path, outDir, scratch, signal: tc.signal }).catch(
-        async (err: unknown) => {
-          await fs.rm(scratch, { recursive: true, force: true });
-          throw err;
-        },
-      );
+      const { run, scratch, outDir } = await runOnStagedBoard(ws, loaded, 'eda.run_drc', 'drc', tc.signal);
       const reportPath = path.join(outDir, 'drc.rpt');
       const report_file = ws.relative(reportPath);
       tc.outputFiles.push(report_file);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { loadWorkspaceBoard, requirePcbnew, runPcbnew, stageBoard } from './pcbnew.ts';
+import { loadWorkspaceBoard, runOnStagedBoard } from './pcbnew.ts';
 
 export const ExportGerberInputSchema = z.object({
   board_path: z.string().min(1).describe('Workspace path of the KiCad 6 board (.kicad_pcb)'),
@@ -60,17 +60,7 @@ export function exportGerberTool(ws: Workspace) {
       const loaded = await loadWorkspaceBoard(ws, a.board_path);
       // Confinement of output_dir before anything is written (read mode: checks, creates nothing).
       if (a.output_dir !== undefined) await ws.resolve(`${a.output_dir.replace(/\/+$/, '')}/.check`, 'output_dir');
-      await requirePcbnew();
-      const scratch = await ws.scratch('eda.export_gerber');
-      const board = await stageBoard(ws, loaded, scratch);
-      const outDir = path.join(scratch, 'out');
-      // A run that fails (KiCad refuses the board, or the call is aborted) leaves nothing behind.
-      const run = await runPcbnew('plot', { board, given: a.board_path, outDir, scratch, signal: tc.signal }).catch(
-        async (err: unknown) => {
-          await fs.rm(scratch, { recursive: true, force: true });
-          throw err;
-        },
-      );
+      const { run, scratch, outDir } = await runOnStagedBoard(ws, loaded, 'eda.export_gerber', 'plot', tc.signal);
       const listed = Array.isArray(run.files) ? (run.files as unknown[]) : [];
       const files: z.output<typeof GerberFile>[] = [];
       for (const f of listed) {

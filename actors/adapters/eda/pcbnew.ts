@@ -151,3 +151,28 @@ export async function runPcbnew(
   }
   return parsed as Record<string, unknown>;
 }
+
+/**
+ * One engine run of a call on a board read by `loadWorkspaceBoard`: checks that pcbnew imports, stages the board in a
+ * fresh scratch folder of the call and runs `script` there. A run that fails (KiCad refuses the board, or the call is
+ * aborted) leaves nothing behind.
+ */
+export async function runOnStagedBoard(
+  ws: Workspace,
+  loaded: LoadedBoard,
+  tool: string,
+  script: PcbnewScript,
+  signal: AbortSignal,
+): Promise<{ run: Record<string, unknown>; scratch: string; outDir: string }> {
+  await requirePcbnew();
+  const scratch = await ws.scratch(tool);
+  const board = await stageBoard(ws, loaded, scratch);
+  const outDir = path.join(scratch, 'out');
+  const run = await runPcbnew(script, { board, given: loaded.given, outDir, scratch, signal }).catch(
+    async (err: unknown) => {
+      await fs.rm(scratch, { recursive: true, force: true });
+      throw err;
+    },
+  );
+  return { run, scratch, outDir };
+}
