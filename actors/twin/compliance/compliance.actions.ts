@@ -1,0 +1,46 @@
+import type { ActionSchema, Context } from 'moleculer';
+import { action, call } from '../../../brokers/actions.ts';
+import type { Db } from '../../../brokers/db/index.ts';
+import { ProjectsActions } from '../../../contracts/actions/projects.actions.ts';
+import { RunsActions } from '../../../contracts/actions/runs.actions.ts';
+import { TwinComplianceActions as C } from '../../../contracts/actions/twin-compliance.actions.ts';
+import { readComplianceRows } from './compliance.reads.ts';
+import { evaluateCompliance, type ComplianceReport } from './report.rules.ts';
+
+/** Runs a project may have had (its flows give its product types); more than this many is not a project of one product. */
+const RUN_LIMIT = 500;
+
+/**
+ * The project's compliance report: the project must exist (the projects actor answers NOT_FOUND otherwise), its
+ * runs name the flows (hence the packs), the twin's own rows are the requirements and the evidence; the pure rules
+ * (`report.rules.ts`) do the rest. Other actors are asked through `ctx` only (STYLE R11).
+ */
+export async function complianceReport(db: Db, ctx: Context, projectId: string): Promise<ComplianceReport> {
+  await call(ctx, ProjectsActions.get, { id: projectId });
+  const [{ runs }, rows] = await Promise.all([
+    call(ctx, RunsActions.list, { project_id: projectId, limit: RUN_LIMIT }),
+    readComplianceRows(db, projectId),
+  ]);
+  return evaluateCompliance({ project_id: projectId, design_flows: runs.map((r) => r.design_flow), ...rows });
+}
+
+/**
+ * The twin's compliance actions (`TwinComplianceActions`), spread into its `actions`. `twin.complianceChecklist` is
+ * the reusable one (a promotion decision reads it; `checklistBlockers` says what blocks). `db` is read at call time.
+ */
+export function complianceActions(db: () => Db): Record<string, ActionSchema> {
+  return {
+    complianceChecklist: action(
+      C.checklist,
+      async (p, ctx) => (await complianceReport(db(), ctx, p.project_id)).checklist,
+    ),
+    complianceCoverage: action(
+      C.coverage,
+      async (p, ctx) => (await complianceReport(db(), ctx, p.project_id)).coverage,
+    ),
+    complianceEvidence: action(
+      C.evidence,
+      async (p, ctx) => (await complianceReport(db(), ctx, p.project_id)).evidence,
+    ),
+  };
+}
