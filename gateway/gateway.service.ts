@@ -1,9 +1,15 @@
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { ServiceSchema } from 'moleculer';
+import type { Context, ServiceSchema } from 'moleculer';
 import { action } from '../brokers/actions.ts';
 import type { Infra } from '../brokers/infra.ts';
 import { TOOLCALL_CANCEL_EVENT } from '../contracts/actions/adapters.actions.ts';
+import {
+  KNOWLEDGE_CHANGED_EVENT,
+  KnowledgeChangedSchema,
+  TWIN_CHANGED_EVENT,
+  TwinChangedSchema,
+} from '../contracts/actions/change-events.ts';
 import { CallerChannel, TOOLCALL_CLOSED_EVENT } from '../contracts/actions/gateway.actions.ts';
 import type { HealthRollup } from '../contracts/health.ts';
 import { buildGateway, routeTableOf } from './app.ts';
@@ -13,8 +19,9 @@ import type { RouteEntry } from './plugins/route-table.ts';
 import { InflightCalls } from './mcp/inflight.ts';
 import { LOG_LEVELS } from './mcp/protocol.ts';
 import { PendingRequests } from './mcp/outbound.ts';
+import { ResourceUpdates } from './mcp/resource-updates.ts';
 import { createMcpServer } from './mcp/server.ts';
-import { MemorySessionStore, RedisSessionStore, type McpSession } from './mcp/session-store.ts';
+import { MemorySessionStore, RedisSessionStore, type McpSession, type SessionStore } from './mcp/session-store.ts';
 import { runStdio } from './mcp/stdio.ts';
 import { StandaloneStreams } from './mcp/streams.ts';
 
@@ -49,12 +56,19 @@ function logLevelPasses(level: string, min: string): boolean {
  * The `gateway` actor: owns the HTTP server (`/v1`, `/health`, `/metrics`, `/mcp`, `/mcp/sse`) or the stdio loop, and
  * the MCP sessions and streams. Thin: parse, call actors through the broker, map answers to the wire.
  */
-export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {}): ServiceSchema {
+export function createGatewayService(
+  infra: Infra,
+  runtime: GatewayRuntime = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceSchema {
   let app: FastifyInstance | undefined;
   let keepAlive: NodeJS.Timeout | undefined;
   const inflight = new InflightCalls();
   const pending = new PendingRequests();
   const streams = new StandaloneStreams();
+  let sessions: SessionStore | undefined;
+  const updates = new ResourceUpdates(async (id) => (sessions ? sessions.subscriptions(id) : []), infra.log);
+  const notifyFailed = (err: unknown) => infra.log.warn({ err }, 'mcp resource notification failed');
 
   return {
     name: 'gateway',
@@ -91,6 +105,18 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
       }),
     },
 
+    // Changes other actors announce: sessions subscribed to the resources they touch are told (MCP subscriptions).
+    events: {
+      [TWIN_CHANGED_EVENT](ctx: Context) {
+        const change = TwinChangedSchema.safeParse(ctx.params);
+        if (change.success) void updates.twinChanged(change.data).catch(notifyFailed);
+      },
+      [KNOWLEDGE_CHANGED_EVENT](ctx: Context) {
+        const change = KnowledgeChangedSchema.safeParse(ctx.params);
+        if (change.success) void updates.knowledgeChanged(change.data).catch(notifyFailed);
+      },
+    },
+
     async started() {
       const broker = this.broker;
       const { config, log } = infra;
@@ -102,9 +128,10 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
       });
       let lastClient: HealthRollup['client'] = { can_elicit: false };
       const redis = infra.redis();
+      sessions = redis ? new RedisSessionStore(redis, config.SERVICE_NAMESPACE) : new MemorySessionStore();
       const deps: McpDeps = {
         bus: broker,
-        sessions: redis ? new RedisSessionStore(redis, config.SERVICE_NAMESPACE) : new MemorySessionStore(),
+        sessions,
         inflight,
         pending,
         log,
@@ -118,6 +145,9 @@ export function createGatewayService(infra: Infra, runtime: GatewayRuntime = {})
         noteClient: (s) => {
           lastClient = clientOf(s);
         },
+        db: () => infra.db(),
+        updates,
+        conformanceFixtures: env.MCP_CONFORMANCE_FIXTURES === '1',
       };
       const server = createMcpServer(deps);
 

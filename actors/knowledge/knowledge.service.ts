@@ -8,6 +8,7 @@ import {
   KnowledgeAdapterActions,
   type IngestProgressTarget,
 } from '../../contracts/actions/knowledge.actions.ts';
+import { KNOWLEDGE_CHANGED_EVENT } from '../../contracts/actions/change-events.ts';
 import { healthAction } from '../adapters/kit/health.ts';
 import { chunkText } from './chunker.ts';
 import { createKnowledgeStore, type KnowledgeStore } from './knowledge.store.ts';
@@ -55,6 +56,11 @@ export function createKnowledgeService(infra: Infra): ServiceSchema {
           { source_id: out.source.id, chunks: out.source.chunk_count, duplicate: out.duplicate },
           'knowledge ingested',
         );
+        // A new source changes the sources list (MCP subscribers are told); best effort, safe to lose.
+        if (!out.duplicate)
+          void Promise.resolve(
+            ctx.broadcast(KNOWLEDGE_CHANGED_EVENT, { source_id: out.source.id, project_id: out.source.project_id }),
+          ).catch(() => undefined);
         return out;
       }),
 

@@ -15,6 +15,7 @@ import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
 import { approvalNodeActions } from './approval-actions.ts';
 import { runQueryActions } from './run-reads.ts';
+import { changeEventHooks } from './change-events.ts';
 
 /**
  * The `twin` actor: owns items, revisions, drafts, change sets, baselines, nodes and edges. Every write is one
@@ -26,6 +27,9 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
   const closeDrafts = draftCloser(() => db);
   return {
     name: 'twin',
+
+    // Committed writes are announced (TWIN_CHANGED_EVENT) once they answered: MCP resource subscriptions follow them.
+    hooks: changeEventHooks(),
 
     actions: {
       writeDefinition: action(T.writeDefinition, async (p) => {

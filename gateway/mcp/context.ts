@@ -1,8 +1,10 @@
 import type { Caller as BusCaller } from '../../brokers/actions.ts';
+import type { Queryable } from '../../brokers/db/index.ts';
 import type { Logger } from '../../brokers/logger.ts';
 import type { HealthRollup } from '../../contracts/health.ts';
 import type { InflightCalls } from './inflight.ts';
 import type { Outbound, PendingRequests } from './outbound.ts';
+import type { ResourceUpdates } from './resource-updates.ts';
 import type { McpSession, SessionStore } from './session-store.ts';
 
 /** What the MCP method handlers need from the gateway node. */
@@ -25,6 +27,12 @@ export interface McpDeps {
   holdMaxSeconds?: number;
   /** Tells the holds that a call's stream closed before its answer (best effort). */
   callClosed?(callId: string): void;
+  /** The node's database, for stored file bytes read straight from the blob store (work-product file resources). */
+  db?: () => Promise<Queryable>;
+  /** Resource change notifications to the sessions this node reaches (subscriptions, list changes). */
+  updates: ResourceUpdates;
+  /** MCP_CONFORMANCE_FIXTURES=1: also serve the conformance suite's fixture prompts and resources. */
+  conformanceFixtures?: boolean;
 }
 
 /** Per-message context a transport hands to the server (json-rpc-2.0 "server params"). */

@@ -112,7 +112,14 @@ export function mcpHttpRoutes(deps: McpHttpDeps) {
       writer.start();
       writer.comment('stream open');
       deps.streams.open(session.id, writer);
-      reply.raw.once('close', () => deps.streams.close(session.id, writer));
+      // Resource notifications (subscriptions, list changes) reach the session on this stream while it is open.
+      const detach = deps.updates.attach(session.id, (method, params) =>
+        writer.send({ jsonrpc: '2.0', method, params }),
+      );
+      reply.raw.once('close', () => {
+        detach();
+        deps.streams.close(session.id, writer);
+      });
     });
 
     app.delete('/mcp', async (req, reply) => {

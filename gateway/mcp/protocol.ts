@@ -14,10 +14,15 @@ export function supportsElicitation(revision: string): boolean {
 
 export const SERVER_INFO = { name: 'service', title: 'Engineering design service', version: '0.1.0' };
 
-/** Capabilities declared at initialize. */
+/**
+ * Capabilities declared at initialize: resources with subscriptions and list-change notifications (sent on the
+ * session's `GET /mcp` stream or stdio), prompts, argument completion, logging.
+ */
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },
-  resources: { listChanged: false, subscribe: false },
+  resources: { listChanged: true, subscribe: true },
+  prompts: { listChanged: false },
+  completions: {},
   logging: {},
 };
 

@@ -2,7 +2,10 @@ import { JSONRPCErrorException, JSONRPCServer, type JSONRPCRequest, type JSONRPC
 import { JsonRpcCodes } from '../../contracts/errors.ts';
 import { findNulOrDepth, type InputProblem } from '../../contracts/nul.ts';
 import type { McpDeps, McpRequestContext } from './context.ts';
+import { buildFeatures } from './features.ts';
+import { addCompletionMethods } from './methods/completion.ts';
 import { addLifecycleMethods } from './methods/lifecycle.ts';
+import { addPromptMethods } from './methods/prompts.ts';
 import { addResourceMethods } from './methods/resources.ts';
 import { addToolMethods } from './methods/tools.ts';
 
@@ -80,7 +83,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
   };
   addLifecycleMethods(server, deps);
   addToolMethods(server, deps);
-  addResourceMethods(server, deps);
+  const features = buildFeatures(deps);
+  addResourceMethods(server, deps, features);
+  addPromptMethods(server, features);
+  addCompletionMethods(server, features);
 
   return {
     hasMethod: (name) => server.hasMethod(name),

@@ -7,7 +7,7 @@ import { outboundOver, type WireMessage } from './outbound.ts';
 import { SseWriter } from './sse.ts';
 
 /** Legacy HTTP+SSE sessions held by this node: key -> the GET stream and the MCP session it initialized. */
-const legacyStreams = new Map<string, { writer: SseWriter; sessionId?: string }>();
+const legacyStreams = new Map<string, { writer: SseWriter; sessionId?: string; detach?: () => void }>();
 
 /**
  * The SSE transport (SPEC "Tool server wire endpoints"): `GET /mcp/sse?request=<url-encoded JSON-RPC>` answers with
@@ -25,7 +25,10 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
       if (raw === undefined) {
         const key = crypto.randomUUID();
         legacyStreams.set(key, { writer });
-        reply.raw.once('close', () => legacyStreams.delete(key));
+        reply.raw.once('close', () => {
+          legacyStreams.get(key)?.detach?.();
+          legacyStreams.delete(key);
+        });
         writer.send(`/mcp/sse/messages?session_id=${key}`, 'endpoint');
         return;
       }
@@ -112,7 +115,14 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
         profile: (req.query as { profile?: string }).profile,
       };
       const res = await deps.server.handle(message, ctx);
-      if (ctx.newSession) legacy.sessionId = ctx.newSession.id;
+      if (ctx.newSession) {
+        legacy.sessionId = ctx.newSession.id;
+        // Resource notifications reach the session on its event stream.
+        legacy.detach?.();
+        legacy.detach = deps.updates.attach(ctx.newSession.id, (method, params) =>
+          legacy.writer.send({ jsonrpc: '2.0', method, params }, 'message'),
+        );
+      }
       if (res) legacy.writer.send(res, 'message');
     });
   };

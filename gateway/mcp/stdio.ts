@@ -22,6 +22,7 @@ export function runStdio(opts: {
   const write = (msg: WireMessage | object): boolean => output.write(`${JSON.stringify(msg)}\n`);
   const out = outboundOver(write, deps.pending);
   let session: McpSession | undefined;
+  let detach = () => {};
   const inflight = new Set<Promise<void>>();
 
   const onLine = (line: string) => {
@@ -49,7 +50,12 @@ export function runStdio(opts: {
       for (const m of items) {
         const ctx: McpRequestContext = { session, sessionKey: 'stdio', transport: 'stdio', out, profile: opts.profile };
         const res = await server.handle(m, ctx);
-        if (ctx.newSession) session = ctx.newSession;
+        if (ctx.newSession) {
+          session = ctx.newSession;
+          // Resource notifications reach the one stdio session on stdout.
+          detach();
+          detach = deps.updates.attach(session.id, (method, params) => out.notify(method, params));
+        }
         if (res) responses.push(res);
       }
       if (batch && responses.length) write(responses);
@@ -63,6 +69,7 @@ export function runStdio(opts: {
   rl.on('line', onLine);
   return new Promise((resolve) =>
     rl.once('close', () => {
+      detach();
       void Promise.allSettled([...inflight]).then(() => resolve());
     }),
   );

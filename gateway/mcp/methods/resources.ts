@@ -1,68 +1,62 @@
 import type { JSONRPCServer } from 'json-rpc-2.0';
-import { z } from 'zod';
-import { call } from '../../../brokers/actions.ts';
-import { ActorError } from '../../../brokers/errors.ts';
-import { KnowledgeActions } from '../../../contracts/actions/knowledge.actions.ts';
+import { McpCursorParamsSchema, McpUriParamsSchema } from '../../../contracts/mcp-features.ts';
 import type { McpDeps, McpRequestContext } from '../context.ts';
 import { rpcError } from '../errors.ts';
+import type { McpFeatures } from '../features.ts';
+import { parseParams } from '../params.ts';
+import { listPage } from '../resources/provider.ts';
 
-/** The list of ingested knowledge sources, as one JSON resource (SPEC Endpoints: `service://knowledge/sources`). */
-export const SOURCES_URI = 'service://knowledge/sources';
-const SOURCE_PREFIX = `${SOURCES_URI}/`;
+/** Entries per `resources/list` page. */
+export const RESOURCE_PAGE_SIZE = 100;
+
+/** The session a subscription belongs to; subscriptions need one (they end with it). */
+function sessionOf(ctx: McpRequestContext, method: string) {
+  if (!ctx.session)
+    throw rpcError('INVALID_REQUEST', `${method} needs a session: call initialize first (subscriptions end with it)`);
+  return ctx.session;
+}
 
 /**
- * `resources/list` and `resources/read`: the knowledge sources list, and each source's text at
- * `service://knowledge/sources/<id>`. An unknown URI is -32002; a source that exists but cannot be read is -32005.
+ * `resources/list` (paged, opaque cursor), `resources/templates/list`, `resources/read` (-32002 with the URI for an
+ * unknown one, -32005 for one that cannot be read), `resources/subscribe` (the resource must exist) and
+ * `resources/unsubscribe`. Subscriptions belong to the MCP session and end with it (README "MCP resources").
  */
-export function addResourceMethods(server: JSONRPCServer<McpRequestContext>, deps: McpDeps): void {
-  server.addMethod('resources/list', async () => {
-    const { sources } = await call(deps.bus, KnowledgeActions.listSources, { limit: 200, offset: 0 });
+export function addResourceMethods(
+  server: JSONRPCServer<McpRequestContext>,
+  deps: McpDeps,
+  features: McpFeatures,
+): void {
+  server.addMethod('resources/list', async (params) => {
+    const { cursor } = parseParams(McpCursorParamsSchema, params, 'resources/list');
+    return listPage(features.resources, cursor, RESOURCE_PAGE_SIZE);
+  });
+
+  server.addMethod('resources/templates/list', (params) => {
+    parseParams(McpCursorParamsSchema, params, 'resources/templates/list');
     return {
-      resources: [
-        {
-          uri: SOURCES_URI,
-          name: 'knowledge-sources',
-          title: 'Knowledge sources',
-          description: 'Every ingested source, newest first',
-          mimeType: 'application/json',
-        },
-        ...sources.map((s) => ({
-          uri: `${SOURCE_PREFIX}${s.id}`,
-          name: s.title,
-          description: s.uri ?? undefined,
-          mimeType: 'text/plain',
-        })),
-      ],
+      resourceTemplates: features.resources.flatMap((p) => p.templates.map(({ uri: _u, complete: _c, ...t }) => t)),
     };
   });
 
-  server.addMethod('resources/templates/list', () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: `${SOURCE_PREFIX}{id}`,
-        name: 'knowledge-source',
-        title: 'One knowledge source',
-        mimeType: 'text/plain',
-      },
-    ],
-  }));
-
   server.addMethod('resources/read', async (params) => {
-    const p = z.object({ uri: z.string().min(1) }).safeParse(params);
-    if (!p.success) throw rpcError('INVALID_PARAMS', 'resources/read needs a uri');
-    const { uri } = p.data;
-    if (uri === SOURCES_URI) {
-      const list = await call(deps.bus, KnowledgeActions.listSources, { limit: 1000, offset: 0 });
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(list) }] };
-    }
-    if (!uri.startsWith(SOURCE_PREFIX)) throw rpcError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
-    try {
-      const source = await call(deps.bus, KnowledgeActions.getSource, { id: uri.slice(SOURCE_PREFIX.length) });
-      return { contents: [{ uri, mimeType: 'text/plain', text: source.text }] };
-    } catch (err) {
-      if (err instanceof ActorError && err.type === 'NOT_FOUND')
-        throw rpcError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
-      throw rpcError('RESOURCE_READ_ERROR', `Resource ${uri} could not be read: ${(err as Error).message}`, { uri });
-    }
+    const { uri } = parseParams(McpUriParamsSchema, params, 'resources/read');
+    return { contents: await features.read(uri) };
+  });
+
+  server.addMethod('resources/subscribe', async (params, ctx) => {
+    const { uri } = parseParams(McpUriParamsSchema, params, 'resources/subscribe');
+    const session = sessionOf(ctx, 'resources/subscribe');
+    await features.ownerOf(uri).check(uri);
+    if (!(await deps.sessions.subscribe(session.id, uri)))
+      throw rpcError('INVALID_REQUEST', `resources/subscribe: the session ended or holds too many subscriptions`, {
+        uri,
+      });
+    return {};
+  });
+
+  server.addMethod('resources/unsubscribe', async (params, ctx) => {
+    const { uri } = parseParams(McpUriParamsSchema, params, 'resources/unsubscribe');
+    await deps.sessions.unsubscribe(sessionOf(ctx, 'resources/unsubscribe').id, uri);
+    return {};
   });
 }
