@@ -44,6 +44,11 @@ export const API_DESCRIPTIONS: Record<string, string> = {
   'GET /v1/simulation/results/{}/field':
     "payload with Content-Type application/vnd.service.sim-field+json, Content-Encoding gzip, ETag equal to the field's content hash; 404 with text field not stored for a result without a field (a normal state)",
   'GET /v1/bom': 'BOM list',
+  'GET /v1/compliance/{}/checklist':
+    'compliance: checklist response (project_id, target_markets, total_items, evidenced_items, coverage_percent, items)',
+  'GET /v1/compliance/{}/coverage':
+    'compliance: coverage response (project_id, total_items, evidenced_items, coverage_percent)',
+  'GET /v1/compliance/{}/evidence': 'compliance: the evidence of the checklist',
   'GET /v1/knowledge/sources':
     'ingested sources (also exposed as the tool-server resource service://knowledge/sources)',
   'POST /v1/memory/consolidate': 'consolidation trigger request',

@@ -21,6 +21,7 @@ import { sessionsRoutes } from './routes/sessions.routes.ts';
 import { simulationRoutes } from './routes/simulation.routes.ts';
 import { simulationMeshRoutes } from './routes/simulation-mesh.routes.ts';
 import { bomRoutes } from './routes/twin-bom.routes.ts';
+import { complianceRoutes } from './routes/compliance.routes.ts';
 import { twinGraphRoutes } from './routes/twin-graph.routes.ts';
 import { twinWritesRoutes } from './routes/twin-writes.routes.ts';
 import { twinRoutes } from './routes/twin.routes.ts';
@@ -101,6 +102,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(simulationRoutes(deps), { prefix: '/v1/simulation' });
   await app.register(simulationMeshRoutes(deps), { prefix: '/v1/simulation' });
   await app.register(bomRoutes(deps), { prefix: '/v1/bom' });
+  await app.register(complianceRoutes(deps), { prefix: '/v1/compliance' });
   await app.register(approvalsRoutes(deps), { prefix: '/v1/approvals' });
   await app.register(approvalsLegacyRoutes(deps));
   await app.register(chatApprovalsRoutes(deps), { prefix: '/v1/chat/tool_approvals' });

@@ -15,6 +15,7 @@ import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
 import { approvalNodeActions } from './approval-actions.ts';
 import { runQueryActions } from './run-reads.ts';
+import { complianceActions } from './compliance/index.ts';
 import { changeEventHooks } from './change-events.ts';
 
 /**
@@ -69,6 +70,7 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       ...viewActions(() => db, infra),
       ...approvalNodeActions(() => db, infra),
       ...runQueryActions(() => db),
+      ...complianceActions(() => db),
       query: action(T.query, async (p) => {
         try {
           const r = await runCypher(db, p.query, {
