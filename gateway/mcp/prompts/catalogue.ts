@@ -17,6 +17,8 @@ export interface PromptText {
   description: string;
   arguments: PromptArgumentDef[];
   lines: string[];
+  /** Alternative sentences a placeholder takes, chosen from live data (filled the same way as the lines). */
+  parts?: Record<string, string>;
 }
 
 /** Starting and shepherding a design-flow run: which flow.* tools to call, in which order, and where people decide. */
@@ -47,6 +49,11 @@ const runDesignFlow: PromptText = {
     '6. When a gate is open, call flow.await_gate {"run_id": <run id>}: it asks the person in this client. If it answers awaiting_gate, tell the person the approval id (gate:<run id>) and that they decide it on the Approvals page. Never decide a gate yourself.',
     '7. After the last gate, flow.verify_completion {"run_id": <run id>}: only COMPLETED_VERIFIED counts as done, and "no_data" is never a pass. Report the verdict, each requirement and the limits.',
   ],
+  parts: {
+    project_known: 'project.get {"project_id": "{{project_id}}"}: confirm the project is "{{project_name}}".',
+    project_unknown:
+      'No project was given: find one with project.list, or create one with project.create (a write: called remotely it waits for a person to approve it).',
+  },
 };
 
 /** Reviewing one simulation result of a project before anyone relies on it. */
@@ -73,6 +80,13 @@ const reviewSimulationResult: PromptText = {
     '5. Verdict: for each constraint, compare its limit with the result and say pass, fail or no data. {{run_line}}',
     "6. Record the review with twin.record_decision, depends_on the analysed geometry's KEY@n, stating the verdict and the reasons.",
   ],
+  parts: {
+    stale: 'marked STALE ({{stale_reason}})',
+    current: 'not marked stale',
+    in_run:
+      'It belongs to run {{run_id}}: flow.verify_completion {"run_id": "{{run_id}}"} shows how its gate reads it.',
+    no_run: "It belongs to no run: compare against the project's current constraint sets.",
+  },
 };
 
 /** Preparing a gate decision for the person who will take it. */
@@ -95,12 +109,19 @@ const prepareGateDecision: PromptText = {
     '6. Write the brief: what the gate checks, the evidence (KEY@n refs and node ids), each finding with its severity, open risks, and your recommendation among the allowed decisions with its reason. Say plainly where evidence is missing.',
     '7. Put it to the person with flow.await_gate {"run_id": "{{run_id}}"}. If it answers awaiting_gate, give them the approval id gate:{{run_id}} to decide on the Approvals page. Never decide on their behalf.',
   ],
+  parts: {
+    no_gate: 'No gate is open right now (run status {{status}}); flow.await_gate waits for the next one.',
+    gate: 'Open gate: "{{gate_name}}" ({{gate_id}}) of phase {{phase}}, attempt {{attempt}}, {{gate_state}}.\nFindings:\n{{findings}}\nAllowed decisions: {{decisions}}.',
+    ready: 'ready',
+    not_ready: 'NOT ready: approve is refused until its findings are resolved',
+  },
 };
 
 /** The service's prompts, in the order `prompts/list` shows them. */
 export const PROMPT_TEXTS: readonly PromptText[] = [runDesignFlow, reviewSimulationResult, prepareGateDecision];
 
 /** Fills `{{name}}` placeholders in one pass; a value is never expanded again, and an unknown name stays visible. */
-export function fill(lines: readonly string[], values: Record<string, string>): string {
-  return lines.join('\n').replace(/\{\{([a-z_]+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+export function fill(lines: readonly string[] | string, values: Record<string, string>): string {
+  const text = typeof lines === 'string' ? lines : lines.join('\n');
+  return text.replace(/\{\{([a-z_]+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }

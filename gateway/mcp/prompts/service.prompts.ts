@@ -26,19 +26,23 @@ async function lookup<T>(read: Promise<T>, prompt: string, argument: string, val
   }
 }
 
-function gateBlock(run: RunView): string {
+/** The open gate of a run as the brief opens with it (catalogue parts `gate`, `no_gate`). */
+function gateBlock(t: PromptText, run: RunView): string {
+  const parts = t.parts!;
   const g = run.gate;
-  if (!g) return `No gate is open right now (run status ${run.status}); flow.await_gate waits for the next one.`;
-  const findings = g.findings.length
-    ? g.findings.map((f) => `- ${f.kind} (${f.severity}): ${f.message}`).join('\n')
-    : '- none';
-  const state = g.ready ? 'ready' : 'NOT ready: approve is refused until its findings are resolved';
-  const rework = g.rework_targets.length ? `; rework can go back to ${g.rework_targets.join(', ')}` : '';
-  return [
-    `Open gate: "${g.name}" (${g.gate_id}) of phase ${g.phase}, attempt ${g.attempt}, ${state}${g.stalled ? ', stalled' : ''}.`,
-    `Findings:\n${findings}`,
-    `Allowed decisions: ${g.allowed_decisions.join(', ')}${rework}.`,
-  ].join('\n');
+  if (!g) return fill(parts.no_gate, { status: run.status });
+  const rework = g.rework_targets.length ? ` (rework can go back to ${g.rework_targets.join(', ')})` : '';
+  return fill(parts.gate, {
+    gate_name: g.name,
+    gate_id: g.gate_id,
+    phase: g.phase,
+    attempt: String(g.attempt),
+    gate_state: `${g.ready ? parts.ready : parts.not_ready}${g.stalled ? ', stalled' : ''}`,
+    findings: g.findings.length
+      ? g.findings.map((f) => `- ${f.kind} (${f.severity}): ${f.message}`).join('\n')
+      : '- none',
+    decisions: `${g.allowed_decisions.join(', ')}${rework}`,
+  });
 }
 
 /**
@@ -80,8 +84,8 @@ export function servicePrompts(
         phases: phases.join('\n'),
         project_line: proj ? `Project: "${proj.name}" (${proj.id}).` : 'Project: none given yet.',
         project_step: proj
-          ? `project.get {"project_id": "${proj.id}"}: confirm the project is "${proj.name}".`
-          : 'No project was given: find one with project.list, or create one with project.create (a write: called remotely it waits for a person to approve it).',
+          ? fill(t.parts!.project_known, { project_id: proj.id, project_name: proj.name })
+          : t.parts!.project_unknown,
         project_arg: proj ? `, "project_id": "${proj.id}"` : ', "project_id": <the project id>',
       };
       return { description: `${flow.name} run for: ${a.goal.slice(0, 120)}`, messages: [text(fill(t.lines, values))] };
@@ -106,10 +110,10 @@ export function servicePrompts(
         result_id: node.id,
         project_id: proj.id,
         project_name: proj.name,
-        stale_line: node.stale ? `marked STALE (${node.stale_reason ?? 'no reason recorded'})` : 'not marked stale',
-        run_line: node.run_id
-          ? `It belongs to run ${node.run_id}: flow.verify_completion {"run_id": "${node.run_id}"} shows how its gate reads it.`
-          : "It belongs to no run: compare against the project's current constraint sets.",
+        stale_line: node.stale
+          ? fill(t.parts!.stale, { stale_reason: node.stale_reason ?? 'no reason recorded' })
+          : t.parts!.current,
+        run_line: node.run_id ? fill(t.parts!.in_run, { run_id: node.run_id }) : t.parts!.no_run,
       };
       return {
         description: `Review of ${node.name}`,
@@ -130,7 +134,7 @@ export function servicePrompts(
         design_flow: run.design_flow,
         status: run.status,
         goal: run.goal,
-        gate_block: gateBlock(run),
+        gate_block: gateBlock(t, run),
       };
       return { description: `Gate brief for run ${run.id}`, messages: [text(fill(t.lines, values))] };
     },
