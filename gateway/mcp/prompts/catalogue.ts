@@ -111,7 +111,7 @@ const prepareGateDecision: PromptText = {
   ],
   parts: {
     no_gate: 'No gate is open right now (run status {{status}}); flow.await_gate waits for the next one.',
-    gate: 'Open gate: "{{gate_name}}" ({{gate_id}}) of phase {{phase}}, attempt {{attempt}}, {{gate_state}}.\nFindings:\n{{findings}}\nAllowed decisions: {{decisions}}.',
+    gate: 'Open gate: "{{gate_name}}" of phase {{phase}}, attempt {{attempt}}, {{gate_state}}.\nFindings:\n{{findings}}\nAllowed decisions: {{decisions}}.',
     ready: 'ready',
     not_ready: 'NOT ready: approve is refused until its findings are resolved',
   },

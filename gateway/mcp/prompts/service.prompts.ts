@@ -34,7 +34,6 @@ function gateBlock(t: PromptText, run: RunView): string {
   const rework = g.rework_targets.length ? ` (rework can go back to ${g.rework_targets.join(', ')})` : '';
   return fill(parts.gate, {
     gate_name: g.name,
-    gate_id: g.gate_id,
     phase: g.phase,
     attempt: String(g.attempt),
     gate_state: `${g.ready ? parts.ready : parts.not_ready}${g.stalled ? ', stalled' : ''}`,
