@@ -14,7 +14,7 @@ import { held, http, mcpClient, pendingToolApproval } from './data-pages.seed.ts
 /**
  * The data pages in Chromium against a real node seeded through its HTTP API: projects (create, rename), a project's
  * detail (runs, pending approvals with the unscoped count, twin items, BOM summary), sessions, knowledge, compliance
- * (this gateway serves none: the page says so), the harness settings against the real /v1/harness routes, the BOM
+ * (coverage and the checklist of its requirements), the harness settings against the real /v1/harness routes, the BOM
  * with its totals and the twin (revisions, diff). Every route: no serious accessibility violation, and a screenshot.
  */
 let node: DashboardNode;
@@ -186,12 +186,16 @@ describe('dashboard data pages', () => {
     await context.close();
   }, 300_000);
 
-  it('says in words that this gateway serves no compliance routes; the harness settings list its providers', async () => {
+  it("shows a project's compliance coverage and checklist; the harness settings list its providers", async () => {
     const { page, context } = await openPage(browser, node.url);
     await page.goto('/compliance');
     await page.getByText('Choose a project to see its compliance').waitFor();
     await page.getByLabel('Project').selectOption(projectId);
-    await page.getByTestId('not-served').getByText('/v1/compliance/{project_id}/…').waitFor();
+    // Its two constraints and the two ISO 2768 items of its mech_v1 run; the bare result pins no geometry: 0 %.
+    const coverage = page.getByTestId('compliance-coverage');
+    await coverage.getByText('0%').waitFor();
+    expect(await coverage.locator('dd').first().textContent()).toBe('4');
+    await page.getByRole('cell', { name: 'max_von_mises_mpa <= 180 MPa', exact: true }).waitFor();
     await check(page, 'compliance');
 
     await page.goto('/settings');
