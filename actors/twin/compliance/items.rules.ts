@@ -184,9 +184,10 @@ function requirementItem(
 
 /** One item per constraint of each current constraint set revision, in set order then constraint order. */
 export function requirementItems(sets: HeadRow[], evidence: EvidenceNode[]): ChecklistItem[] {
+  // The default id `C<n>` counts every entry, as the prd's requirement table does (prd-view.ts).
   return sets.flatMap((set) =>
-    (Array.isArray(set.properties.constraints) ? set.properties.constraints.filter(isRecord) : []).map((c, i) =>
-      requirementItem(set, c, i, evidence),
+    (Array.isArray(set.properties.constraints) ? (set.properties.constraints as unknown[]) : []).flatMap((c, i) =>
+      isRecord(c) ? [requirementItem(set, c, i, evidence)] : [],
     ),
   );
 }
