@@ -14,6 +14,7 @@ import {
 import type { GatewayDeps } from '../deps.ts';
 
 const IdParams = z.object({ id: ProjectIdSchema });
+const ProjectDeletedSchema = z.null().describe('project deleted; no content');
 
 /**
  * `/v1/projects`: list, create, get, rename (PATCH) and delete (DELETE, 204). The spec leaves the rename and delete
@@ -42,9 +43,10 @@ export function projectsRoutes(deps: GatewayDeps) {
       (req) => call(deps.caller, A.update, { id: req.params.id, patch: req.body }),
     );
 
-    r.delete('/:id', { schema: { params: IdParams } }, async (req, reply) => {
+    // 204 declared as `null`: the document then lists it with no content, as it is answered.
+    r.delete('/:id', { schema: { params: IdParams, response: { 204: ProjectDeletedSchema } } }, async (req, reply) => {
       await call(deps.caller, A.remove, { id: req.params.id });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     });
   };
 }
