@@ -148,7 +148,8 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
         def = v.definition;
         versionId = v.version_id;
       } else {
-        const flow = p.flow ? FLOWS[p.flow] : undefined;
+        // Own keys only: `valueOf` or `constructor` from the URL must not find Object.prototype's members (was a 500).
+        const flow = p.flow && Object.hasOwn(FLOWS, p.flow) ? FLOWS[p.flow] : undefined;
         if (!flow)
           throw new ActorError(
             'NOT_FOUND',
