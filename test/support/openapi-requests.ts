@@ -51,7 +51,9 @@ export function urlOf(op: Operation, req: FuzzRequest): string {
 /** How a generated value travels in a URL or a header: strings as they are, anything else as JSON. */
 export const asText = (v: unknown) =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+/** A parameter's schema; one the document leaves out admits anything. */
 export const schemaOf = (p: OpenApiParameter): JsonSchema => p.schema ?? true;
+/** The operation's parameters in one place (path, query or header). */
 export const byPlace = (op: Operation, place: OpenApiParameter['in']) => op.parameters.filter((p) => p.in === place);
 /** Header values stay printable ASCII: anything else is refused by the HTTP client before it is sent. */
 const headerValue = (s: JsonSchema) =>

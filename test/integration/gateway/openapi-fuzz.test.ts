@@ -16,6 +16,7 @@ import { useTestNode } from '../../support/node.ts';
 // (FUZZ_RUNS=<n> requests per operation and kind, FUZZ_OPS=<regex> to narrow to operations whose key matches).
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : crypto.randomInt(2 ** 31 - 1);
+if (!Number.isSafeInteger(SEED)) throw new Error(`FUZZ_SEED must be an integer, not ${process.env.FUZZ_SEED}`);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const ONLY = new RegExp(process.env.FUZZ_OPS ?? '');
 /** FUZZ_VERBOSE=1 prints how often each operation answered each status. */
@@ -51,7 +52,7 @@ async function fuzz(kind: Kind): Promise<string[]> {
   const perOp: Record<string, number> = {};
   const ops = operationsOf(doc).filter((op) => ONLY.test(op.key));
   for (const op of ops) {
-    const skipped = op.key in VALID_SKIPPED;
+    const skipped = Object.hasOwn(VALID_SKIPPED, op.key);
     if (kind === 'valid' && skipped) continue;
     // Each operation's seed comes from the run's and its own key: adding a route leaves the others' requests as they were.
     const seed = (SEED ^ hash32(`${kind} ${op.key}`)) | 0;
