@@ -8,16 +8,35 @@ export interface InputProblem {
 }
 
 /**
- * Finds the first string (value or key) holding a NUL character, or a nesting deeper than `MAX_JSON_DEPTH`, in a
- * parsed JSON value. PostgreSQL cannot store U+0000 in text or jsonb (SQLSTATE 22021/22P05), so such input is refused
- * at the contract with the field named. Iterative: an over-deep value cannot overflow the stack.
+ * A UTF-16 surrogate without its pair (JSON lets `"\ud800"` through): not Unicode text. PostgreSQL refuses it in jsonb
+ * (SQLSTATE 22P02, "Unicode low surrogate must follow a high surrogate") and a text column would store U+FFFD instead.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const UNSTORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`, 'g');
+/** A path with its NUL characters and lone surrogates spelled as `\uXXXX` escapes (paired surrogates stay). */
+const visible = (s: string) => s.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** What is wrong with a string value or key as text the service stores, if anything. */
+function badText(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'a NUL character';
+  if (LONE_SURROGATE.test(s)) return 'an unpaired surrogate (not Unicode text)';
+  return undefined;
+}
+
+/**
+ * Finds the first string (value or key) holding a NUL character or an unpaired surrogate, or a nesting deeper than
+ * `MAX_JSON_DEPTH`, in a parsed JSON value. PostgreSQL cannot store U+0000 in text or jsonb (SQLSTATE 22021/22P05)
+ * nor a lone surrogate in jsonb (22P02), so such input is refused at the contract with the field named (it was a 500).
+ * Iterative: an over-deep value cannot overflow the stack.
  */
 export function findNulOrDepth(value: unknown, root: string): InputProblem | undefined {
   const stack: [unknown, string, number][] = [[value, root, 0]];
   while (stack.length) {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return { path, message: 'must not contain a NUL character' };
+      const bad = badText(v);
+      if (bad) return { path, message: `must not contain ${bad}` };
       continue;
     }
     if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) continue;
@@ -26,8 +45,8 @@ export function findNulOrDepth(value: unknown, root: string): InputProblem | und
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i];
       const at = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000'))
-        return { path: at.replace(/\u0000/g, '\\u0000'), message: 'is a key that contains a NUL character' };
+      const bad = badText(key);
+      if (bad) return { path: visible(at), message: `is a key that contains ${bad}` };
       stack.push([child, at, depth + 1]);
     }
   }
