@@ -4,7 +4,7 @@ import type { Operation } from './openapi-operations.ts';
 import { asText, byPlace, OTHER_ROUTE, schemaOf, validRequest, type FuzzRequest } from './openapi-requests.ts';
 
 /** Percent sequences that do not decode, sent as they are in a path parameter. */
-const RAW_PARAMS = ['%ff', '%E0%A4%A', '%', '%zz', '%C0%AF'];
+const RAW_PARAMS = ['%ff', '%E0%A4%A', '%', '%zz', '%C0%AF', '%ED%A0%80'];
 /** Bodies that are not JSON, sent as `application/json`. */
 const BAD_JSON = [
   '{',
@@ -65,6 +65,12 @@ function queryMutations(op: Operation): fc.Arbitrary<Mutation>[] {
   if (!qs.length) return out;
   const pick = fc.constantFrom(...qs);
   out.push(
+    // Raw escapes that do not decode (`%ED%A0%80` is a lone surrogate in UTF-8 form): the query parser decides.
+    fc.tuple(pick, fc.constantFrom(...RAW_PARAMS)).map(([p, v]): Mutation => (r) => ({
+      ...r,
+      query: [...r.query.filter(([k]) => k !== p.name), [p.name, { value: v, raw: true }]],
+      defect: `query ${p.name} not decodable`,
+    })),
     pick.chain((p) =>
       fc.oneof(invalidOf(schemaOf(p)), fc.constantFrom(...HOSTILE_STRINGS)).map((v): Mutation => (r) => ({
         ...r,

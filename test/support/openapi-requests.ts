@@ -44,7 +44,7 @@ export function urlOf(op: Operation, req: FuzzRequest): string {
     const p = req.params[name];
     return p === undefined ? '' : p.raw ? p.value : pct(p.value);
   });
-  const qs = req.query.map(([k, v]) => `${pct(k)}=${pct(v.value)}`).join('&');
+  const qs = req.query.map(([k, v]) => `${pct(k)}=${v.raw ? v.value : pct(v.value)}`).join('&');
   return qs ? `${path}?${qs}` : path;
 }
 
