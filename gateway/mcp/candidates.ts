@@ -57,4 +57,5 @@ export function candidateSources(bus: Caller) {
     },
   };
 }
+/** The completion value sources of one node (built once per MCP server). */
 export type CandidateSources = ReturnType<typeof candidateSources>;

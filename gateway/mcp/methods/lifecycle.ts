@@ -58,7 +58,7 @@ export function addLifecycleMethods(server: JSONRPCServer<McpRequestContext>, de
       capabilities: SERVER_CAPABILITIES,
       serverInfo: SERVER_INFO,
       instructions:
-        'Engineering design service. Tools are named <adapter>.<method>; tools.search finds tools by words. Writing tools called remotely wait for a person to approve them.',
+        'Engineering design service. Tools are named <adapter>.<method>; tools.search finds tools by words. Writing tools called remotely wait for a person to approve them. Prompts walk through a design-flow run, a simulation result review and a gate brief; resources (service://...) hold the knowledge sources and, per project, work products and simulation results.',
     };
   });
 

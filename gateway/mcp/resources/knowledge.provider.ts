@@ -26,6 +26,7 @@ function entryOf(s: KnowledgeSource): McpResource | undefined {
  */
 export function knowledgeProvider(bus: Caller, candidates: CandidateSources): ResourceProvider {
   return {
+    name: 'knowledge',
     templates: [
       {
         uri: Uris.source,

@@ -19,6 +19,8 @@ export interface ServedTemplate extends McpResourceTemplate {
  * and `check` proves it exists without reading file bytes (subscribe).
  */
 export interface ResourceProvider {
+  /** Names the family in `_meta.unavailable` of a listing it could not contribute to. */
+  readonly name: string;
   readonly templates: readonly ServedTemplate[];
   /** A page of its concrete resources from `offset`; `next` is the offset to continue from, when more follow. */
   list(offset: number, limit: number): Promise<{ resources: McpResource[]; next?: number }>;
@@ -62,25 +64,39 @@ function decodeCursor(cursor: string | undefined): { p: number; o: number } {
 
 /**
  * One page of `resources/list` over the providers in order, at most `pageSize` entries; `nextCursor` when more follow
- * (MCP pagination: the cursor is opaque and only valid as given).
+ * (MCP pagination: the cursor is opaque and only valid as given). A provider whose actor cannot answer (down, timed
+ * out) contributes nothing and is named in `_meta.unavailable` with the reason, so the rest still lists (as
+ * `tools/list` reports unavailable adapters).
  */
 export async function listPage(
   providers: readonly ResourceProvider[],
   cursor: string | undefined,
   pageSize: number,
-): Promise<{ resources: McpResource[]; nextCursor?: string }> {
+): Promise<{ resources: McpResource[]; nextCursor?: string; _meta?: { unavailable: Record<string, string> } }> {
   let { p, o } = decodeCursor(cursor);
   const resources: McpResource[] = [];
+  const unavailable: Record<string, string> = {};
+  const done = (nextCursor?: string) => ({
+    resources,
+    ...(nextCursor ? { nextCursor } : {}),
+    ...(Object.keys(unavailable).length ? { _meta: { unavailable } } : {}),
+  });
   while (p < providers.length && resources.length < pageSize) {
-    const page = await providers[p].list(o, pageSize - resources.length);
+    let page: Awaited<ReturnType<ResourceProvider['list']>>;
+    try {
+      page = await providers[p].list(o, pageSize - resources.length);
+    } catch (err) {
+      unavailable[providers[p].name] = (err as Error).message;
+      page = { resources: [] };
+    }
     resources.push(...page.resources);
     if (page.next !== undefined && page.next > o) {
       o = page.next;
-      if (resources.length >= pageSize) return { resources, nextCursor: encodeCursor(p, o) };
+      if (resources.length >= pageSize) return done(encodeCursor(p, o));
     } else {
       p += 1;
       o = 0;
     }
   }
-  return p < providers.length ? { resources, nextCursor: encodeCursor(p, o) } : { resources };
+  return done(p < providers.length ? encodeCursor(p, o) : undefined);
 }

@@ -80,6 +80,7 @@ export function simResultsProvider(bus: Caller, candidates: CandidateSources): R
   }
 
   return {
+    name: 'sim-results',
     templates: [
       {
         uri: Uris.simResults,

@@ -97,6 +97,7 @@ export function workProductsProvider(
   }
 
   return {
+    name: 'work-products',
     templates: [
       {
         uri: Uris.workProducts,

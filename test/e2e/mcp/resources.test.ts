@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
 import { postJson } from '../../support/http-raw.ts';
-import { useTestNode } from '../../support/node.ts';
+import { startTestNode, useTestNode } from '../../support/node.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
 const t = useTestNode();
@@ -147,6 +147,25 @@ describe('resources over the official SDK client', () => {
     expect(bad.code).toBe(-32602);
     await client.close();
   });
+});
+
+describe('a node without the twin actor', () => {
+  it('still lists the knowledge sources and names the families it could not list in _meta.unavailable', async () => {
+    const partial = await startTestNode({ roles: 'gateway,tools,projects,knowledge' });
+    try {
+      const client = new Client({ name: 'resources-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${partial.url}/mcp`)));
+      const res = await client.listResources();
+      expect(res.resources.map((r) => r.uri)).toContain('service://knowledge/sources');
+      expect(Object.keys((res._meta as { unavailable: Record<string, string> }).unavailable).sort()).toEqual([
+        'sim-results',
+        'work-products',
+      ]);
+      await client.close();
+    } finally {
+      await partial.stop();
+    }
+  }, 90_000);
 });
 
 describe('hostile resource URIs', () => {
