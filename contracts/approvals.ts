@@ -92,6 +92,11 @@ export const DecisionRecordSchema = z.object({
   on_behalf_of: z.string().nullable(),
   agent: z.string().nullable(),
   decided_at: z.string(),
+  /**
+   * What an approved human-authority request did (README "Human-authority requests"): the promotion's result, the
+   * revision an engineering change made, or the design loop's next iteration.
+   */
+  outcome: z.record(z.string(), z.unknown()).optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 

@@ -215,18 +215,3 @@ export const ComplianceEvidenceListSchema = z.object({
   items: z.array(ComplianceEvidenceSchema),
 });
 export type ComplianceEvidenceList = z.infer<typeof ComplianceEvidenceListSchema>;
-
-/** One reason a checklist does not pass (see `checklistBlockers`). */
-export const ChecklistBlockerSchema = z.object({ ref: z.string(), status: ChecklistStatusSchema, reason: z.string() });
-export type ChecklistBlocker = z.infer<typeof ChecklistBlockerSchema>;
-
-/**
- * What keeps a checklist from "every mandatory requirement verified or waived, no stale evidence" (the promotion rule
- * `twin.attempt_promotion` applies to `twin.complianceChecklist`): each mandatory item neither verified nor waived,
- * and every stale item, with its note as the reason. Empty means the checklist passes. Pure.
- */
-export function checklistBlockers(items: ChecklistItem[]): ChecklistBlocker[] {
-  return items
-    .filter((i) => i.status === 'stale' || (i.mandatory && i.status !== 'verified' && i.status !== 'waived'))
-    .map((i) => ({ ref: i.ref, status: i.status, reason: i.note }));
-}

@@ -9,6 +9,7 @@ import {
   type DecisionRecord,
   type GateFinding,
 } from '../../contracts/approvals.ts';
+import { isSpecLoop, loopSummary } from '../../contracts/design-loops.ts';
 import type { SourceItem } from './approval.machine.ts';
 import { gateReason, parseFindings } from './findings.ts';
 
@@ -250,6 +251,8 @@ function nodeDecision(n: ApprovalNode, kind: keyof typeof TITLE): DecisionRecord
 const NODE_STATUS: Record<string, ApprovalStatus> = {
   pending: 'pending',
   approved: 'approved',
+  /** A design loop running the iteration a person approved; it comes back pending with the new winner. */
+  iterating: 'approved',
   rejected: 'rejected',
   applied: 'approved',
   expired: 'expired',
@@ -267,7 +270,8 @@ export function nodeItem(n: ApprovalNode): SourceItem | null {
         ? 'approved'
         : 'pending'
       : (NODE_STATUS[String(p.status ?? 'pending')] ?? 'pending');
-  const noWinner = kind === 'design_loop' && status === 'pending' && !n.winning;
+  // A loop with a spec runs its iterations itself: approving it without a winner starts the first.
+  const noWinner = kind === 'design_loop' && status === 'pending' && !n.winning && !isSpecLoop(n);
   const detail: Record<string, unknown> = { node_id: n.id, node_type: n.node_type, item_ref: n.item_ref };
   if (kind === 'design_change')
     Object.assign(detail, {
@@ -277,7 +281,11 @@ export function nodeItem(n: ApprovalNode): SourceItem | null {
       change_status: p.status ?? 'pending',
     });
   if (kind === 'design_loop')
-    Object.assign(detail, { winning_iteration: n.winning ?? null, iterations: p.iterations ?? [] });
+    Object.assign(detail, {
+      winning_iteration: n.winning ?? null,
+      iterations: p.iterations ?? [],
+      ...(isSpecLoop(n) ? { loop: loopSummary(p) } : {}),
+    });
   return {
     id: `${prefix}:${n.id}`,
     kind,

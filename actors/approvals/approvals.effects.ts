@@ -3,12 +3,14 @@ import { ActorError } from '../../brokers/errors.ts';
 import type { Logger } from '../../brokers/logger.ts';
 import { HoldsActions } from '../../contracts/actions/approvals.actions.ts';
 import { RunsActions } from '../../contracts/actions/runs.actions.ts';
-import { TwinApprovalActions } from '../../contracts/actions/twin-approvals.actions.ts';
+import { TwinApprovalActions, type ApprovalNode } from '../../contracts/actions/twin-approvals.actions.ts';
 import type { DecisionRecord, LedgerKind } from '../../contracts/approvals.ts';
 import { gateItem, ledgerItem, nodeItem } from './approval.items.ts';
 import type { ApprovalEffect, DecideCommand, SourceItem } from './approval.machine.ts';
 import type { ApprovalStore, GateCommand } from './approval.store.ts';
+import { authorityEffect } from './authority.ts';
 import type { Deliverer } from './deliverer.ts';
+import { runLoopIteration } from './design-loop.ts';
 import { enqueue } from './outbox.ts';
 import type { createGateSource } from './sources/gates.source.ts';
 import { notOwner, unreachable } from './unreachable.ts';
@@ -49,15 +51,15 @@ export async function runEffect(
   d: EffectDeps,
 ): Promise<SourceItem | null> {
   if (fx.type === 'twin.decide') {
-    return nodeItem(
-      await call(via, TwinApprovalActions.decide, {
-        node_id: fx.node_id,
-        kind: fx.kind,
-        decision: c.decision as 'approve' | 'reject',
-        reason: c.reason,
-        decider: c.decider,
-      }),
-    );
+    const node = await call(via, TwinApprovalActions.decide, {
+      node_id: fx.node_id,
+      kind: fx.kind,
+      decision: c.decision as 'approve' | 'reject',
+      reason: c.reason,
+      decider: c.decider,
+    });
+    if (node.node_type === 'design_loop') startIteration(via, node, d.log);
+    return nodeItem(node);
   }
   if (fx.type === 'holds.decide') {
     const flow = FLOW_KINDS.includes(fx.kind);
@@ -74,12 +76,17 @@ export async function runEffect(
         },
         d.now,
       );
+    // A person's approval of a human-authority request takes effect first; a refusal leaves it pending (authority.ts).
+    const auth =
+      fx.kind === 'human_authority' && c.decision === 'approve' ? await authorityEffect(via, item, c) : undefined;
     const rec = await call(via, HoldsActions.decide, {
       id: fx.ledger_id,
       decision: c.decision as 'approve' | 'reject',
       reason: c.reason,
       decider: c.decider,
+      ...(auth ? { outcome: auth.outcome } : {}),
     });
+    if (auth?.loop) startIteration(via, auth.loop, d.log);
     const written = flow ? await d.deliverer.one(via, key) : undefined;
     if (written?.type === 'waiting') {
       d.log.warn(
@@ -148,6 +155,14 @@ export async function runEffect(
       approval_id: item.id,
       recorded: true,
     },
+  );
+}
+
+/** Starts the next iteration of a loop a person approved (status `iterating`), not awaited: the loop records it. */
+function startIteration(via: Caller, loop: ApprovalNode, log: Logger): void {
+  if (loop.properties.status !== 'iterating') return;
+  runLoopIteration(via, loop, log).catch((err: unknown) =>
+    log.error({ design_loop: loop.id, err: (err as Error).message }, 'design loop iteration not recorded'),
   );
 }
 

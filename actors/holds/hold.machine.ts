@@ -17,7 +17,14 @@ export interface HoldEnv {
 
 /** What can happen to a ledger record. */
 export type HoldCommand =
-  | { type: 'decide'; decision: 'approve' | 'reject'; reason: string; decider: Decider; inClient?: boolean }
+  | {
+      type: 'decide';
+      decision: 'approve' | 'reject';
+      reason: string;
+      decider: Decider;
+      inClient?: boolean;
+      outcome?: Record<string, unknown>;
+    }
   | { type: 'expire' }
   | { type: 'cancel'; reason: string }
   | { type: 'fallback'; reason: string }
@@ -148,7 +155,13 @@ function notPending(s: HoldState): HoldRefusal {
 
 /** The decision record of a person's answer (SPEC "Decision record"). */
 export function decisionRecord(cmd: Extract<HoldCommand, { type: 'decide' }>, env: HoldEnv): DecisionRecord {
-  return { decision: cmd.decision, reason: cmd.reason, ...cmd.decider, decided_at: env.now.toISOString() };
+  return {
+    decision: cmd.decision,
+    reason: cmd.reason,
+    ...cmd.decider,
+    decided_at: env.now.toISOString(),
+    ...(cmd.outcome ? { outcome: cmd.outcome } : {}),
+  };
 }
 
 /**

@@ -252,7 +252,7 @@ export function createHoldsService(infra: Infra): ServiceSchema {
         toRecord(
           await apply(
             ledgerIdOf(p.id),
-            { type: 'decide', decision: p.decision, reason: p.reason, decider: p.decider },
+            { type: 'decide', decision: p.decision, reason: p.reason, decider: p.decider, outcome: p.outcome },
             ctx,
           ),
         ),

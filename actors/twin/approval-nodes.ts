@@ -166,6 +166,17 @@ function refusal(n: ApprovalNode, p: z.output<typeof NodeDecideSchema>): ActorEr
   );
 }
 
+/**
+ * The approval of a design loop that runs its own iterations (actors/twin/design-loops.ts), or undefined for a loop
+ * without a spec (approved once, on its winner). Passed in, so this module does not import the loop's.
+ */
+export type SpecLoopApprover = (
+  q: Queryable,
+  n: ApprovalNode,
+  p: { reason: string; decider: Decider },
+  now: Date,
+) => Promise<ApprovalNode> | undefined;
+
 /** A guarded decision on a change, sketch or drawing: the properties it merges and who approved (null: not approved). */
 export interface NodeDecision {
   id: string;
@@ -208,6 +219,7 @@ export async function decideNode(
   p: z.output<typeof NodeDecideSchema>,
   now: Date,
   guarded: (d: NodeDecision) => Promise<Row | undefined> = (d) => patchGuarded(db, [d]).then((m) => m.get(d.id)),
+  specLoop?: SpecLoopApprover,
 ): Promise<ApprovalNode> {
   const at = now.toISOString();
   if (p.kind !== 'design_change' && p.decision !== 'approve') {
@@ -238,6 +250,8 @@ export async function decideNode(
   return db.tx(async (q) => {
     const n = await approvalNode(q, p.node_id, true);
     if (kindOfNodeType(n.node_type) !== p.kind || !nodePending(n)) throw refusal(n, p);
+    const runsItself = specLoop?.(q, n, p, now);
+    if (runsItself) return runsItself;
     if (!n.winning)
       throw new ActorError('CONFLICT', `design loop ${n.id} names no winning iteration to approve`, { node_id: n.id });
     await patchNode(

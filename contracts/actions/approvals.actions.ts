@@ -106,6 +106,8 @@ export const HoldsActions = {
       decision: z.enum(['approve', 'reject']),
       reason: z.string().default(''),
       decider: DeciderSchema,
+      /** What the approval did (a human-authority request's effect: a promotion, an applied change, a loop's next step). */
+      outcome: z.record(z.string(), z.unknown()).optional(),
     }),
     LedgerRecordSchema,
   ),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
+import { LoopIterationSchema } from '../design-loops.ts';
 import { DeciderSchema } from './approvals.actions.ts';
 
 /** Approval kinds whose source is a twin node (SPEC "Kind to id prefix and source"). */
@@ -65,4 +66,21 @@ export const TwinApprovalActions = {
   ),
   node: defineAction('twin.approvalNode', z.object({ node_id: z.string().min(1) }), ApprovalNodeSchema),
   decide: defineAction('twin.decideApproval', NodeDecideSchema, ApprovalNodeSchema),
+  /** A person approved a `twin.approve_engineering_change` request: approve and apply the change, or CONFLICT. */
+  applyAuthorizedChange: defineAction(
+    'twin.applyAuthorizedChange',
+    z.object({
+      change_id: z.string().min(1),
+      project_id: z.string().nullable(),
+      reason: z.string().default(''),
+      decider: DeciderSchema,
+    }),
+    ApprovalNodeSchema,
+  ),
+  /** The approvals actor ran a design loop's next iteration: record it and name the winner. */
+  loopIterated: defineAction(
+    'twin.designLoopIterated',
+    LoopIterationSchema.extend({ author: z.string() }),
+    ApprovalNodeSchema,
+  ),
 } as const;

@@ -146,8 +146,9 @@ export async function fileRequest(
 ): Promise<string> {
   const r = await call(t.node.broker, HoldsActions.file, {
     kind,
-    tool_id: 'twin.attempt_promotion',
-    title: `promotion ${crypto.randomUUID().slice(0, 6)}`,
+    // A sign-off this service gives no effect: these tests are about the queue (authority effects: authority.test.ts).
+    tool_id: 'review.sign_off',
+    title: `sign-off ${crypto.randomUUID().slice(0, 6)}`,
     project_id: project,
     arguments: { level: 'L2' },
   });

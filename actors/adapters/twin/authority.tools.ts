@@ -36,18 +36,22 @@ async function fileRequest(
   );
 }
 
-/** `attempt_promotion`, `approve_design_loop`, `approve_engineering_change`: create the pending request, never decide. */
+/**
+ * `attempt_promotion`, `approve_design_loop`, `approve_engineering_change`: create the pending request, never decide.
+ * A person's approval takes effect in the approvals actor (actors/approvals/authority.ts).
+ */
 export const authorityTools = [
   defineTool({
     name: 'attempt_promotion',
     description:
-      'Request promotion of a project to a maturity level once its required claims hold. A person decides; this files the request.',
+      "Request promotion of a project to a maturity level. Files the request; when a person approves it, the criteria are checked (every required claim, i.e. a requirement ref of the compliance checklist or all when none are named, verified by k current evidence items or waived; no stale evidence; every gate of the run approved) and the project's maturity item gets its next revision, else the person sees the failing criteria.",
     input: AttemptPromotionRequestSchema,
     handler: (a, tc) => fileRequest(tc, 'attempt_promotion', projectOf(tc, a.projectId), `promotion to ${a.level}`, a),
   }),
   defineTool({
     name: 'approve_design_loop',
-    description: 'Ask a person to approve the winning iteration of a design loop. Files the request; a person decides.',
+    description:
+      'Ask a person to approve the winning iteration of a design loop. Files the request; when a person approves it, a loop recorded with a spec (twin.record_document design_loop) runs its next candidate.',
     input: z.object({
       design_loop_id: z.string().min(1),
       project_id: z.string().nullable().optional(),
@@ -58,7 +62,8 @@ export const authorityTools = [
   }),
   defineTool({
     name: 'approve_engineering_change',
-    description: 'Ask a person to approve a proposed engineering change. Files the request; a person decides.',
+    description:
+      "Ask a person to approve a proposed engineering change (twin.propose_change). Files the request; when a person approves it, the change is applied as the target's next revision in one commit, or refused when the target moved on.",
     input: z.object({
       change_id: z.string().min(1),
       project_id: z.string().nullable().optional(),

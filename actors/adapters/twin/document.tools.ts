@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
 import { getOrCreate } from '../../../brokers/metrics.ts';
 import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
+import { DesignLoopSpecSchema } from '../../../contracts/design-loops.ts';
 import { SIM_FIELD_FORMAT } from '../../../contracts/simulation.ts';
 import { DEFINITION_TYPES, objectKeyOf } from '../../../contracts/twin-keys.ts';
 import { defineTool, InvalidArgumentsError, ToolError, type ToolContext } from '../kit/tool.ts';
@@ -55,6 +56,43 @@ const Input = z.object({
     ),
 });
 type Args = z.output<typeof Input>;
+
+/**
+ * A design loop (README "Design loops"): its spec as properties, checked before anything is written; it waits for a
+ * person, whose approval runs each next iteration.
+ */
+async function recordLoop(a: Args, project_id: string | null, name: string, tc: ToolContext) {
+  const spec = DesignLoopSpecSchema.safeParse(a.properties ?? {});
+  if (!spec.success)
+    throw new InvalidArgumentsError(
+      `a design_loop needs properties {tool, arguments, parameter, candidates, metric, goal}: ${spec.error.issues
+        .map((i) => `${i.path.join('.') || 'properties'} ${i.message}`)
+        .join('; ')}`,
+    );
+  const r = await twinCall(
+    call(tc.ctx, T.recordNode, {
+      project_id,
+      node_type: 'design_loop',
+      name,
+      properties: {
+        ...spec.data,
+        content: a.content,
+        status: 'pending',
+        next_index: 0,
+        iterations: [],
+        scores: [],
+        winning_iteration: null,
+      },
+      writer: writerOf(tc),
+    }),
+  );
+  return {
+    node_id: r.node.id,
+    document_type: 'design_loop',
+    approval_id: `design_loop:${r.node.id}`,
+    next_step: `a person approves design_loop:${r.node.id} (or twin.approve_design_loop files the request); each approval runs the next candidate`,
+  };
+}
 
 /** `twin.record_document`: prd (next revision of the project's prd), simulation_result (with its field), or a document. */
 export function documentTools(deps: TwinToolDeps) {
@@ -189,6 +227,7 @@ export function documentTools(deps: TwinToolDeps) {
         if (a.document_type === 'prd') return recordPrd(a.content, projectOf(tc, a.project_id), tc);
         const project_id = projectOf(tc, a.project_id);
         const name = a.name ?? a.document_type;
+        if (a.document_type === 'design_loop') return recordLoop(a, project_id, name, tc);
         if (a.properties && !DEFINITION_TYPES.has(a.document_type))
           throw new InvalidArgumentsError(
             `properties are kept only with a definition document (${[...DEFINITION_TYPES].join(', ')})`,

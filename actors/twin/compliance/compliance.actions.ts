@@ -26,7 +26,7 @@ export async function complianceReport(db: Db, ctx: Context, projectId: string):
 
 /**
  * The twin's compliance actions (`TwinComplianceActions`), spread into its `actions`. `twin.complianceChecklist` is
- * the reusable one (a promotion decision reads it; `checklistBlockers` says what blocks). `db` is read at call time.
+ * the reusable one (a promotion decision reads it: actors/approvals/promotion-claims.ts). `db` is read at call time.
  */
 export function complianceActions(db: () => Db): Record<string, ActionSchema> {
   return {

@@ -61,11 +61,12 @@ export async function seedApprovals(
   plan: SeedPlan = PLAN,
 ): Promise<Record<'gate' | 'tool' | 'change' | 'sketch', string[]>> {
   await cloneRuns(c, templateRunId, plan.gates, plan);
+  // Requests of a tool without an effect here: the bench measures the queue's decision, not a promotion's evaluation.
   const kinds = ['human_authority', 'tool_call', 'flow_version', 'human_authority'];
   await c.query(
     `INSERT INTO tool_approvals (id, kind, status, tool_id, title, arguments, detail, project_id, requested_by, route, source, created_at, updated_at)
-     SELECT gen_random_uuid()::text, ($3::text[])[1 + i % 4], 'awaiting_approval', 'twin.attempt_promotion', 'bench request ' || i, '{"level": "L2"}',
-            '{"authority": "attempt_promotion"}', ${projectOf('i')}, 'bench', 'dashboard', 'service', now() + i * interval '1 millisecond', now()
+     SELECT gen_random_uuid()::text, ($3::text[])[1 + i % 4], 'awaiting_approval', 'review.sign_off', 'bench request ' || i, '{"level": "L2"}',
+            '{"authority": "sign_off"}', ${projectOf('i')}, 'bench', 'dashboard', 'service', now() + i * interval '1 millisecond', now()
      FROM generate_series(1, $4) AS i`,
     [plan.projects, plan.unscopedEvery, kinds, plan.ledger],
   );
