@@ -14,6 +14,8 @@ export const ApprovalsInternal = {
       refused: z.number().int(),
       waiting: z.number().int(),
       flows_settled: z.number().int(),
+      /** Design loops left iterating by a stopped node whose iteration was started again. */
+      loops_resumed: z.number().int(),
     }),
   ),
 } as const;

@@ -3,14 +3,14 @@ import { ActorError } from '../../brokers/errors.ts';
 import type { Logger } from '../../brokers/logger.ts';
 import { HoldsActions } from '../../contracts/actions/approvals.actions.ts';
 import { RunsActions } from '../../contracts/actions/runs.actions.ts';
-import { TwinApprovalActions, type ApprovalNode } from '../../contracts/actions/twin-approvals.actions.ts';
+import { TwinApprovalActions } from '../../contracts/actions/twin-approvals.actions.ts';
 import type { DecisionRecord, LedgerKind } from '../../contracts/approvals.ts';
 import { gateItem, ledgerItem, nodeItem } from './approval.items.ts';
 import type { ApprovalEffect, DecideCommand, SourceItem } from './approval.machine.ts';
 import type { ApprovalStore, GateCommand } from './approval.store.ts';
 import { authorityEffect } from './authority.ts';
 import type { Deliverer } from './deliverer.ts';
-import { runLoopIteration } from './design-loop.ts';
+import type { LoopRunner } from './design-loop.ts';
 import { enqueue } from './outbox.ts';
 import type { createGateSource } from './sources/gates.source.ts';
 import { notOwner, unreachable } from './unreachable.ts';
@@ -24,6 +24,9 @@ export interface EffectDeps {
   log: Logger;
   now: Date;
   idem: string;
+  /** Runs an approved loop's next iteration after the decision is answered, on the broker (not the request's ctx). */
+  loops: LoopRunner;
+  broker: Caller;
 }
 
 const FLOW_KINDS: readonly LedgerKind[] = ['flow_patch', 'flow_version', 'flow_proposal'];
@@ -58,7 +61,7 @@ export async function runEffect(
       reason: c.reason,
       decider: c.decider,
     });
-    if (node.node_type === 'design_loop') startIteration(via, node, d.log);
+    if (node.node_type === 'design_loop') d.loops.start(d.broker, node);
     return nodeItem(node);
   }
   if (fx.type === 'holds.decide') {
@@ -86,7 +89,7 @@ export async function runEffect(
       decider: c.decider,
       ...(auth ? { outcome: auth.outcome } : {}),
     });
-    if (auth?.loop) startIteration(via, auth.loop, d.log);
+    if (auth?.loop) d.loops.start(d.broker, auth.loop);
     const written = flow ? await d.deliverer.one(via, key) : undefined;
     if (written?.type === 'waiting') {
       d.log.warn(
@@ -155,14 +158,6 @@ export async function runEffect(
       approval_id: item.id,
       recorded: true,
     },
-  );
-}
-
-/** Starts the next iteration of a loop a person approved (status `iterating`), not awaited: the loop records it. */
-function startIteration(via: Caller, loop: ApprovalNode, log: Logger): void {
-  if (loop.properties.status !== 'iterating') return;
-  runLoopIteration(via, loop, log).catch((err: unknown) =>
-    log.error({ design_loop: loop.id, err: (err as Error).message }, 'design loop iteration not recorded'),
   );
 }
 

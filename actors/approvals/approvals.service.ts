@@ -10,11 +10,14 @@ import { ApprovalsInternal } from './approvals.contract.ts';
 import { runEffect } from './approvals.effects.ts';
 import { listItems, loadItem, type QueueSources } from './approvals.read.ts';
 import { createDeliverer, type Deliverer } from './deliverer.ts';
+import { createLoopRunner } from './design-loop.ts';
 import { createOutbox } from './outbox.ts';
 import { createGateSource } from './sources/gates.source.ts';
 
 /** Real-time period of the deliverer's tick; which outbox rows are due is decided by the injected clock (STYLE R13). */
 const TICK_MS = 1000;
+/** Ticks between looks for design loops left iterating by a stopped node. */
+const LOOP_TICKS = 60;
 
 /** Prefix of the idempotency keys the gateway makes up when a request sends none (not remembered). */
 export const AUTO_KEY = 'auto:';
@@ -33,6 +36,9 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
   let deliverer: Deliverer;
   let timer: NodeJS.Timeout | undefined;
   const failed = (err: unknown) => infra.log.warn({ err }, 'approval delivery failed');
+  const loops = createLoopRunner(infra.log, infra.now);
+  let ticks = 0;
+  let broker: ServiceBroker;
 
   return {
     name: 'approvals',
@@ -80,6 +86,8 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
           log: infra.log,
           now: infra.now(),
           idem: p.idem,
+          loops,
+          broker,
         });
         if (clientKey && item.source.type !== 'gate') await store.remember(p.idem, item.id, infra.now());
         infra.log.info(
@@ -96,7 +104,10 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
         return forViewer(after ?? (await loadItem(ctx, src, p.id)), p.decider, env);
       }),
 
-      deliver: action(ApprovalsInternal.deliver, (_p, ctx) => deliverer.pass(ctx)),
+      deliver: action(ApprovalsInternal.deliver, async (_p, ctx) => {
+        const passed = await deliverer.pass(ctx);
+        return { ...passed, loops_resumed: await loops.resumeStale(broker) };
+      }),
     },
 
     events: {
@@ -107,11 +118,14 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
 
     async started() {
       db = await infra.db();
-      const broker = this.broker;
+      broker = this.broker;
       src = { gates: createGateSource(db, infra.log, broker) };
       store = createApprovalStore(db);
       deliverer = createDeliverer(createOutbox(db), infra.log, infra.now);
-      timer = setInterval(() => void deliverer.pass(broker).catch(failed), TICK_MS);
+      timer = setInterval(() => {
+        void deliverer.pass(broker).catch(failed);
+        if (++ticks % LOOP_TICKS === 0) void loops.resumeStale(broker).catch(failed);
+      }, TICK_MS);
       timer.unref();
     },
 

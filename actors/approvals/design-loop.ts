@@ -79,3 +79,44 @@ export async function runLoopIteration(via: Caller, loop: ApprovalNode, log: Log
     'design loop iteration recorded',
   );
 }
+
+/** A loop `iterating` longer than this had its runner stopped (a node stopped mid-iteration): it is run again. */
+export const STALE_ITERATION_MS = (ITERATION_SECONDS + 60) * 1000;
+
+/**
+ * The approvals actor's loop runner: starts an approved loop's iteration (once per loop in this process) and, on the
+ * deliverer's tick, runs again the iterations of loops left `iterating` longer than an iteration may take (their
+ * runner stopped with its node). A second runner of the same iteration records nothing (the twin takes one record per
+ * index), so a resume never records an iteration twice.
+ */
+export function createLoopRunner(log: Logger, now: () => Date) {
+  const running = new Set<string>();
+  const start = (via: Caller, loop: ApprovalNode): void => {
+    if (loop.properties.status !== 'iterating' || running.has(loop.id)) return;
+    running.add(loop.id);
+    runLoopIteration(via, loop, log)
+      .catch((err: unknown) =>
+        log.error({ design_loop: loop.id, err: (err as Error).message }, 'design loop iteration not recorded'),
+      )
+      .finally(() => running.delete(loop.id));
+  };
+  return {
+    start,
+    async resumeStale(via: Caller): Promise<number> {
+      // No twin on the bus now: nothing to resume until it is back (the next look).
+      const listed = await call(via, TwinApprovalActions.nodes, { kinds: ['design_loop'], status: 'decided' }).catch(
+        () => undefined,
+      );
+      const nodes = listed?.nodes ?? [];
+      const stale = nodes.filter(
+        (n) => n.properties.status === 'iterating' && now().getTime() - Date.parse(n.updated_at) > STALE_ITERATION_MS,
+      );
+      for (const n of stale) {
+        log.warn({ design_loop: n.id, since: n.updated_at }, 'design loop left iterating: running its iteration again');
+        start(via, n);
+      }
+      return stale.length;
+    },
+  };
+}
+export type LoopRunner = ReturnType<typeof createLoopRunner>;

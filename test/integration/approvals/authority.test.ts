@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalsInternal } from '../../../actors/approvals/approvals.contract.ts';
 import { call } from '../../../brokers/actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
 import { APPROVAL_ROLES, startApprovalsNode, type ApprovalsNode } from '../../support/approvals.ts';
 import type { Json } from '../../support/http-raw.ts';
 import { STEP, twinTools, YIELD_S690 } from '../../support/cantilever-evidence.ts';
+import { testClock } from '../../support/holds.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
 // Issue 18: the human-authority tools file a request a person decides; approving it takes effect. The tools are called
 // through the registry's real dispatch path, the decisions over HTTP on the approvals API.
 
 let t: ApprovalsNode;
+const clock = testClock(Date.now());
 const DASH = { 'x-service-surface': 'dashboard' };
 // A local agent (stdio: its writes are not held by default); a flow phase (service caller) may not call these tools.
 const service = { kind: 'stdio', transport: 'stdio', client: 'authority-test' } as const;
 
 beforeAll(async () => {
-  t = await startApprovalsNode({ roles: `${APPROVAL_ROLES},adapter:cadscript` });
+  t = await startApprovalsNode({ roles: `${APPROVAL_ROLES},adapter:cadscript`, clock });
 }, 120_000);
 afterAll(() => t?.stop());
 
@@ -188,6 +191,29 @@ describe('twin.approve_design_loop', () => {
     expect(last.json.status).toBe('approved');
     const loopNode = await call(t.node.broker, TwinActions.getNode, { node_id: loop.node_id });
     expect(loopNode.properties).toMatchObject({ status: 'approved', next_index: 3 });
+  });
+
+  it('runs again the iteration of a loop its node left iterating, once an iteration could no longer be running', async () => {
+    const p = await project('Loop resumed');
+    const loop = await call(t.node.broker, TwinActions.recordNode, {
+      project_id: p,
+      node_type: 'design_loop',
+      name: 'Left iterating',
+      properties: {
+        ...loopSpec,
+        status: 'iterating',
+        next_index: 0,
+        iterations: [],
+        scores: [],
+        winning_iteration: null,
+      },
+    });
+    // Not yet: an iteration may still be running somewhere for up to 600 s.
+    expect(await call(t.node.broker, ApprovalsInternal.deliver, {})).toMatchObject({ loops_resumed: 0 });
+    clock.advance(661);
+    expect(await call(t.node.broker, ApprovalsInternal.deliver, {})).toMatchObject({ loops_resumed: 1 });
+    const after = await loopNow(loop.node.id, 1);
+    expect(after.detail.loop).toMatchObject({ scores: [400], next_value: 2 });
   });
 
   it('refuses a loop that would run a writing tool or reach outside its arguments, before anything is written', async () => {
