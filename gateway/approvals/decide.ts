@@ -73,7 +73,8 @@ export async function decideViaQueue(
   d: DecisionRequest,
 ): Promise<ApprovalItem> {
   const counter = decisionCounter(deps);
-  const kindGuess = KIND_OF_PREFIX[d.id.split(':')[0]] ?? 'unknown';
+  const prefix = d.id.split(':')[0];
+  const kindGuess = Object.hasOwn(KIND_OF_PREFIX, prefix) ? KIND_OF_PREFIX[prefix] : 'unknown';
   let etags: string[] | undefined;
   try {
     etags = parseIfMatch(req.headers['if-match']);

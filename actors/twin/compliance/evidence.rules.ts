@@ -1,5 +1,5 @@
 import type { ComplianceEvidence, EvidenceKind } from '../../../contracts/compliance.ts';
-import { EVIDENCE_KIND_OF_NODE_TYPE } from './methods.rules.ts';
+import { EVIDENCE_KIND_OF_NODE_TYPE, ownValue } from './methods.rules.ts';
 
 /**
  * Pure rules (no I/O): the twin rows the compliance reads answer, turned into evidence nodes: what each states, which
@@ -166,12 +166,12 @@ export function evidenceNodes(heads: HeadRow[], records: RecordRow[], pins: Geom
   const byId = new Map(pins.map((p) => [p.node_id, p]));
   const out: EvidenceNode[] = [];
   for (const r of records) {
-    const kind = EVIDENCE_KIND_OF_NODE_TYPE[r.node_type];
+    const kind = ownValue(EVIDENCE_KIND_OF_NODE_TYPE, r.node_type);
     if (kind === 'simulation_result') out.push(simulationResult(r, byId));
     else if (kind && kind !== 'geometry' && kind !== 'technical_drawing') out.push(record(r, kind));
   }
   for (const h of heads) {
-    const kind = EVIDENCE_KIND_OF_NODE_TYPE[h.item_type];
+    const kind = ownValue(EVIDENCE_KIND_OF_NODE_TYPE, h.item_type);
     if (kind === 'geometry' || kind === 'technical_drawing') out.push(head(h, kind));
   }
   return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));

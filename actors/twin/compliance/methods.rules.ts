@@ -1,6 +1,10 @@
 import type { EvidenceKind, VerificationMethod } from '../../../contracts/compliance.ts';
 import { ANALYSIS_METRICS, ENVELOPE_METRICS } from '../../../contracts/requirements.ts';
 
+/** The map's own value at `key` (never an Object.prototype member such as `constructor`), else undefined. */
+export const ownValue = <V>(map: Record<string, V>, key: string): V | undefined =>
+  Object.hasOwn(map, key) ? map[key] : undefined;
+
 /**
  * Pure rules (no I/O): the verification method and discipline of a requirement, derived from the fields a constraint
  * set stores, and which evidence kinds can verify each method. README "Compliance" states the same rules in prose.
@@ -102,7 +106,7 @@ const THERMAL_UNITS = new Set(['°C', 'degC', 'C', 'K']);
  */
 export function disciplineOf(c: ConstraintFields): string {
   for (const t of [c.target_node_type, c.expected_evidence])
-    if (t && DISCIPLINE_OF_NODE_TYPE[t]) return DISCIPLINE_OF_NODE_TYPE[t];
+    if (t && Object.hasOwn(DISCIPLINE_OF_NODE_TYPE, t)) return DISCIPLINE_OF_NODE_TYPE[t];
   if (ANALYSIS_METRICS.has(c.metric) || ENVELOPE_METRICS.includes(c.metric)) return 'mechanical';
   if (/^(erc|drc)_/.test(c.metric)) return 'electronics';
   const unit = c.unit.trim();
@@ -118,8 +122,8 @@ export function namedMethod(text: string): VerificationMethod | undefined {
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  if (METHOD_WORDS[norm]) return METHOD_WORDS[norm];
-  for (const word of norm.split(/[^a-z_]+|_/)) if (METHOD_WORDS[word]) return METHOD_WORDS[word];
+  if (Object.hasOwn(METHOD_WORDS, norm)) return METHOD_WORDS[norm];
+  for (const word of norm.split(/[^a-z_]+|_/)) if (Object.hasOwn(METHOD_WORDS, word)) return METHOD_WORDS[word];
   return undefined;
 }
 
@@ -133,7 +137,7 @@ export function methodOf(c: ConstraintFields): VerificationMethod {
   const named = namedMethod(c.verification_method);
   if (named) return named;
   for (const t of [c.target_node_type, c.expected_evidence])
-    if (t && METHOD_OF_NODE_TYPE[t]) return METHOD_OF_NODE_TYPE[t];
+    if (t && Object.hasOwn(METHOD_OF_NODE_TYPE, t)) return METHOD_OF_NODE_TYPE[t];
   if (ANALYSIS_METRICS.has(c.metric)) return 'analysis';
   if (ENVELOPE_METRICS.includes(c.metric)) return 'inspection';
   const byDiscipline: Record<string, VerificationMethod> = {
@@ -149,6 +153,6 @@ export function methodOf(c: ConstraintFields): VerificationMethod {
  * (a constraint aimed at test results is verified by test results only), else those of its method.
  */
 export function evidenceKindsFor(c: ConstraintFields, method: VerificationMethod): EvidenceKind[] {
-  const target = c.target_node_type ? EVIDENCE_KIND_OF_NODE_TYPE[c.target_node_type] : undefined;
+  const target = c.target_node_type ? ownValue(EVIDENCE_KIND_OF_NODE_TYPE, c.target_node_type) : undefined;
   return target ? [target] : EVIDENCE_FOR_METHOD[method];
 }

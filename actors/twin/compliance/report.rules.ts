@@ -11,6 +11,7 @@ import {
 } from '../../../contracts/compliance.ts';
 import { evidenceNodes, type GeometryPin, type HeadRow, type RecordRow } from './evidence.rules.ts';
 import { packItems, requirementItems } from './items.rules.ts';
+import { ownValue } from './methods.rules.ts';
 import { PACKS, PRODUCT_TYPE_OF_FLOW } from './packs/index.ts';
 
 /**
@@ -111,7 +112,7 @@ export function evaluateCompliance(input: ComplianceInput): ComplianceReport {
     .filter((h) => h.item_type === 'constraint_set')
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.key < b.key ? -1 : 1));
   const designFlows = sorted(input.design_flows);
-  const productTypes = sorted(designFlows.map((f) => PRODUCT_TYPE_OF_FLOW[f]).filter((t) => t !== undefined));
+  const productTypes = sorted(designFlows.map((f) => ownValue(PRODUCT_TYPE_OF_FLOW, f)).filter((t) => t !== undefined));
   const packs = (input.packs ?? PACKS).filter((p) => p.product_types.some((t) => productTypes.includes(t)));
   const items = [...requirementItems(sets, evidence), ...packs.flatMap((p) => packItems(p, evidence))];
   const coverage = coverageOf(input.project_id, items);

@@ -77,3 +77,14 @@ describe('the packs', () => {
     expect(Object.keys(PRODUCT_TYPE_OF_FLOW).sort()).toEqual([...DesignFlowSchema.options].sort());
   });
 });
+
+describe('names that are Object.prototype members (found by the OpenAPI contract fuzz)', () => {
+  it('are words like any other: no method, discipline or evidence kind comes from the prototype', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'valueOf', 'hasOwnProperty']) {
+      const fields = c({ verification_method: name, target_node_type: name, expected_evidence: name });
+      expect(methodOf(fields)).toBe('review');
+      expect(disciplineOf(fields)).toBe('general');
+      expect(evidenceKindsFor(fields, 'review').every((k) => typeof k === 'string')).toBe(true);
+    }
+  });
+});
