@@ -8,6 +8,7 @@ import { PROFILE_NAMES } from '../../../contracts/profiles.ts';
 import type { McpDeps, McpRequestContext } from '../context.ts';
 import { rpcError } from '../errors.ts';
 import { InflightCalls } from '../inflight.ts';
+import { parseParams } from '../params.ts';
 import { toLegacyResult, toManifest, toMcpResult, toMcpTool } from './tool-results.ts';
 
 const ListParams = z.looseObject({ capability: z.string().optional(), cursor: z.string().optional() });
@@ -22,19 +23,6 @@ const LegacyCallParams = z.looseObject({
   timeout_seconds: z.number().int().min(1).max(3600).default(120),
   trace_id: z.string().nullable().optional(),
 });
-
-function parse<T extends z.ZodType>(schema: T, params: unknown, method: string): z.output<T> {
-  const r = schema.safeParse(params ?? {});
-  if (!r.success) {
-    const issues = r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
-    throw rpcError(
-      'INVALID_PARAMS',
-      `invalid params for ${method}: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-      { validation_errors: issues },
-    );
-  }
-  return r.data;
-}
 
 function profileOf(ctx: McpRequestContext, deps: McpDeps): string | undefined {
   const profile = ctx.profile ?? deps.defaultProfile;
@@ -68,7 +56,7 @@ function listingMeta(unavailable: string[], missing: string[], profile?: string)
 /** `tools/list`, `tool/list`, `tools/call`, `tool/call`: the registry's answers in each dialect. */
 export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: McpDeps): void {
   const list = async (params: unknown, ctx: McpRequestContext, method: string) => {
-    const p = parse(ListParams, params, method);
+    const p = parseParams(ListParams, params, method);
     const profile = profileOf(ctx, deps);
     const res = await call(deps.bus, ToolsActions.list, { profile, capability: p.capability });
     return { res, meta: listingMeta(res.unavailable_adapters, res.profile_missing, profile) };
@@ -129,13 +117,13 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
   };
 
   server.addMethod('tools/call', async (params, ctx) => {
-    const p = parse(McpCallParams, params, 'tools/call');
+    const p = parseParams(McpCallParams, params, 'tools/call');
     const { outcome, callId } = await run(ctx, 'mcp', p.name, p.arguments, 120, p._meta?.progressToken);
     return toMcpResult(outcome, callId);
   });
 
   server.addMethod('tool/call', async (params, ctx) => {
-    const p = parse(LegacyCallParams, params, 'tool/call');
+    const p = parseParams(LegacyCallParams, params, 'tool/call');
     const { outcome } = await run(ctx, 'legacy', p.tool_id, p.arguments, p.timeout_seconds);
     return toLegacyResult(outcome);
   });
