@@ -221,10 +221,14 @@ export const DeliverableCapabilitySchema = z.object({
   note: z.string(),
 });
 
-/** Overall readiness of a phase or flow from its deliverables' capabilities. */
+/** Overall readiness of a phase or flow: its deliverables' capabilities, and BLOCKED when a phase cannot run now. */
 export const CapabilityStatusSchema = z.enum(['READY', 'READY_WITH_WARNINGS', 'BLOCKED']);
 
-/** Capability report: per phase, each required deliverable, and the overall status. */
+/** What drives a phase of a capability report (actors/runs/phase-readiness.ts). */
+export const PhaseDriverSchema = z.enum(['deterministic', 'model', 'none']);
+export type PhaseDriver = z.infer<typeof PhaseDriverSchema>;
+
+/** Capability report: per phase, whether it can run now and what is missing, each required deliverable, and the overall status. */
 export const CapabilityReportSchema = z.object({
   status: CapabilityStatusSchema,
   phases: z.array(
@@ -232,6 +236,12 @@ export const CapabilityReportSchema = z.object({
       id: z.string(),
       title: z.string(),
       status: CapabilityStatusSchema,
+      /** The phase can run now: its deterministic handler is used and every tool its deliverables need can run. */
+      runnable: z.boolean(),
+      /** What would drive it: its deterministic handler, a model (not run by this version), or nothing. */
+      handler: PhaseDriverSchema,
+      /** Sentences naming what is missing (handler, model route, adapter, tool); empty when runnable. */
+      missing: z.array(z.string()),
       deliverables: z.array(DeliverableCapabilitySchema),
     }),
   ),

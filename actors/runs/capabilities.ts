@@ -1,5 +1,6 @@
 import type { CapabilityLevel, CapabilityReport } from '../../contracts/design-flows.ts';
 import type { FlowDef } from '../../contracts/flow-defs.ts';
+import { phaseDriver, toolGaps, type ModelRoutes, type UnavailableTools } from './phase-readiness.ts';
 
 const ENTITY = 'twin.record_engineering_entity';
 const DOC = 'twin.record_document';
@@ -84,24 +85,50 @@ const worst = (a: CapabilityReport['status'], b: CapabilityReport['status']) =>
       ? 'READY_WITH_WARNINGS'
       : 'READY';
 
+/** What the report is computed over, gathered by the runs actor (capability-inputs.ts). */
+export interface CapabilityInputs {
+  /** Registered tool ids (a profile's, when one is asked for); unreachable adapters contribute none. */
+  toolIds: string[];
+  unavailableAdapters: string[];
+  /** Registered tools whose adapter says they cannot run (engine missing), with why. */
+  unavailableTools: UnavailableTools;
+  /** Phase ids of this flow with a deterministic handler, from the executor's own handler table. */
+  handlers: ReadonlySet<string>;
+  routes: ModelRoutes;
+}
+
 /**
- * The capability report of a flow over the registered tools (pure): a required deliverable nobody can record blocks
- * its phase when the phase enforces deliverables; PARTIAL and UNKNOWN ones are warnings.
+ * The capability report of a flow (pure). Per deliverable: FULL/PARTIAL/UNAVAILABLE/UNKNOWN over the tools that can
+ * run (registered and not listed unavailable by their adapter). Per phase: what drives it (phaseDriver), `missing`
+ * (handler, route, tools) and `runnable` when nothing is; a phase that cannot run now is BLOCKED, as is one whose
+ * enforced deliverable nobody can record; PARTIAL and UNKNOWN deliverables are warnings.
  */
-export function capabilityReport(def: FlowDef, toolIds: string[], unavailableAdapters: string[]): CapabilityReport {
-  const tools = new Set(toolIds);
-  const warnings = unavailableAdapters.map((a) => `adapter ${a} is not reachable: its tools are not counted`);
+export function capabilityReport(def: FlowDef, inp: CapabilityInputs): CapabilityReport {
+  const registered = new Set(inp.toolIds);
+  const usable = new Set(inp.toolIds.filter((t) => !Object.hasOwn(inp.unavailableTools, t)));
+  const unreachable = new Set(inp.unavailableAdapters);
+  const warnings = inp.unavailableAdapters.map((a) => `adapter ${a} is not reachable: its tools are not counted`);
   const phases = def.phases.map((p) => {
-    const deliverables = p.required_deliverables.map((t) => deliverableCapability(t, tools));
+    const deliverables = p.required_deliverables.map((t) => deliverableCapability(t, usable));
+    const driver = phaseDriver(def.id, p, inp.handlers, inp.routes);
+    const missing = [...driver.missing];
     let status: CapabilityReport['status'] = 'READY';
     for (const d of deliverables) {
+      if (d.capability === 'UNKNOWN') missing.push(d.note);
+      const wanted = [...d.tools_available, ...d.tools_missing];
+      missing.push(...toolGaps(d.type, wanted, registered, inp.unavailableTools, unreachable));
       if (d.capability === 'FULL') continue;
       const blocking = d.capability === 'UNAVAILABLE' && p.enforce_deliverables;
       status = worst(status, blocking ? 'BLOCKED' : 'READY_WITH_WARNINGS');
       warnings.push(`phase ${p.id}: ${d.type} is ${d.capability}${d.note ? ` (${d.note})` : ''}`);
     }
-    return { id: p.id, title: p.title, status, deliverables };
+    const runnable = missing.length === 0;
+    if (!runnable) {
+      status = 'BLOCKED';
+      warnings.push(`phase ${p.id} cannot run now: ${missing.join('; ')}`);
+    }
+    return { id: p.id, title: p.title, status, runnable, handler: driver.handler, missing, deliverables };
   });
   const status = phases.reduce<CapabilityReport['status']>((acc, p) => worst(acc, p.status), 'READY');
-  return { status, phases, warnings, unavailable_adapters: unavailableAdapters, tool_count: tools.size };
+  return { status, phases, warnings, unavailable_adapters: inp.unavailableAdapters, tool_count: registered.size };
 }

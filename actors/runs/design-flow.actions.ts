@@ -3,10 +3,9 @@ import { action, call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
 import { HarnessUsageActions as H } from '../../contracts/actions/harness-usage.actions.ts';
-import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import type { FlowDef } from '../../contracts/flow-defs.ts';
-import { PROFILE_NAMES } from '../../contracts/profiles.ts';
-import { capabilityReport } from './capabilities.ts';
+import { capabilityReport, deliverableCapability } from './capabilities.ts';
+import { capabilityInputs, registeredTools } from './capability-inputs.ts';
 import { emptyUsageTotals, type UsageTotals } from '../../contracts/flows.ts';
 import { flowState } from './flow-state.ts';
 import { FLOW_IDS, FLOWS } from './flows/index.ts';
@@ -18,30 +17,18 @@ import { patchActions } from './patch.actions.ts';
 import { evaluateRequirements } from '../../contracts/requirements.ts';
 import { stateOf, type DesignFlowDeps } from './design-flow.deps.ts';
 
-/** The registered tools (optionally a profile's), for capability reports. */
-async function registeredTools(ctx: Context, profile?: string) {
-  if (profile && !PROFILE_NAMES.includes(profile)) {
-    throw new ActorError(
-      'VALIDATION_FAILED',
-      `unknown profile ${JSON.stringify(profile)}; valid: ${PROFILE_NAMES.join(', ')}`,
-      { issues: [{ path: 'profile', message: 'unknown profile' }], valid: PROFILE_NAMES },
-    );
-  }
-  const l = await call(ctx, ToolsActions.list, { profile });
-  return { ids: l.tools.map((t) => t.tool_id), unavailable: l.unavailable_adapters };
-}
-
 /** Capability gaps of a run's flow: deliverables not FULL, blocking when nobody can record them and the phase enforces them. */
-function gapsOf(def: FlowDef, ids: string[], unavailable: string[]): CapabilityGap[] {
-  const report = capabilityReport(def, ids, unavailable);
-  return report.phases.flatMap((p) =>
-    p.deliverables
+function gapsOf(def: FlowDef, ids: string[]): CapabilityGap[] {
+  const tools = new Set(ids);
+  return def.phases.flatMap((p) =>
+    p.required_deliverables
+      .map((t) => deliverableCapability(t, tools))
       .filter((x) => x.capability !== 'FULL')
       .map((x) => ({
         phase: p.id,
         deliverable: x.type,
         capability: x.capability,
-        blocking: x.capability === 'UNAVAILABLE' && !!def.phases.find((q) => q.id === p.id)?.enforce_deliverables,
+        blocking: x.capability === 'UNAVAILABLE' && p.enforce_deliverables,
       })),
   );
 }
@@ -119,7 +106,7 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       let gaps: CapabilityGap[] = [];
       try {
         const tools = await registeredTools(ctx);
-        gaps = gapsOf(state.flow.definition, tools.ids, tools.unavailable);
+        gaps = gapsOf(state.flow.definition, tools.ids);
         if (tools.unavailable.length) limits.push(`adapters not reachable: ${tools.unavailable.join(', ')}`);
       } catch (err) {
         limits.push(`the tool registry could not be read (${(err as Error).message}): capability gaps are unknown`);
@@ -158,12 +145,11 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
           );
         def = flow;
       }
-      const tools = await registeredTools(ctx, p.profile);
       return {
         flowId: def.id,
         versionId,
         profile: p.profile ?? null,
-        report: capabilityReport(def, tools.ids, tools.unavailable),
+        report: capabilityReport(def, await capabilityInputs(ctx, def, d.handlers, p.profile)),
       };
     }),
 

@@ -1,6 +1,7 @@
 import type { Context } from 'moleculer';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
+import type { HandlerTable } from './executors.ts';
 import type { RunHost } from './run-host.ts';
 import type { RunStore } from './run.store.ts';
 import type { RunLimits, RunState } from './run.types.ts';
@@ -9,6 +10,8 @@ import type { RunLimits, RunState } from './run.types.ts';
 export interface DesignFlowDeps {
   infra: Infra;
   limits: RunLimits;
+  /** The executor's deterministic handler table: capability reports name the phases without one. */
+  handlers: HandlerTable;
   /** Patch markers recorded on runs created now. */
   activePatches: string[];
   host(): RunHost;

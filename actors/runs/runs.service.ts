@@ -50,7 +50,8 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     ...opts.limits,
   };
   const leaseMs = opts.leaseMs ?? infra.config.SERVICE_RUN_LEASE_MS;
-  const executor = opts.executor ?? executorFor(opts.handlers ?? DEFAULT_HANDLERS);
+  const handlers = opts.handlers ?? DEFAULT_HANDLERS;
+  const executor = opts.executor ?? executorFor(handlers);
   const requests = new Map<string, Record<string, unknown>>();
   let store: RunStore;
   let host: RunHost;
@@ -155,6 +156,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
       ...designFlowActions({
         infra,
         limits,
+        handlers,
         activePatches: ACTIVE_PATCHES,
         host: () => host,
         store: () => store,

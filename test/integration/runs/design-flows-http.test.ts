@@ -144,15 +144,22 @@ describe('capability reports and the intent compiler over HTTP', () => {
       flowId: 'mech_v1',
       versionId: null,
       profile: null,
-      report: { status: 'READY_WITH_WARNINGS' },
+      // This node serves no CAD engine: the design phase's handler could not make its cad_model.
+      report: { status: 'BLOCKED' },
     });
     const design = mech.json.report.phases.find((p: Json) => p.id === 'design');
     expect(design.deliverables).toEqual([
       expect.objectContaining({ type: 'cad_model', capability: 'PARTIAL', tools_available: ['twin.commit_geometry'] }),
     ]);
+    expect(design).toMatchObject({ runnable: false, handler: 'deterministic', status: 'BLOCKED' });
+    expect(design.missing).toEqual([
+      'tool cadscript.create_parametric (for cad_model) is not among the registered tools (adapter cadscript)',
+    ]);
     expect(mech.json.report.phases[0]).toMatchObject({
       id: 'intent',
       status: 'READY',
+      runnable: true,
+      missing: [],
       deliverables: [{ type: 'intent', capability: 'FULL' }],
     });
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { capabilityReport, deliverableCapability } from '../../../actors/runs/capabilities.ts';
 import { FLOWS, freezeFlow } from '../../../actors/runs/flows/index.ts';
 import { lifecycleView, type LifecycleInput } from '../../../actors/runs/lifecycle.ts';
 import { evaluateRequirements, type Evidence } from '../../../contracts/requirements.ts';
@@ -254,56 +253,5 @@ describe('the completion verdict', () => {
     const f = lifecycleView(input(failed));
     expect(f.verdict).toBe('FAILED');
     expect(f.phases.find((p) => p.id === 'requirements')?.objective_status).toBe('FAILED');
-  });
-});
-
-describe('the capability report', () => {
-  it('grades each deliverable FULL, PARTIAL, UNAVAILABLE or UNKNOWN from the registered tools', () => {
-    const twinOnly = new Set(['twin.commit_geometry', 'twin.record_document', 'twin.record_decision']);
-    expect(deliverableCapability('design_decision', twinOnly).capability).toBe('FULL');
-    expect(deliverableCapability('cad_model', twinOnly)).toMatchObject({
-      capability: 'PARTIAL',
-      tools_missing: ['cadscript.create_parametric'],
-    });
-    expect(deliverableCapability('constraint_set', twinOnly).capability).toBe('UNAVAILABLE');
-    expect(deliverableCapability('hologram', twinOnly).capability).toBe('UNKNOWN');
-    expect(deliverableCapability('cad_model', new Set([...twinOnly, 'cadscript.create_parametric'])).capability).toBe(
-      'FULL',
-    );
-  });
-
-  it('is BLOCKED when an enforced deliverable cannot be recorded, READY_WITH_WARNINGS when only partial', () => {
-    const twin = [
-      'twin.record_engineering_entity',
-      'twin.record_decision',
-      'twin.record_constraint_set',
-      'twin.record_document',
-      'twin.commit_geometry',
-      'twin.stage_work_product_file',
-    ];
-    const partial = capabilityReport(FLOWS.mech_v1, twin, []);
-    expect(partial.status).toBe('READY_WITH_WARNINGS');
-    expect(partial.phases.map((p) => p.status)).toEqual([
-      'READY',
-      'READY',
-      'READY',
-      'READY',
-      'READY_WITH_WARNINGS',
-      'READY_WITH_WARNINGS',
-    ]);
-    const full = capabilityReport(
-      FLOWS.mech_v1,
-      [...twin, 'cadscript.create_parametric', 'cadkernel.generate_mesh', 'solver.run_fea'],
-      [],
-    );
-    expect(full.status).toBe('READY');
-    const blocked = capabilityReport(
-      FLOWS.mech_v1,
-      twin.filter((t) => t !== 'twin.commit_geometry'),
-      ['cadkernel'],
-    );
-    expect(blocked.status).toBe('BLOCKED');
-    expect(blocked.phases.find((p) => p.id === 'design')?.status).toBe('BLOCKED');
-    expect(blocked.warnings[0]).toBe('adapter cadkernel is not reachable: its tools are not counted');
   });
 });
