@@ -1,4 +1,6 @@
 import type { HandlerTable } from '../executors.ts';
+import { architecturePhase } from './hardware/architecture.ts';
+import { conceptSelectionPhase } from './hardware/concept-selection.ts';
 import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
 import { designPhase, simulationPhase } from './mech/late-phases.ts';
 
@@ -10,10 +12,11 @@ const early = {
 };
 
 /**
- * The deterministic phase handlers. mech_v1 is fully deterministic; hardware_v1 shares the early phases, and its other
- * phases use the LLM slot (an environment failure until a model provider is configured).
+ * The deterministic phase handlers. mech_v1 is fully deterministic; hardware_v1 shares the early phases and has its own
+ * architecture and concept selection (handlers/hardware); its other phases use the LLM slot (an environment failure
+ * until a model provider is configured).
  */
 export const DEFAULT_HANDLERS: HandlerTable = {
   mech_v1: { ...early, design: designPhase, simulation: simulationPhase },
-  hardware_v1: { ...early },
+  hardware_v1: { ...early, architecture: architecturePhase, concept_selection: conceptSelectionPhase },
 };

@@ -3,6 +3,7 @@ import { FlowsActions } from '../../../../contracts/actions/flows.actions.ts';
 import type { CompiledIntent } from '../../../../contracts/intent.ts';
 import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
+import { cantilever } from './hand-calc.ts';
 
 /**
  * The intent of the run's request, compiled by the flows actor (the compiler is deterministic, so every phase reads
@@ -138,9 +139,7 @@ export const feasibilityPhase: PhaseExecutor = (input) =>
       throw new PhaseStop('data', 'the hand calculation needs the material and three dimensions');
     const [L, b, h] = [...p.dimensions_mm].sort((x, y) => y - x);
     const P = p.loads.reduce((sum, l) => sum + l.magnitude_n, 0);
-    const I = (b * h ** 3) / 12;
-    const sigma = (P * L * (h / 2)) / I;
-    const delta = (P * L ** 3) / (3 * p.material.modulus_mpa * I);
+    const { sigma, delta } = cantilever({ P, L, b, h, E: p.material.modulus_mpa });
     const allowable = p.material.yield_mpa / (p.safety_factor ?? 1.5);
     const d = await use(input, 'twin.record_decision', {
       title: 'Feasibility (HAND CALCULATION, not analysis)',

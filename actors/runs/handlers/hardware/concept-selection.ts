@@ -1,0 +1,82 @@
+import type { PhaseExecutor } from '../../executor.ts';
+import { intentOf } from '../mech/early-phases.ts';
+import { phase, PhaseStop, priorOf, use } from '../tools.ts';
+import { bracketConcepts, type ConceptRating, rateConcept, selectConcept, tradeTable } from './concepts.ts';
+import { hardwareFacts } from './request-facts.ts';
+
+const f = (n: number, d = 1) => n.toFixed(d);
+const numbers = (r: ConceptRating) =>
+  `${f(r.stress_mpa)} MPa vs ${f(r.allowable_mpa)} MPa allowable, deflection ${f(r.deflection_mm, 3)} mm, ${f(r.mass_kg * 1000)} g`;
+
+/**
+ * concept_selection: bracket concepts (the stated plate and two alternatives) rated by the feasibility phase's
+ * cantilever hand calculation, the trade-study table recorded as a document, and the decision with its alternatives.
+ */
+export const conceptSelectionPhase: PhaseExecutor = (input) =>
+  phase(async () => {
+    const intent = await intentOf(input);
+    const p = intent.parameters;
+    const facts = hardwareFacts(intent.immediate_request);
+    const missing = [
+      ...(facts.mass_kg === null ? ['the enclosure mass'] : []),
+      ...(facts.standoff_mm === null ? ['the wall standoff'] : []),
+      ...(facts.bracket_thickness_mm === null ? ['the bracket thickness'] : []),
+      ...(facts.shock_g === null ? ['the shock level'] : []),
+      ...(!p.material ? ['the bracket material'] : []),
+      ...(!p.dimensions_mm || p.dimensions_mm.length < 3 ? ['the enclosure envelope'] : []),
+    ];
+    if (missing.length)
+      throw new PhaseStop('data', `the bracket concepts need ${missing.join(', ')}, which the request does not state`);
+    const sf = p.safety_factor ?? 1.5;
+    const k = {
+      mass_kg: facts.mass_kg!,
+      shock_g: facts.shock_g!,
+      standoff_mm: facts.standoff_mm!,
+      envelope_mm: p.dimensions_mm!,
+      safety_factor: sf,
+    };
+    const ratings = bracketConcepts(p.material!.solver_material, facts.bracket_thickness_mm!).map((c) =>
+      rateConcept(c, k),
+    );
+    const chosen = selectConcept(ratings);
+    if (!chosen)
+      throw new PhaseStop(
+        'data',
+        `no bracket concept carries the load: ${ratings.map((r) => `${r.label} ${numbers(r)}`).join('; ')}`,
+      );
+    const r0 = ratings[0];
+    const method = [
+      `HAND CALCULATION (the feasibility phase's cantilever, not an analysis): load = ${k.mass_kg} kg x (1 + ${k.shock_g} g shock) x g = ${f(r0.load_n, 2)} N`,
+      `at the enclosure's centre of mass, lever arm = standoff ${k.standoff_mm} mm + depth/2 = ${r0.lever_mm} mm; plate ${r0.length_mm} mm long and ${r0.width_mm} mm wide`,
+      `(the enclosure depth, a design choice); sigma = P L (h/2) / I, delta = P L^3 / (3 E I); allowable = yield / safety factor ${sf}${p.safety_factor ? '' : ' (assumed, none stated)'};`,
+      'materials from contracts/materials.ts; choice: the lightest concept within the allowable.',
+    ].join(' ');
+    const table = tradeTable(ratings, chosen);
+    const doc = await use(input, 'twin.record_document', {
+      document_type: 'trade_study',
+      name: `Trade study: bracket of the ${intent.goal_object}`,
+      content: `# Bracket trade study\n\n${method}\n\n${table}\n`,
+    });
+    const parents = priorOf(input, 'constraint_set')
+      .map((d) => d.ref!)
+      .filter(Boolean);
+    const d = await use(input, 'twin.record_decision', {
+      title: `Concept selection: ${chosen.label} bracket`,
+      decision: `Bracket concept ${chosen.id}: ${chosen.label}, ${chosen.length_mm} x ${chosen.width_mm} x ${chosen.thickness_mm} mm — ${numbers(chosen)} (HAND CALCULATION; the simulation phase verifies). Trade study: node ${doc.node_id}.`,
+      rationale: `${method}\n\n${table}`,
+      alternatives: ratings
+        .filter((r) => r !== chosen)
+        .map(
+          (r) =>
+            `${r.id}: ${r.label} — ${numbers(r)}; ${r.feasible ? 'feasible but heavier' : 'exceeds the allowable'}`,
+        ),
+      depends_on: parents,
+    });
+    return {
+      summary: `concept ${chosen.id} (${chosen.label}) chosen of ${ratings.length}: ${numbers(chosen)}`,
+      deliverables: [
+        { type: 'trade_study', node_id: doc.node_id },
+        { type: 'design_decision', node_id: d.node_id },
+      ],
+    };
+  });

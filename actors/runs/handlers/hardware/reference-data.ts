@@ -1,0 +1,57 @@
+/**
+ * First-order values the hardware architecture uses beyond what the request states, each with where it comes from.
+ * Datasheet values are those of a typical part of the kind the request names; the electronics phase replaces them with
+ * the chosen part's. Design choices are marked as such, so a reviewer sees which numbers are policy, not physics.
+ */
+export interface Sourced {
+  value: number;
+  unit: string;
+  source: string;
+}
+
+/** USB supply limits (the request says "powered from USB"). */
+export const USB = {
+  vbus: { value: 5, unit: 'V', source: 'USB 2.0 specification §7.2.1: VBUS nominal 5 V' },
+  unitLoad: {
+    value: 100,
+    unit: 'mA',
+    source:
+      'USB 2.0 specification §7.2.1: one unit load (100 mA), the most a bus-powered device may draw unconfigured, so it works on any port',
+  },
+} satisfies Record<string, Sourced>;
+
+/** Typical parts of the kinds the request names. */
+export const TYPICAL = {
+  thSensorCurrent: {
+    value: 1.5,
+    unit: 'mA',
+    source:
+      'Sensirion SHT3x-DIS datasheet: supply current while measuring, maximum (typical digital temperature and humidity sensor)',
+  },
+  ldoQuiescent: {
+    value: 0.055,
+    unit: 'mA',
+    source: 'Diodes Inc. AP2112 datasheet: quiescent current, typical (typical 3.3 V LDO of USB-powered boards)',
+  },
+} satisfies Record<string, Sourced>;
+
+/** Physical constants. */
+export const STANDARD_GRAVITY: Sourced = {
+  value: 9.80665,
+  unit: 'm/s2',
+  source: 'standard gravity (3rd CGPM, 1901)',
+};
+
+/** Choices made at architecture, stated as choices. */
+export const CHOICES = {
+  reserve: {
+    value: 0.2,
+    unit: 'fraction',
+    source: 'design choice: 20 % of each limit held in reserve at architecture',
+  },
+  housingWall: {
+    value: 2,
+    unit: 'mm',
+    source: 'design choice: a 2 mm housing wall, common for moulded or printed enclosures',
+  },
+} satisfies Record<string, Sourced>;

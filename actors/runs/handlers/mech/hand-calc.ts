@@ -1,0 +1,29 @@
+/**
+ * First-order hand calculations the flows share (pure, no I/O). The feasibility phase and hardware concept selection
+ * both size a rectangular-section cantilever with these, so a concept is judged by the same numbers as feasibility.
+ */
+
+/** A rectangular-section cantilever: tip load P (N), lever arm L (mm), width b (mm), height h (mm), modulus E (MPa). */
+export interface CantileverCase {
+  P: number;
+  L: number;
+  b: number;
+  h: number;
+  E: number;
+}
+
+/** Root bending stress and tip deflection of a cantilever. */
+export interface CantileverResult {
+  /** Second moment of area b h^3 / 12 (mm^4). */
+  I: number;
+  /** Root bending stress P L (h/2) / I (MPa). */
+  sigma: number;
+  /** Tip deflection P L^3 / (3 E I) (mm). */
+  delta: number;
+}
+
+/** Euler-Bernoulli cantilever with an end load: root stress and tip deflection (first order, not an analysis). */
+export function cantilever(c: CantileverCase): CantileverResult {
+  const I = (c.b * c.h ** 3) / 12;
+  return { I, sigma: (c.P * c.L * (c.h / 2)) / I, delta: (c.P * c.L ** 3) / (3 * c.E * I) };
+}

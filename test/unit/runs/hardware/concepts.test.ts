@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bracketConcepts,
+  rateConcept,
+  selectConcept,
+  tradeTable,
+} from '../../../../actors/runs/handlers/hardware/concepts.ts';
+import { cantilever } from '../../../../actors/runs/handlers/mech/hand-calc.ts';
+
+const CASE = { mass_kg: 0.4, shock_g: 2, standoff_mm: 50, envelope_mm: [80, 60, 30], safety_factor: 1.5 };
+
+describe('cantilever hand calculation (shared with feasibility)', () => {
+  it('gives the textbook root stress and tip deflection', () => {
+    // 100 N, 200 mm, 20 x 10 mm steel: I = 1666.7 mm4, sigma = 60 MPa, delta = 100*200^3/(3*210000*1666.7) = 0.762 mm.
+    const r = cantilever({ P: 100, L: 200, b: 20, h: 10, E: 210_000 });
+    expect(r.I).toBeCloseTo(1666.667, 3);
+    expect(r.sigma).toBeCloseTo(60, 6);
+    expect(r.delta).toBeCloseTo(0.7619, 4);
+  });
+});
+
+describe('bracket concepts', () => {
+  it('are the stated plate, a 1 mm thinner steel plate and a 1 mm thicker plate of the stated material', () => {
+    expect(bracketConcepts('aluminium_6061', 3).map((c) => [c.material, c.thickness_mm])).toEqual([
+      ['aluminium_6061', 3],
+      ['steel', 2],
+      ['aluminium_6061', 4],
+    ]);
+  });
+
+  it('rate the 3 mm aluminium plate with the feasibility formulas', () => {
+    const r = rateConcept(bracketConcepts('aluminium_6061', 3)[0], CASE);
+    // P = 0.4 * 3 * 9.80665 = 11.768 N at 50 + 15 = 65 mm; I = 30 * 27 / 12 = 67.5 mm4.
+    expect(r.load_n).toBeCloseTo(11.768, 3);
+    expect(r.lever_mm).toBe(65);
+    expect(r.stress_mpa).toBeCloseTo((11.76798 * 65 * 1.5) / 67.5, 3);
+    expect(r.allowable_mpa).toBeCloseTo(184, 6);
+    expect(r.deflection_mm).toBeCloseTo((11.76798 * 65 ** 3) / (3 * 68_900 * 67.5), 4);
+    // 80 x 30 x 3 mm of 2700 kg/m3.
+    expect(r.mass_kg).toBeCloseTo(0.01944, 5);
+    expect(r.feasible).toBe(true);
+  });
+
+  it('choose the lightest feasible concept and tabulate all of them', () => {
+    const ratings = bracketConcepts('aluminium_6061', 3).map((c) => rateConcept(c, CASE));
+    const chosen = selectConcept(ratings);
+    expect(chosen?.id).toBe('A');
+    const table = tradeTable(ratings, chosen);
+    expect(table.split('\n')).toHaveLength(5);
+    expect(table).toMatch(/\| A: 3 mm aluminium 6061-T6 \(as stated\) \| 17\.0 \| 184\.0 \|.*\| yes \| yes \|/);
+  });
+
+  it('choose none when no concept carries the load', () => {
+    const heavy = { ...CASE, mass_kg: 40 };
+    const ratings = bracketConcepts('aluminium_6061', 3).map((c) => rateConcept(c, heavy));
+    expect(ratings.every((r) => !r.feasible)).toBe(true);
+    expect(selectConcept(ratings)).toBeUndefined();
+  });
+});
