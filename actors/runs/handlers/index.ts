@@ -1,4 +1,5 @@
 import type { HandlerTable } from '../executors.ts';
+import { electronicsPhase } from './hardware/electronics-phase.ts';
 import { architecturePhase } from './hardware/architecture.ts';
 import { conceptSelectionPhase } from './hardware/concept-selection.ts';
 import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
@@ -18,5 +19,10 @@ const early = {
  */
 export const DEFAULT_HANDLERS: HandlerTable = {
   mech_v1: { ...early, design: designPhase, simulation: simulationPhase },
-  hardware_v1: { ...early, architecture: architecturePhase, concept_selection: conceptSelectionPhase },
+  hardware_v1: {
+    ...early,
+    architecture: architecturePhase,
+    concept_selection: conceptSelectionPhase,
+    electronics: electronicsPhase,
+  },
 };

@@ -1,0 +1,150 @@
+import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
+import type { Deliverable } from '../../run.types.ts';
+import { intentOf } from '../mech/early-phases.ts';
+import { phase, PhaseStop, use } from '../tools.ts';
+import { partsCost, powerBudget } from './electronics-budget.ts';
+import { schematicArgs } from './electronics-circuit.ts';
+import { selectParts } from './electronics-select.ts';
+import { PRICE_SOURCE } from './parts.data.ts';
+
+interface NetlistNode {
+  reference: string;
+  pin: string;
+}
+
+/** What to attach for the layout check, said the same way in the summary and the decision. */
+export const LAYOUT_HINT =
+  'attach the board as a pcb_layout document of the project (twin.record_document, properties {board_path: "<workspace path>.kicad_pcb"}); the electronics phase then checks it with eda.run_drc';
+
+/** The board layout the project holds: a pcb_layout item naming a workspace .kicad_pcb (its latest revision). */
+async function projectLayout(input: PhaseInput): Promise<{ key: string; name: string; board_path: string } | null> {
+  if (!input.project_id) return null;
+  const out = await use<{ rows: { key: string; name: string; board_path: unknown }[] }>(input, 'twin.query_cypher', {
+    query:
+      'MATCH (n:PcbLayout {project_id: $project_id}) RETURN n.item_key AS key, n.name AS name, n.board_path AS board_path, n.revision AS rev ORDER BY rev DESC',
+    params: { project_id: input.project_id },
+  });
+  const row = out.rows.find((r) => typeof r.board_path === 'string' && r.board_path.endsWith('.kicad_pcb'));
+  return row ? { key: row.key, name: row.name, board_path: row.board_path as string } : null;
+}
+
+/**
+ * electronics (hardware_v1): parts chosen from the parts table for the functions the request names, a KiCad schematic
+ * generated from them that must pass ERC, its netlist recorded as the `schematic` and its BOM as the `bom`, the
+ * worst-case power budget and parts cost closed in the design decision, and the project's layout checked with DRC when
+ * it holds one. Without a layout no pcb_layout is recorded (the gate names it missing); one is never claimed.
+ */
+export const electronicsPhase: PhaseExecutor = (input) =>
+  phase(async () => {
+    const intent = await intentOf(input);
+    const goal = String(input.request.goal);
+    const sel = selectParts(goal);
+    if (!sel.ok) throw new PhaseStop('data', `the parts table cannot serve: ${sel.unserved.join('; ')}`);
+    const budget = powerBudget(sel.placed, sel.rail_v);
+    const cost = partsCost(sel.placed, intent.parameters.budget);
+    const failed = budget.checks.filter((c) => !c.pass).map((c) => `${c.name}: ${c.value} > ${c.limit} ${c.unit}`);
+    if (cost.within === false) failed.push(`parts cost ${cost.total_eur} EUR > budget ${cost.budget!.amount} EUR`);
+    if (failed.length) throw new PhaseStop('design', `the budget does not close: ${failed.join('; ')}`);
+
+    const path = `electronics/${input.run_id}/board.kicad_sch`;
+    const title = `${intent.goal_object}: electronics`;
+    const gen = await use(input, 'eda.generate_schematic', schematicArgs(sel.placed, path, title));
+    const erc = await use(input, 'eda.run_erc', { schematic_path: gen.schematic_path });
+    if (!erc.passed)
+      throw new PhaseStop(
+        'design',
+        `ERC of ${gen.schematic_path}: ${erc.error_count} error(s): ${erc.violations
+          .filter((v: { severity: string }) => v.severity === 'error')
+          .slice(0, 5)
+          .map((v: { message: string }) => v.message)
+          .join('; ')}`,
+      );
+    const net = await use(input, 'eda.export_netlist', { schematic_path: gen.schematic_path, format: 'json' });
+    const nets = (net.nets as { name: string; nodes: NetlistNode[] }[]).map((n) => ({
+      name: n.name,
+      pins: n.nodes.map((x) => `${x.reference}.${x.pin}`),
+    }));
+    const sch = await use(input, 'twin.record_document', {
+      document_type: 'schematic',
+      name: title,
+      content: `KiCad 6 schematic ${gen.schematic_path}: ${net.component_count} parts, ${net.net_count} nets; ERC passed (${erc.error_count} errors, ${erc.warning_count} warnings)`,
+      properties: {
+        schematic_path: gen.schematic_path,
+        netlist_file: net.netlist_file,
+        nets,
+        erc: {
+          passed: erc.passed,
+          error_count: erc.error_count,
+          warning_count: erc.warning_count,
+          by_type: erc.by_type,
+        },
+      },
+    });
+    const bom = await use(input, 'eda.export_bom', { schematic_path: gen.schematic_path, format: 'csv' });
+    const bomDoc = await use(input, 'twin.record_document', {
+      document_type: 'bom',
+      name: `${title} BOM`,
+      content: `exported from ${gen.schematic_path} (${bom.bom_file}); prices: ${PRICE_SOURCE.source}`,
+      properties: { lines: bom.lines, cost },
+    });
+    const deliverables: Deliverable[] = [
+      { type: 'schematic', node_id: sch.node_id, ref: sch.item_ref },
+      { type: 'bom', node_id: bomDoc.node_id, ref: bomDoc.item_ref },
+    ];
+
+    const layout = await projectLayout(input);
+    let layoutLine = `no PCB layout in the project: ${LAYOUT_HINT}`;
+    let drcFailed: string | null = null;
+    if (layout) {
+      const drc = await use(input, 'eda.run_drc', { board_path: layout.board_path }, 300);
+      const pcb = await use(input, 'twin.record_document', {
+        document_type: 'pcb_layout',
+        name: layout.name,
+        content: `DRC of ${layout.board_path}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`,
+        properties: {
+          board_path: layout.board_path,
+          drc_report: drc.report_file,
+          drc: {
+            passed: drc.passed,
+            error_count: drc.error_count,
+            warning_count: drc.warning_count,
+            unconnected_count: drc.unconnected_count,
+          },
+        },
+      });
+      deliverables.push({ type: 'pcb_layout', node_id: pcb.node_id, ref: pcb.item_ref });
+      layoutLine = `layout ${layout.board_path} DRC ${drc.passed ? 'passed' : 'FAILED'}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`;
+      if (!drc.passed) drcFailed = layoutLine;
+    }
+
+    const fmtLine = (l: { ref: string; mpn: string; current_ma: number }) => `${l.ref} ${l.mpn} ${l.current_ma} mA`;
+    const d = await use(input, 'twin.record_decision', {
+      title: 'Electronics: topology, key parts and power budget',
+      decision: [
+        `USB micro-B 5 V -> ${budget.regulator.mpn} LDO -> ${budget.rail_v} V rail; ${sel.placed
+          .filter((p) => !p.nets)
+          .map((p) => `${p.ref} ${p.part.mpn} (${p.why})`)
+          .join(', ')}.`,
+        `Worst-case rail load ${budget.load_ma} mA (${budget.rail_mw} mW at ${budget.rail_v} V): ${budget.lines.map(fmtLine).join(' + ')}.`,
+        `USB draw ${budget.usb_ma} mA (load + LDO quiescent ${budget.regulator.iq_ma_max} mA); LDO dissipation ${budget.regulator.dissipation_mw} mW at 5.25 V in.`,
+        `Checks (20 % margin): ${budget.checks.map((c) => `${c.name} ${c.value} <= ${c.limit} ${c.unit}`).join('; ')} — budget closed.`,
+        `Parts cost ${cost.total_eur} EUR${cost.budget ? ` vs budget ${cost.budget.amount} ${cost.budget.currency}${cost.within === null ? ' (not compared: other currency)' : ' — within'}` : ' (no budget stated)'}.`,
+        `ERC of ${gen.schematic_path}: passed, ${erc.error_count} errors, ${erc.warning_count} warnings. ${layoutLine}.`,
+      ].join(' '),
+      rationale: [
+        ...budget.lines.map((l) => `${l.ref}: ${l.basis}`),
+        `${budget.regulator.ref}: ${budget.regulator.basis}`,
+        'USB 2.0: a device that does not enumerate may draw one unit load (100 mA); VBUS 4.75-5.25 V',
+        `prices: ${PRICE_SOURCE.basis}, ${PRICE_SOURCE.source}`,
+        ...sel.assumptions,
+      ].join('; '),
+      alternatives: ['SHT31 heater kept off: it would add current the budget does not carry'],
+      depends_on: [sch.item_key, bomDoc.item_key].filter(Boolean),
+    });
+    deliverables.push({ type: 'design_decision', node_id: d.node_id });
+    if (drcFailed) throw new PhaseStop('design', drcFailed);
+    return {
+      summary: `schematic ${sch.item_ref} (${net.component_count} parts, ERC passed), BOM ${bomDoc.item_ref} (${bom.line_count} lines, ${cost.total_eur} EUR), rail load ${budget.load_ma} mA of ${budget.checks[1]!.limit} mA allowed; ${layoutLine}`,
+      deliverables,
+    };
+  });

@@ -1,0 +1,161 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call } from '../../../brokers/actions.ts';
+import { GatesActions } from '../../../contracts/actions/runs.actions.ts';
+import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
+import { serviceCaller, type PhaseInput } from '../../../actors/runs/executor.ts';
+import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
+import { electronicsPhase } from '../../../actors/runs/handlers/hardware/electronics-phase.ts';
+import { postJson } from '../../support/http-raw.ts';
+import { useTestNode } from '../../support/node.ts';
+import { callTool, okData } from '../../support/tools.ts';
+
+// The hardware_v1 electronics handler through the real registry, twin and eda adapter (KiCad files in a workspace of
+// its own): the phase input is what the runs actor builds (service caller scoped to the run), run by hand.
+const REFERENCE =
+  'a wall-mounted environmental sensor: a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost';
+const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'electronics-phase-'));
+const t = useTestNode({ realDb: true, env: { SERVICE_WORKSPACE: workspace } });
+afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
+const def = HARDWARE_V1.phases.find((p) => p.id === 'electronics')!;
+
+/** The runs actor's phase input for one attempt, recording the tools called. */
+function inputFor(projectId: string, goal: string) {
+  const called: string[] = [];
+  const input: PhaseInput = {
+    run_id: `run-${crypto.randomUUID()}`,
+    project_id: projectId,
+    flow_id: 'hardware_v1',
+    phase: def,
+    attempt: 1,
+    notes: [],
+    request: { goal },
+    facts: {},
+    prior: {},
+    bus: t.node.broker,
+    signal: new AbortController().signal,
+    callTool: (name, args, timeout = 600) => {
+      called.push(name);
+      return call(t.node.broker, ToolsActions.call, {
+        name,
+        arguments: args,
+        timeout_seconds: timeout,
+        call_id: `${input.run_id}:electronics:${crypto.randomUUID()}`,
+        caller: serviceCaller(input),
+      });
+    },
+  };
+  return { input, called };
+}
+
+const project = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
+const node = (input: PhaseInput, node_id: string) =>
+  okData(
+    callTool(t.node.broker, 'twin.get_node', { node_id }, { project_id: input.project_id!, run_id: input.run_id }),
+  );
+const gate = (input: PhaseInput, since: string) =>
+  call(t.node.broker, GatesActions.evaluate, {
+    run_id: input.run_id,
+    project_id: input.project_id,
+    phase: 'electronics',
+    attempt: 1,
+    started_at: since,
+    required_deliverables: def.required_deliverables,
+    enforce_deliverables: def.enforce_deliverables,
+    enforce_constraints: def.gate.enforce_constraints,
+  });
+
+describe('the electronics phase on the reference request', () => {
+  it('records an ERC-clean schematic, its BOM and a closed budget; the gate names the missing layout', async () => {
+    const { input, called } = inputFor(await project('env sensor'), REFERENCE);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const out = await electronicsPhase(input);
+    if (!out.ok) throw new Error(`${out.kind}: ${out.message}`);
+    expect(out.deliverables.map((d) => d.type)).toEqual(['schematic', 'bom', 'design_decision']);
+    expect(called).not.toContain('eda.run_drc');
+
+    const sch = await node(input, out.deliverables[0]!.node_id);
+    const schPath = sch.properties.schematic_path as string;
+    expect(sch.properties.erc).toMatchObject({ passed: true, error_count: 0 });
+    const erc = await okData(callTool(t.node.broker, 'eda.run_erc', { schematic_path: schPath }));
+    expect(erc).toMatchObject({ passed: true, error_count: 0 });
+    expect([erc.warning_count, erc.by_type]).toEqual([0, {}]);
+    const nets = sch.properties.nets as { name: string; pins: string[] }[];
+    expect(nets.find((n) => n.name === '/SDA')?.pins.sort()).toEqual(['R2.2', 'U1.27', 'U2.1']);
+
+    const bom = await node(input, out.deliverables[1]!.node_id);
+    const lines = bom.properties.lines as { designators: string; quantity: number; value: string; mpn?: string }[];
+    expect(lines.map((l) => [l.value, l.quantity])).toEqual([
+      ['100n', 5],
+      ['1u', 2],
+      ['USB_B_Micro', 1],
+      ['AVR-ISP-6', 1],
+      ['10k', 3],
+      ['ATmega328P-AU', 1],
+      ['SHT31-DIS', 1],
+      ['AP2112K-3.3', 1],
+    ]);
+    expect(lines.find((l) => l.value === 'SHT31-DIS')?.mpn).toBe('SHT31-DIS-B2.5KS');
+    expect(bom.properties.cost).toMatchObject({ total_eur: 10.05, within: true });
+
+    const decision = await node(input, out.deliverables[2]!.node_id);
+    const text = decision.properties.decision as string;
+    expect(text).toContain('Worst-case rail load 11.49 mA (37.92 mW at 3.3 V)');
+    expect(text).toContain('USB current vs one unit load 11.57 <= 80 mA');
+    expect(text).toContain('Parts cost 10.05 EUR vs budget 25 EUR — within');
+    expect(text).toContain('no PCB layout in the project');
+
+    const g = await gate(input, since);
+    expect(g.ready).toBe(true);
+    expect(g.findings).toEqual([
+      expect.objectContaining({
+        kind: 'missing_deliverable',
+        severity: 'warning',
+        message: expect.stringMatching(/a schematic was recorded in phase electronics but no pcb_layout: attach/),
+      }),
+    ]);
+  });
+
+  it('checks a layout the project holds with DRC and records it as the pcb_layout', async () => {
+    const pid = await project('env sensor with board');
+    fs.mkdirSync(path.join(workspace, 'boards'), { recursive: true });
+    fs.cpSync('/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb', `${workspace}/boards/board.kicad_pcb`);
+    await okData(
+      callTool(t.node.broker, 'twin.record_document', {
+        project_id: pid,
+        document_type: 'pcb_layout',
+        name: 'Sensor board',
+        content: 'imported board',
+        properties: { board_path: 'boards/board.kicad_pcb' },
+      }),
+    );
+    const { input, called } = inputFor(pid, REFERENCE);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const out = await electronicsPhase(input);
+    if (!out.ok) throw new Error(`${out.kind}: ${out.message}`);
+    expect(called).toContain('eda.run_drc');
+    expect(out.deliverables.map((d) => d.type)).toEqual(['schematic', 'bom', 'pcb_layout', 'design_decision']);
+    const pcb = await node(input, out.deliverables[2]!.node_id);
+    expect(pcb.properties).toMatchObject({ board_path: 'boards/board.kicad_pcb', drc: { passed: true } });
+    expect((await gate(input, since)).findings).toEqual([]);
+  });
+});
+
+describe('a request the parts table cannot serve', () => {
+  it('fails as data naming the function, before any file is written', async () => {
+    const { input, called } = inputFor(
+      await project('co2 sensor'),
+      'a 3.3 V microcontroller board with a CO2 sensor and a barometric pressure sensor, powered from USB',
+    );
+    const out = await electronicsPhase(input);
+    expect(out).toEqual({
+      ok: false,
+      kind: 'data',
+      message: 'the parts table cannot serve: CO2 sensing; pressure sensing',
+    });
+    expect(called.filter((n) => !n.startsWith('twin.query'))).toEqual([]);
+  });
+});
