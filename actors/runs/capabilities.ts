@@ -40,9 +40,9 @@ export const DELIVERABLE_TOOLS: Record<string, { record: string; produce?: strin
   pinmap: { record: DOC, produce: [['eda.get_pin_mapping']] },
 };
 
-/** One deliverable's capability from the set of registered tool ids. */
+/** One deliverable's capability from the set of tool ids that can run (own keys only: a patch names the type). */
 export function deliverableCapability(type: string, tools: ReadonlySet<string>) {
-  const spec = DELIVERABLE_TOOLS[type];
+  const spec = Object.hasOwn(DELIVERABLE_TOOLS, type) ? DELIVERABLE_TOOLS[type] : undefined;
   if (!spec) {
     return {
       type,
@@ -74,7 +74,7 @@ export function deliverableCapability(type: string, tools: ReadonlySet<string>) 
     capability: 'PARTIAL' as CapabilityLevel,
     tools_available,
     tools_missing,
-    note: `a ${type} can be recorded, but no registered tools author it (missing ${tools_missing.join(', ')})`,
+    note: `a ${type} can be recorded, but no registered tools that can run author it (missing ${tools_missing.join(', ')})`,
   };
 }
 

@@ -45,6 +45,7 @@ describe('the capability report: deliverables', () => {
     });
     expect(deliverableCapability('constraint_set', twinOnly).capability).toBe('UNAVAILABLE');
     expect(deliverableCapability('hologram', twinOnly).capability).toBe('UNKNOWN');
+    expect(deliverableCapability('constructor', twinOnly).capability).toBe('UNKNOWN');
     expect(deliverableCapability('cad_model', new Set([...twinOnly, 'cadscript.create_parametric'])).capability).toBe(
       'FULL',
     );
