@@ -105,8 +105,8 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
       }),
 
       deliver: action(ApprovalsInternal.deliver, async (_p, ctx) => {
-        const passed = await deliverer.pass(ctx);
-        return { ...passed, loops_resumed: await loops.resumeStale(broker) };
+        const [passed, loops_resumed] = await Promise.all([deliverer.pass(ctx), loops.resumeStale(broker)]);
+        return { ...passed, loops_resumed };
       }),
     },
 
