@@ -9,42 +9,11 @@
  * distributor quote before release (the manufacturing phase). A price is never computed or guessed here.
  */
 
-import type { PinType } from '../../../../workers/eda/schematic.types.ts';
+import type { Part, PartFunction, PartPin } from './parts.types.ts';
+import { PASSIVES } from './passives.data.ts';
 
-/** The functions a request can name that this table can serve. */
-export type PartFunction =
-  'microcontroller' | 'temperature' | 'humidity' | 'usb_power' | 'regulator' | 'programming' | 'decoupling' | 'pullup';
-
-export interface PartPin {
-  number: string;
-  name: string;
-  type: PinType;
-  /** The net of the pin in the reference circuit; absent: marked no-connect. */
-  net?: string;
-}
-
-export interface Part {
-  key: string;
-  manufacturer: string;
-  mpn: string;
-  /** Symbol value on the sheet and in the BOM. */
-  value: string;
-  functions: PartFunction[];
-  lib_id: string;
-  footprint: string;
-  datasheet: string;
-  /** Supply range of the part (V). */
-  supply_v?: [number, number];
-  /** Worst-case supply current at the board's operating point (mA), with its datasheet row. */
-  current_ma_max?: number;
-  current_basis?: string;
-  /** Regulators: fixed output (V), rated output current (mA), maximum input (V), quiescent current max (mA). */
-  regulator?: { output_v: number; rated_ma: number; vin_max_v: number; iq_ma_max: number; basis: string };
-  /** Resistors: ohms (pull-up current = rail / R while the line is held low). */
-  resistance_ohm?: number;
-  price_eur: number;
-  pins: PartPin[];
-}
+export type { Part, PartFunction, PartPin } from './parts.types.ts';
+export { SUPPORT, type Support } from './passives.data.ts';
 
 export const PRICE_SOURCE = {
   basis: 'single-unit list price, EUR',
@@ -194,65 +163,7 @@ const ISP_HEADER: Part = {
   ],
 };
 
-const passive = (key: string, mpn: string, manufacturer: string, value: string, fn: PartFunction, fp: string) => ({
-  key,
-  manufacturer,
-  mpn,
-  value,
-  functions: [fn],
-  lib_id: fn === 'pullup' ? 'Device:R' : 'Device:C',
-  footprint: fp,
-  datasheet: `${manufacturer} ${mpn}`,
-  pins: [] as PartPin[],
-});
-
 /** The parts the selection draws from, by key. */
 export const PARTS: Record<string, Part> = Object.fromEntries(
-  [
-    ATMEGA328P,
-    SHT31,
-    AP2112K,
-    USB_MICRO_B,
-    ISP_HEADER,
-    {
-      ...passive('c-100n', 'GRM188R71C104KA01D', 'Murata', '100n', 'decoupling', 'Capacitor_SMD:C_0603_1608Metric'),
-      price_eur: 0.1,
-    },
-    {
-      ...passive('c-1u', 'GRM188R61E105KA12D', 'Murata', '1u', 'decoupling', 'Capacitor_SMD:C_0603_1608Metric'),
-      price_eur: 0.1,
-    },
-    {
-      ...passive('r-10k', 'RC0603FR-0710KL', 'Yageo', '10k', 'pullup', 'Resistor_SMD:R_0603_1608Metric'),
-      resistance_ohm: 10_000,
-      price_eur: 0.1,
-    },
-  ].map((p) => [p.key, p]),
+  [ATMEGA328P, SHT31, AP2112K, USB_MICRO_B, ISP_HEADER, ...PASSIVES].map((p) => [p.key, p]),
 );
-
-/** A passive the reference circuit adds around a part: which part, between which nets, and why (datasheet advice). */
-export interface Support {
-  part: string;
-  nets: [string, string];
-  why: string;
-}
-
-/** The support circuit of each active part, from its datasheet's application circuit. */
-export const SUPPORT: Record<string, Support[]> = {
-  'atmega328p-au': [
-    { part: 'c-100n', nets: ['+3V3', 'GND'], why: 'VCC pin 4 decoupling' },
-    { part: 'c-100n', nets: ['+3V3', 'GND'], why: 'VCC pin 6 decoupling' },
-    { part: 'c-100n', nets: ['+3V3', 'GND'], why: 'AVCC decoupling' },
-    { part: 'c-100n', nets: ['AREF', 'GND'], why: 'AREF filter (internal reference)' },
-    { part: 'r-10k', nets: ['+3V3', 'RESET'], why: 'RESET pull-up' },
-  ],
-  'sht31-dis-b': [
-    { part: 'c-100n', nets: ['+3V3', 'GND'], why: 'VDD decoupling, 100 nF close to the sensor (datasheet 3.1)' },
-    { part: 'r-10k', nets: ['+3V3', 'SDA'], why: 'I2C SDA pull-up' },
-    { part: 'r-10k', nets: ['+3V3', 'SCL'], why: 'I2C SCL pull-up' },
-  ],
-  'ap2112k-3.3': [
-    { part: 'c-1u', nets: ['+5V', 'GND'], why: 'LDO input capacitor, 1 uF' },
-    { part: 'c-1u', nets: ['+3V3', 'GND'], why: 'LDO output capacitor, 1 uF (stability)' },
-  ],
-};
