@@ -2,6 +2,7 @@ import type { HandlerTable } from '../executors.ts';
 import { electronicsPhase } from './hardware/electronics-phase.ts';
 import { architecturePhase } from './hardware/architecture.ts';
 import { conceptSelectionPhase } from './hardware/concept-selection.ts';
+import { hardwareDesignPhase } from './hardware/design.ts';
 import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
 import { designPhase, simulationPhase } from './mech/late-phases.ts';
 
@@ -23,6 +24,7 @@ export const DEFAULT_HANDLERS: HandlerTable = {
     ...early,
     architecture: architecturePhase,
     concept_selection: conceptSelectionPhase,
+    design: hardwareDesignPhase,
     electronics: electronicsPhase,
   },
 };

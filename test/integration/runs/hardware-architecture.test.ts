@@ -1,18 +1,35 @@
-import { describe, expect, it } from 'vitest';
-import { executorFor } from '../../../actors/runs/executors.ts';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HANDLERS } from '../../../actors/runs/handlers/index.ts';
-import { startFlowNode } from '../../support/flow-node.ts';
 import { httpJson, type Json } from '../../support/http-raw.ts';
-import { useNode } from '../../support/tools.ts';
+import { startTestNode, type TestNode } from '../../support/node.ts';
+import { realDbEnv } from '../../support/tools.ts';
 
 /**
- * hardware_v1 over HTTP with the issue's reference request and the real deterministic handlers: each gate approved by
- * a person through the approvals queue, architecture and concept selection record their derived constraint sets, trade
- * study and decisions in the twin, and the run ends honestly at the first phase that has no handler.
+ * hardware_v1 over HTTP on a real node (CAD kernel included) with the issue's reference request and the deterministic
+ * handlers: each gate approved by a person through the approvals queue; architecture and concept selection record
+ * their derived constraint sets, trade study and decisions in the twin, design commits the chosen bracket as a draft
+ * cad_model, and the run then goes on to the next phase (or ends honestly there when it has no handler).
  */
-const node = useNode((env) => startFlowNode({ executor: executorFor(DEFAULT_HANDLERS), env }));
-const http = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  httpJson(`${node.url}${path}`, method, body, headers);
+let t: TestNode;
+let drop: () => Promise<void>;
+let workspace: string;
+beforeAll(async () => {
+  const db = await realDbEnv();
+  drop = db.drop;
+  workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'hw-arch-ws-'));
+  t = await startTestNode({ env: { ...db.env, SERVICE_WORKSPACE: workspace } });
+}, 120_000);
+afterAll(async () => {
+  await t.stop();
+  await drop();
+  await fs.rm(workspace, { recursive: true, force: true });
+});
+
+const http = (method: string, p: string, body?: unknown, headers?: Record<string, string>) =>
+  httpJson(`${t.url}${p}`, method, body, headers);
 const DASH = { 'x-service-surface': 'dashboard' };
 const GOAL =
   'a wall-mounted environmental sensor: an 80 x 60 x 30 mm enclosure of 0.4 kg held 50 mm off the wall by a 3 mm aluminium bracket, with a 2 g shock load, a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost';
@@ -27,7 +44,7 @@ async function gateOrEnd(runId: string, phase: string): Promise<Json> {
         view = (await http('GET', `/v1/runs/${runId}`)).json;
         return view.gate?.phase === phase || ENDED.includes(view.status);
       },
-      { timeout: 60_000, interval: 50 },
+      { timeout: 240_000, interval: 100 },
     )
     .toBe(true);
   return view;
@@ -35,8 +52,8 @@ async function gateOrEnd(runId: string, phase: string): Promise<Json> {
 
 const nodeOf = async (id: string) => (await http('GET', `/v1/twin/nodes/${id}`)).json;
 
-describe('hardware_v1 architecture and concept selection (reference request)', () => {
-  it('records budgets as derived constraint sets, the trade study and the decisions, then stops at the next phase without a handler', async () => {
+describe('hardware_v1 architecture, concept selection and design (reference request)', () => {
+  it('records budgets as derived constraint sets, the trade study, the decisions and the bracket geometry, then goes on to the next phase', async () => {
     const run = await http('POST', '/v1/runs', {
       design_flow: 'hardware_v1',
       project_id: 'p-hw-arch',
@@ -45,7 +62,7 @@ describe('hardware_v1 architecture and concept selection (reference request)', (
     });
     expect(run.status).toBe(201);
     const runId = run.json.id as string;
-    const phases = ['intent', 'needs', 'requirements', 'feasibility', 'architecture', 'concept_selection'];
+    const phases = ['intent', 'needs', 'requirements', 'feasibility', 'architecture', 'concept_selection', 'design'];
     for (const phase of phases) {
       const view = await gateOrEnd(runId, phase);
       expect(view.gate, `${phase}: ${JSON.stringify(view.phases)}`).toMatchObject({ phase, ready: true });
@@ -57,7 +74,7 @@ describe('hardware_v1 architecture and concept selection (reference request)', (
       );
       expect(decided.status, JSON.stringify(decided.json)).toBe(200);
     }
-    const end = await gateOrEnd(runId, '-');
+    const end = await gateOrEnd(runId, 'electronics');
     const byId = Object.fromEntries((end.phases as Json[]).map((p) => [p.id, p]));
     const requirementsRef = byId.requirements.deliverables.find((d: Json) => d.type === 'constraint_set').ref;
 
@@ -87,12 +104,25 @@ describe('hardware_v1 architecture and concept selection (reference request)', (
     expect(decision.properties.alternatives).toHaveLength(2);
     expect(decision.name).toBe('Concept selection: 3 mm aluminium 6061-T6 (as stated) bracket');
 
-    // The next phase has no deterministic handler: the run fails there, saying so.
-    expect(end.status).toBe('failed');
-    expect(byId.design.failure).toMatchObject({ kind: 'environment', message: expect.stringMatching(/needs a model/) });
+    // design: the chosen bracket committed as a draft cad_model with its decision.
+    const design = byId.design.deliverables as Json[];
+    const cad = await nodeOf(design.find((d) => d.type === 'cad_model')!.node_id);
+    expect(cad).toMatchObject({ node_type: 'cad_model', name: 'wall bracket', revision_status: 'approved' });
+    expect(cad.properties.dimensions_mm).toEqual([80, 30, 3]);
+    expect(cad.properties.volume_mm3).toBeCloseTo(7200, 0);
+
+    // The next phase: electronics when it has a deterministic handler, else an honest failure saying so.
+    if (DEFAULT_HANDLERS.hardware_v1.electronics) expect(byId.electronics.status).not.toBe('pending');
+    else {
+      expect(end.status).toBe('failed');
+      expect(byId.electronics.failure).toMatchObject({
+        kind: 'environment',
+        message: expect.stringMatching(/needs a model/),
+      });
+    }
     if (process.env.PHASE_TIMES)
       process.stdout.write(
         `${JSON.stringify((end.phases as Json[]).map((p) => [p.id, Date.parse(p.finished_at) - Date.parse(p.started_at)]))}\n`,
       );
-  }, 120_000);
+  }, 600_000);
 });

@@ -1,8 +1,8 @@
 import type { PhaseExecutor } from '../../executor.ts';
 import { intentOf } from '../mech/early-phases.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
-import { bracketConcepts, type ConceptRating, rateConcept, selectConcept, tradeTable } from './concepts.ts';
-import { hardwareFacts } from './request-facts.ts';
+import { bracketChoice } from './bracket-choice.ts';
+import { type ConceptRating, tradeTable } from './concepts.ts';
 
 const f = (n: number, d = 1) => n.toFixed(d);
 const numbers = (r: ConceptRating) =>
@@ -15,30 +15,7 @@ const numbers = (r: ConceptRating) =>
 export const conceptSelectionPhase: PhaseExecutor = (input) =>
   phase(async () => {
     const intent = await intentOf(input);
-    const p = intent.parameters;
-    const facts = hardwareFacts(intent.immediate_request);
-    const missing = [
-      ...(facts.mass_kg === null ? ['the enclosure mass'] : []),
-      ...(facts.standoff_mm === null ? ['the wall standoff'] : []),
-      ...(facts.bracket_thickness_mm === null ? ['the bracket thickness'] : []),
-      ...(facts.shock_g === null ? ['the shock level'] : []),
-      ...(!p.material ? ['the bracket material'] : []),
-      ...(!p.dimensions_mm || p.dimensions_mm.length < 3 ? ['the enclosure envelope'] : []),
-    ];
-    if (missing.length)
-      throw new PhaseStop('data', `the bracket concepts need ${missing.join(', ')}, which the request does not state`);
-    const sf = p.safety_factor ?? 1.5;
-    const k = {
-      mass_kg: facts.mass_kg!,
-      shock_g: facts.shock_g!,
-      standoff_mm: facts.standoff_mm!,
-      envelope_mm: p.dimensions_mm!,
-      safety_factor: sf,
-    };
-    const ratings = bracketConcepts(p.material!.solver_material, facts.bracket_thickness_mm!).map((c) =>
-      rateConcept(c, k),
-    );
-    const chosen = selectConcept(ratings);
+    const { loadCase: k, ratings, chosen, safetyFactor: sf, assumedSafetyFactor } = bracketChoice(intent);
     if (!chosen)
       throw new PhaseStop(
         'data',
@@ -48,7 +25,7 @@ export const conceptSelectionPhase: PhaseExecutor = (input) =>
     const method = [
       `HAND CALCULATION (the feasibility phase's cantilever, not an analysis): load = ${k.mass_kg} kg x (1 + ${k.shock_g} g shock) x g = ${f(r0.load_n, 2)} N`,
       `at the enclosure's centre of mass, lever arm = standoff ${k.standoff_mm} mm + depth/2 = ${r0.lever_mm} mm; plate ${r0.length_mm} mm long and ${r0.width_mm} mm wide`,
-      `(the enclosure depth, a design choice); sigma = P L (h/2) / I, delta = P L^3 / (3 E I); allowable = yield / safety factor ${sf}${p.safety_factor ? '' : ' (assumed, none stated)'};`,
+      `(the enclosure depth, a design choice); sigma = P L (h/2) / I, delta = P L^3 / (3 E I); allowable = yield / safety factor ${sf}${assumedSafetyFactor ? ' (assumed, none stated)' : ''};`,
       'materials from contracts/materials.ts; choice: the lightest concept within the allowable.',
     ].join(' ');
     const table = tradeTable(ratings, chosen);

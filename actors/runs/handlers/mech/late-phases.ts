@@ -1,5 +1,6 @@
 import type { PhaseExecutor } from '../../executor.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
+import { commitBox } from './box-part.ts';
 import { intentOf } from './early-phases.ts';
 
 type Vec = [number, number, number];
@@ -28,25 +29,13 @@ export const designPhase: PhaseExecutor = (input) =>
     if (!p.dimensions_mm || p.dimensions_mm.length < 3)
       throw new PhaseStop('data', 'the design needs three dimensions of the envelope');
     const [length, width, height] = p.dimensions_mm;
-    const solid = await use(input, 'cadscript.create_parametric', {
-      shape_type: 'box',
-      parameters: { length, width, height },
-    });
-    if (!solid.is_valid) throw new PhaseStop('tool', 'the kernel reports the solid invalid');
-    const massKg = p.material ? solid.volume_mm3 * 1e-9 * p.material.density_kg_m3 : null;
     const name = intent.goal_object;
-    const cad = await use(input, 'twin.commit_geometry', {
+    const { cad, solid, massKg } = await commitBox(input, {
       name,
-      file_path: solid.cad_file,
-      material: p.material?.name,
-      properties: {
-        dimensions_mm: [length, width, height],
-        bounding_box: solid.bounding_box,
-        volume_mm3: solid.volume_mm3,
-        surface_area_mm2: solid.surface_area_mm2,
-        mass_kg: massKg,
-      },
-      change_reason: input.notes.join(' ') || undefined,
+      length,
+      width,
+      height,
+      material: p.material ?? undefined,
     });
     const d = await use(input, 'twin.record_decision', {
       title: `Design of the ${name}`,
