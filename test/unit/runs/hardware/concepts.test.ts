@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { compileIntent } from '../../../../actors/flows/compile.ts';
+import { bracketChoice } from '../../../../actors/runs/handlers/hardware/bracket-choice.ts';
 import {
   bracketConcepts,
   rateConcept,
@@ -55,5 +57,31 @@ describe('bracket concepts', () => {
     const ratings = bracketConcepts('aluminium_6061', 3).map((c) => rateConcept(c, heavy));
     expect(ratings.every((r) => !r.feasible)).toBe(true);
     expect(selectConcept(ratings)).toBeUndefined();
+  });
+});
+
+describe('bracket choice from a compiled intent', () => {
+  const REQUEST =
+    'a wall-mounted environmental sensor: an 80 x 60 x 30 mm enclosure of 0.4 kg held 50 mm off the wall by a 3 mm aluminium bracket, with a 2 g shock load, a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost';
+
+  it('chooses the stated 3 mm aluminium plate for the reference request, with the safety factor marked assumed', () => {
+    const c = bracketChoice(compileIntent(REQUEST));
+    expect(c.chosen).toMatchObject({
+      id: 'A',
+      material: 'aluminium_6061',
+      thickness_mm: 3,
+      length_mm: 80,
+      width_mm: 30,
+    });
+    expect(c).toMatchObject({ safetyFactor: 1.5, assumedSafetyFactor: true });
+  });
+
+  it('stops as a data failure naming what the request does not state', () => {
+    expect(() => bracketChoice(compileIntent('an 80 x 60 x 30 mm aluminium enclosure of 0.4 kg'))).toThrow(
+      expect.objectContaining({
+        kind: 'data',
+        message: expect.stringContaining('the wall standoff, the bracket thickness, the shock level'),
+      }),
+    );
   });
 });
