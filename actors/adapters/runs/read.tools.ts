@@ -77,7 +77,7 @@ export const readTools = [
   defineTool({
     name: 'capabilities',
     description:
-      'Capability report of a design flow (flow) or a frozen flow version (version_id): per phase, each required deliverable FULL/PARTIAL/UNAVAILABLE/UNKNOWN from the registered tools; READY, READY_WITH_WARNINGS or BLOCKED.',
+      'Capability report of a design flow (flow) or a frozen flow version (version_id): per phase, whether it can run now (runnable; handler deterministic, model or none; missing: what stops it, e.g. no deterministic handler or a tool its adapter lists unavailable) and each required deliverable FULL/PARTIAL/UNAVAILABLE/UNKNOWN from the registered tools; READY, READY_WITH_WARNINGS or BLOCKED.',
     input: z.object({
       flow: z.string().min(1).optional(),
       version_id: z.string().min(1).optional(),

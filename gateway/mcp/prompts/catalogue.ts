@@ -41,7 +41,7 @@ const runDesignFlow: PromptText = {
     '{{phases}}',
     '',
     'Call the tools by these exact names, in this order:',
-    '1. flow.capabilities {"flow": "{{design_flow}}"}: every phase must be READY or READY_WITH_WARNINGS. If it is BLOCKED, stop and tell the person which deliverable has no tool.',
+    '1. flow.capabilities {"flow": "{{design_flow}}"}: every phase must be READY or READY_WITH_WARNINGS. If it is BLOCKED, stop and tell the person what each blocked phase lists under missing (a phase without a deterministic handler, a deliverable without a tool, a tool its adapter reports unavailable).',
     '2. flow.compile_intent with the goal: ask the person about every blocking unknown before starting; never invent a value.',
     '3. {{project_step}}',
     '4. flow.start_run {"design_flow": "{{design_flow}}", "goal": <the goal>{{project_arg}}}: keep the run id (run_...) it answers. It is a write: called remotely it waits for a person to approve it.',
