@@ -1,3 +1,5 @@
+import { PARTS } from './parts.data.ts';
+
 /**
  * First-order values the hardware architecture uses beyond what the request states, each with where it comes from.
  * Datasheet values are those of a typical part of the kind the request names; the electronics phase replaces them with
@@ -20,19 +22,16 @@ export const USB = {
   },
 } satisfies Record<string, Sourced>;
 
-/** Typical parts of the kinds the request names. */
+const SENSOR = PARTS['sht31-dis-b'];
+const LDO = PARTS['ap2112k-3.3'].regulator!;
+
+/**
+ * Typical parts of the kinds the request names: the electronics phase's parts table (parts.data.ts), worst-case
+ * values, so the architecture's budget and the electronics budget read the same numbers.
+ */
 export const TYPICAL = {
-  thSensorCurrent: {
-    value: 1.5,
-    unit: 'mA',
-    source:
-      'Sensirion SHT3x-DIS datasheet: supply current while measuring, maximum (typical digital temperature and humidity sensor)',
-  },
-  ldoQuiescent: {
-    value: 0.055,
-    unit: 'mA',
-    source: 'Diodes Inc. AP2112 datasheet: quiescent current, typical (typical 3.3 V LDO of USB-powered boards)',
-  },
+  thSensorCurrent: { value: SENSOR.current_ma_max!, unit: 'mA', source: `${SENSOR.mpn}: ${SENSOR.current_basis!}` },
+  ldoQuiescent: { value: LDO.iq_ma_max, unit: 'mA', source: `AP2112K-3.3 quiescent current, maximum (${LDO.basis})` },
 } satisfies Record<string, Sourced>;
 
 /** Physical constants. */
