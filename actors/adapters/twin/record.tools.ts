@@ -79,11 +79,12 @@ export const recordTools = [
   defineTool({
     name: 'record_constraint_set',
     description:
-      'Record the next revision of a constraint set: quantified limits (metric, operator, limit, unit) with severity and verification method.',
+      'Record the next revision of a constraint set: quantified limits (metric, operator, limit, unit) with severity and verification method; parent_refs (KEY or KEY@n) link derived requirements to the requirements they serve.',
     input: z.object({
       project_id: z.string().nullable().optional(),
       name: z.string().min(1).max(300),
       constraints: z.array(Constraint).min(1),
+      parent_refs: z.array(z.string().min(1)).default([]),
       ...DefinitionRefArgs,
     }),
     handler: async (a, tc) => {
@@ -93,7 +94,8 @@ export const recordTools = [
           project_id: projectOf(tc, a.project_id),
           item_type: 'constraint_set',
           name: a.name,
-          properties: { constraints },
+          properties: { constraints, ...(a.parent_refs.length ? { parent_refs: a.parent_refs } : {}) },
+          depends_on: a.parent_refs,
           item_key: a.item_key,
           supersedes: a.supersedes,
           change_reason: a.change_reason,

@@ -91,6 +91,12 @@ describe('hardware_v1 architecture, concept selection and design (reference requ
       const constraints = n.properties.constraints as Json[];
       expect(constraints.every((c) => c.message.startsWith(`derived from ${requirementsRef}`))).toBe(true);
       expect(constraints.at(-1)!.id).toMatch(/^DER-(MASS|POWER|COST)-TOTAL$/);
+      // parent_refs on the set itself, and its DEPENDS_ON edge to the requirement set it serves.
+      expect(n.properties.parent_refs).toEqual([requirementsRef]);
+      const parents = (n.edges as Json[])
+        .filter((e) => e.rel_type === 'DEPENDS_ON' && e.src === d.node_id)
+        .map((e) => e.properties.ref);
+      expect(parents).toEqual([requirementsRef]);
     }
     const archDecision = await nodeOf(arch.find((d) => d.type === 'design_decision')!.node_id);
     expect(archDecision.properties.decision).toMatch(/Subsystems: structure, electronics, power, firmware/);

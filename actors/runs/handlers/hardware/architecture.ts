@@ -82,6 +82,7 @@ export const architecturePhase: PhaseExecutor = (input) =>
       const cs = await use(input, 'twin.record_constraint_set', {
         name: `Derived: ${b.id} budget`,
         constraints: budgetConstraints(b, parent),
+        parent_refs: [parent],
         change_reason: `derived from ${parent} and ${intentRef}: ${b.limit_basis}`,
       });
       derived.push(cs.item_ref);
