@@ -12,7 +12,7 @@ let python = '/usr/bin/python3';
 export const KICAD_PYTHON = () => python;
 
 export function setKicadPython(interpreter: string): void {
-  if (interpreter !== python) probe = undefined;
+  if (interpreter !== python) resetPcbnewProbe();
   python = interpreter;
 }
 
@@ -33,12 +33,31 @@ const PROBE_TTL_MS = 60_000;
 /** Forget the cached probe (a test that changed the interpreter's world). */
 export function resetPcbnewProbe(): void {
   probe = undefined;
+  inflight = undefined;
+  generation++;
 }
 
 /** KiCad's version when `pcbnew` imports (cached a minute), else null. Never throws. */
-export async function pcbnewVersion(): Promise<string | null> {
-  if (probe && Date.now() - probe.at < PROBE_TTL_MS) return probe.version;
-  const version = await new Promise<string | null>((resolve) => {
+export function pcbnewVersion(): Promise<string | null> {
+  if (probe && Date.now() - probe.at < PROBE_TTL_MS) return Promise.resolve(probe.version);
+  // One import at a time: concurrent health checks (and the warm-up at start) share the probe in flight.
+  const gen = generation;
+  inflight ??= importPcbnew().then((version) => {
+    // A reset meanwhile (another interpreter) drops this answer from the cache.
+    if (gen === generation) {
+      probe = { at: Date.now(), version };
+      inflight = undefined;
+    }
+    return version;
+  });
+  return inflight;
+}
+
+let inflight: Promise<string | null> | undefined;
+let generation = 0;
+
+function importPcbnew(): Promise<string | null> {
+  return new Promise<string | null>((resolve) => {
     const child = spawn(KICAD_PYTHON(), ['-c', 'import pcbnew; print(pcbnew.Version())'], {
       stdio: ['ignore', 'pipe', 'ignore'],
       env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8' },
@@ -48,8 +67,6 @@ export async function pcbnewVersion(): Promise<string | null> {
     child.once('error', () => resolve(null));
     child.once('close', (code) => resolve(code === 0 && out.trim() ? out.trim() : null));
   });
-  probe = { at: Date.now(), version };
-  return version;
 }
 
 /**
