@@ -1,30 +1,14 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ComplianceChecklistSchema, ComplianceEvidenceListSchema } from '../../contracts/compliance.ts';
-import { startTestNode, type TestNode } from '../support/node.ts';
-import { callTool, okData, realDbEnv } from '../support/tools.ts';
+import { useTestNode } from '../support/node.ts';
+import { callTool, okData } from '../support/tools.ts';
 
 /**
  * The issue's done-when for compliance: the compliance routes answer for the mech_v1 cantilever project (the 100 N
  * run of flow-cantilever.test.ts, on the real engines): the stress requirement is verified by its FEA result; after a
  * new geometry revision without a new solve it is stale.
  */
-let t: TestNode;
-let drop: () => Promise<void>;
-let workspace: string;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'compliance-ws-'));
-  t = await startTestNode({ env: { ...db.env, SERVICE_WORKSPACE: workspace } });
-}, 120_000);
-afterAll(async () => {
-  await t.stop();
-  await drop();
-  await fs.rm(workspace, { recursive: true, force: true });
-});
+const t = useTestNode({ realDb: true, workspace: 'compliance-ws-', startTimeoutMs: 120_000 });
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
 const post = (p: string, body: unknown) =>

@@ -1,29 +1,12 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestNode, type TestNode } from '../support/node.ts';
-import { realDbEnv } from '../support/tools.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestNode } from '../support/node.ts';
 
 /**
  * The done-when run of the design flows: a mech_v1 run for a steel cantilever bracket goes from intent to
  * COMPLETED_VERIFIED through six approved gates on the real engines (CAD kernel, gmsh, CalculiX), over HTTP; the same
  * request with 1000 N stops at the simulation gate with an `analysis` finding and approve refused.
  */
-let t: TestNode;
-let drop: () => Promise<void>;
-let workspace: string;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'flow-ws-'));
-  t = await startTestNode({ env: { ...db.env, SERVICE_WORKSPACE: workspace } });
-}, 120_000);
-afterAll(async () => {
-  await t.stop();
-  await drop();
-  await fs.rm(workspace, { recursive: true, force: true });
-});
+const t = useTestNode({ realDb: true, workspace: 'flow-ws-', startTimeoutMs: 120_000 });
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
 const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>

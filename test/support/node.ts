@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig } from '../../brokers/config.ts';
 import { createRootLogger } from '../../brokers/logger.ts';
 import { startNode, type StartedNode } from '../../brokers/launcher/node.ts';
@@ -37,22 +40,35 @@ export async function startTestNode(opts: { roles?: string; env?: Record<string,
  * without an engine's binary; such a file runs in a process of its own). Read `node` and `url` inside tests.
  */
 export function useTestNode(
-  opts: { roles?: string; env?: Record<string, string>; realDb?: boolean; path?: string } = {},
+  opts: {
+    roles?: string;
+    env?: Record<string, string>;
+    realDb?: boolean;
+    path?: string;
+    /** A workspace of its own: a temporary folder with this prefix as SERVICE_WORKSPACE, removed after the file. */
+    workspace?: string;
+    startTimeoutMs?: number;
+  } = {},
 ): TestNode {
   return useNode(
     async (env) => {
       const savedPath = process.env.PATH;
       if (opts.path !== undefined) process.env.PATH = opts.path;
-      const t = await startTestNode({ roles: opts.roles, env: { ...env, ...opts.env } });
-      if (opts.path === undefined) return t;
+      const workspace = opts.workspace ? await fs.mkdtemp(path.join(os.tmpdir(), opts.workspace)) : undefined;
+      const t = await startTestNode({
+        roles: opts.roles,
+        env: { ...env, ...opts.env, ...(workspace ? { SERVICE_WORKSPACE: workspace } : {}) },
+      });
+      if (opts.path === undefined && !workspace) return t;
       return {
         ...t,
         async stop() {
           await t.stop();
-          process.env.PATH = savedPath;
+          if (opts.path !== undefined) process.env.PATH = savedPath;
+          if (workspace) await fs.rm(workspace, { recursive: true, force: true });
         },
       };
     },
-    { ownDb: opts.realDb === true },
+    { ownDb: opts.realDb === true, startTimeoutMs: opts.startTimeoutMs },
   );
 }

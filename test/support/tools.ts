@@ -84,7 +84,7 @@ export async function realDbEnv(): Promise<{ env: Record<string, string>; drop()
  */
 export function useNode<T extends { stop(): Promise<void> }>(
   start: (env: Record<string, string>) => Promise<T>,
-  opts: { ownDb?: boolean } = {},
+  opts: { ownDb?: boolean; startTimeoutMs?: number } = {},
 ): T {
   let node: T;
   let drop = async (): Promise<void> => undefined;
@@ -92,7 +92,7 @@ export function useNode<T extends { stop(): Promise<void> }>(
     const db = opts.ownDb === false ? { env: {}, drop } : await realDbEnv();
     drop = db.drop;
     node = await start(db.env);
-  });
+  }, opts.startTimeoutMs);
   afterAll(async () => {
     await node.stop();
     await drop();

@@ -1,11 +1,7 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_HANDLERS } from '../../../actors/runs/handlers/index.ts';
 import { httpJson, type Json } from '../../support/http-raw.ts';
-import { startTestNode, type TestNode } from '../../support/node.ts';
-import { realDbEnv } from '../../support/tools.ts';
+import { useTestNode } from '../../support/node.ts';
 
 /**
  * hardware_v1 over HTTP on a real node (CAD kernel included) with the issue's reference request and the deterministic
@@ -13,20 +9,7 @@ import { realDbEnv } from '../../support/tools.ts';
  * their derived constraint sets, trade study and decisions in the twin, design commits the chosen bracket as a draft
  * cad_model, and the run then goes on to the next phase (or ends honestly there when it has no handler).
  */
-let t: TestNode;
-let drop: () => Promise<void>;
-let workspace: string;
-beforeAll(async () => {
-  const db = await realDbEnv();
-  drop = db.drop;
-  workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'hw-arch-ws-'));
-  t = await startTestNode({ env: { ...db.env, SERVICE_WORKSPACE: workspace } });
-}, 120_000);
-afterAll(async () => {
-  await t.stop();
-  await drop();
-  await fs.rm(workspace, { recursive: true, force: true });
-});
+const t = useTestNode({ realDb: true, workspace: 'hw-arch-ws-', startTimeoutMs: 120_000 });
 
 const http = (method: string, p: string, body?: unknown, headers?: Record<string, string>) =>
   httpJson(`${t.url}${p}`, method, body, headers);
