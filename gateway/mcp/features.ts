@@ -5,7 +5,7 @@ import { conformancePrompts, conformanceResources } from './fixtures/conformance
 import { servicePrompts } from './prompts/service.prompts.ts';
 import type { PromptSource } from './prompts/source.ts';
 import { knowledgeProvider } from './resources/knowledge.provider.ts';
-import { notFound, type ResourceProvider } from './resources/provider.ts';
+import { notFound, readFailure, type ResourceProvider } from './resources/provider.ts';
 import { simResultsProvider } from './resources/sim-results.provider.ts';
 import { workProductsProvider } from './resources/work-products.provider.ts';
 
@@ -15,8 +15,8 @@ export interface McpFeatures {
   prompts: readonly PromptSource[];
   /** `resources/read` over the providers: the one owning the URI answers, none = -32002. */
   read(uri: string): Promise<McpResourceContents[]>;
-  /** The provider owning a URI, or -32002. */
-  ownerOf(uri: string): ResourceProvider;
+  /** `resources/subscribe`'s check that the URI names a resource the caller may read (-32002 otherwise). */
+  check(uri: string): Promise<void>;
 }
 
 /**
@@ -36,11 +36,20 @@ export function buildFeatures(deps: McpDeps): McpFeatures {
     if (!owner) throw notFound(uri);
     return owner;
   };
-  const read = (uri: string) => ownerOf(uri).read(uri);
+  // A provider's failure is mapped here, once: an actor's NOT_FOUND is -32002, anything else -32005 naming the URI.
+  const guarded =
+    <T>(fn: (p: ResourceProvider, uri: string) => Promise<T>) =>
+    (uri: string): Promise<T> =>
+      Promise.resolve()
+        .then(() => fn(ownerOf(uri), uri))
+        .catch((err: unknown) => {
+          throw readFailure(uri, err);
+        });
+  const read = guarded((p, uri) => p.read(uri));
   return {
     resources,
     prompts: [servicePrompts(deps.bus, candidates, read), ...(deps.conformanceFixtures ? [conformancePrompts] : [])],
     read,
-    ownerOf,
+    check: guarded((p, uri) => p.check(uri)),
   };
 }

@@ -46,7 +46,7 @@ export function addResourceMethods(
   server.addMethod('resources/subscribe', async (params, ctx) => {
     const { uri } = parseParams(McpUriParamsSchema, params, 'resources/subscribe');
     const session = sessionOf(ctx, 'resources/subscribe');
-    await features.ownerOf(uri).check(uri);
+    await features.check(uri);
     if (!(await deps.sessions.subscribe(session.id, uri)))
       throw rpcError('INVALID_REQUEST', `resources/subscribe: the session ended or holds too many subscriptions`, {
         uri,

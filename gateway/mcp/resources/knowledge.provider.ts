@@ -56,17 +56,13 @@ export function knowledgeProvider(bus: Caller, candidates: CandidateSources): Re
     owns: (uri) => uri === Uris.sources.template || uri.startsWith(`${Uris.sources.template}/`),
 
     async read(uri) {
-      try {
-        if (Uris.sources.match(uri)) {
-          return jsonContents(uri, await call(bus, KnowledgeActions.listSources, { limit: 1000, offset: 0 }));
-        }
-        const v = Uris.source.match(uri);
-        if (!v) throw notFound(uri);
-        const source = await call(bus, KnowledgeActions.getSource, { id: v.source_id });
-        return [{ uri, mimeType: 'text/plain', text: source.text }];
-      } catch (err) {
-        throw readFailure(uri, err);
+      if (Uris.sources.match(uri)) {
+        return jsonContents(uri, await call(bus, KnowledgeActions.listSources, { limit: 1000, offset: 0 }));
       }
+      const v = Uris.source.match(uri);
+      if (!v) throw notFound(uri);
+      const source = await call(bus, KnowledgeActions.getSource, { id: v.source_id });
+      return [{ uri, mimeType: 'text/plain', text: source.text }];
     },
 
     async check(uri) {

@@ -111,24 +111,14 @@ export function simResultsProvider(bus: Caller, candidates: CandidateSources): R
 
     owns: (uri) => Boolean(Uris.simResults.match(uri) ?? Uris.simResult.match(uri)),
 
-    async read(uri) {
-      try {
-        return await read(uri);
-      } catch (err) {
-        throw readFailure(uri, err);
-      }
-    },
+    read,
 
     async check(uri) {
-      try {
-        const list = Uris.simResults.match(uri);
-        if (list) return void (await projectOf(bus, uri, list.project_id));
-        const one = Uris.simResult.match(uri);
-        if (!one) throw notFound(uri);
-        await resultOf(bus, uri, one.project_id, one.result_id);
-      } catch (err) {
-        throw readFailure(uri, err);
-      }
+      const list = Uris.simResults.match(uri);
+      if (list) return void (await projectOf(bus, uri, list.project_id));
+      const one = Uris.simResult.match(uri);
+      if (!one) throw notFound(uri);
+      await resultOf(bus, uri, one.project_id, one.result_id);
     },
   };
 }

@@ -154,25 +154,15 @@ export function workProductsProvider(
 
     owns: (uri) => templates.some((t) => t.match(uri)),
 
-    async read(uri) {
-      try {
-        return await read(uri);
-      } catch (err) {
-        throw readFailure(uri, err);
-      }
-    },
+    read,
 
     async check(uri) {
-      try {
-        const list = Uris.workProducts.match(uri);
-        if (list) return void (await projectOf(bus, uri, list.project_id));
-        const one = Uris.workProduct.match(uri) ?? Uris.workProductFile.match(uri);
-        if (!one) throw notFound(uri);
-        const node = await headOf(bus, uri, one.project_id, one.item_key);
-        if (Uris.workProductFile.match(uri) && !node.object_key) throw notFound(uri);
-      } catch (err) {
-        throw readFailure(uri, err);
-      }
+      const list = Uris.workProducts.match(uri);
+      if (list) return void (await projectOf(bus, uri, list.project_id));
+      const one = Uris.workProduct.match(uri) ?? Uris.workProductFile.match(uri);
+      if (!one) throw notFound(uri);
+      const node = await headOf(bus, uri, one.project_id, one.item_key);
+      if (Uris.workProductFile.match(uri) && !node.object_key) throw notFound(uri);
     },
   };
 }
