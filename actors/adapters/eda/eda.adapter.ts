@@ -3,7 +3,7 @@ import { createAdapterService } from '../kit/adapter.service.ts';
 import { setEngineSandbox } from '../kit/sandbox.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { edaTools } from './tools.ts';
-import { kicadEngineStatus, pcbnewVersion, setKicadPython } from './engine.ts';
+import { kicadEngineStatus, setKicadPython } from './engine.ts';
 import { closeEdaPool } from './load.ts';
 
 const edaAdapter = createAdapterService({
@@ -24,8 +24,6 @@ const edaAdapter = createAdapterService({
 export const createEdaAdapter = (infra: Infra) => {
   setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
   setKicadPython(infra.config.SERVICE_EDA_PYTHON);
-  // Import pcbnew once now, so the first health check finds the answer (or the probe in flight) instead of paying it.
-  void pcbnewVersion();
   const schema = edaAdapter(infra);
   return { ...schema, stopped: () => closeEdaPool() };
 };
