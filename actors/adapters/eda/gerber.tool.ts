@@ -28,11 +28,20 @@ export const ExportGerberResultSchema = z.object({
   output_dir: z.string().describe('Workspace-relative folder holding the files'),
   layer_count: z.number().int().describe('Copper layers'),
   kicad_version: z.string(),
+  position_file: z
+    .string()
+    .describe(
+      "Workspace-relative pick-and-place file: KiCad's own position file (CSV, mm, both sides; Ref,Val,Package,PosX,PosY,Rot,Side)",
+    ),
+  placed_count: z
+    .number()
+    .int()
+    .describe('Footprints in the position file: every footprint not marked "exclude from position files"'),
   elapsed_ms: z.number(),
   engine_ms: z
-    .object({ load: z.number(), plot: z.number(), drill: z.number() })
+    .object({ load: z.number(), plot: z.number(), drill: z.number(), place: z.number() })
     .describe(
-      "Inside KiCad's engine: importing pcbnew and loading the board, plotting the Gerbers, writing the drill files",
+      "Inside KiCad's engine: importing pcbnew and loading the board, plotting the Gerbers, writing the drill files, writing the job and position files",
     ),
 });
 
@@ -41,7 +50,7 @@ const KIND = new Set(['gerber', 'drill', 'job']);
 /**
  * `eda.export_gerber`: fabrication files of a workspace board through KiCad's own plotter (pcbnew/plot.py): Gerber X2
  * of every enabled copper layer, F/B mask, silkscreen and paste and Edge.Cuts, PTH and NPTH Excellon drill files and
- * the Gerber job file (KiCad 6's GERBER_JOBFILE_WRITER).
+ * the Gerber job file (KiCad 6's GERBER_JOBFILE_WRITER), and the pick-and-place file (KiCad's PLACE_FILE_EXPORTER).
  */
 export function exportGerberTool(ws: Workspace) {
   return defineTool({
@@ -51,7 +60,7 @@ export function exportGerberTool(ws: Workspace) {
       'Plot a workspace KiCad 6 board (board_path, .kicad_pcb) for fabrication with KiCad 6 itself: Gerber X2 files of ' +
       'every copper layer the board enables, F/B solder mask, silkscreen and paste and Edge.Cuts (netlist attributes ' +
       'on), Excellon drill files for plated (PTH) and non-plated (NPTH) holes (metric, not merged) and a Gerber job file ' +
-      "(.gbrjob). Files land in output_dir (a workspace folder) or the call's own folder; returns each file with its " +
+      "(.gbrjob), and KiCad's pick-and-place file (position_file: CSV, mm, both sides, with placed_count footprints). Files land in output_dir (a workspace folder) or the call's own folder; returns each file with its " +
       'layer, kind (gerber | drill | job) and size. A file that is not a KiCad 5/6 board is refused naming the file and line.',
     input: ExportGerberInputSchema,
     output: ExportGerberResultSchema,
@@ -62,34 +71,43 @@ export function exportGerberTool(ws: Workspace) {
       if (a.output_dir !== undefined) await ws.resolve(`${a.output_dir.replace(/\/+$/, '')}/.check`, 'output_dir');
       const { run, scratch, outDir } = await runOnStagedBoard(ws, loaded, 'eda.export_gerber', 'plot', tc.signal);
       const listed = Array.isArray(run.files) ? (run.files as unknown[]) : [];
-      const files: z.output<typeof GerberFile>[] = [];
-      for (const f of listed) {
-        const { path: p, layer, kind } = (f ?? {}) as Record<string, unknown>;
-        if (typeof p !== 'string' || typeof layer !== 'string' || typeof kind !== 'string' || !KIND.has(kind))
-          throw new ToolError("KiCad's plot script listed a file it could not describe", { file: f as never });
-        // Only files the script wrote into its own output folder are taken.
+      /** Takes one file the script wrote (only from its own output folder), moved to output_dir when given. */
+      const take = async (p: string) => {
         const abs = path.resolve(outDir, p);
         if (path.dirname(abs) !== (await fs.realpath(outDir)) && path.dirname(abs) !== outDir)
           throw new ToolError("KiCad's plot script wrote outside its output folder", { file: p });
         let final = abs;
         if (a.output_dir !== undefined)
           final = await ws.moveInto(abs, `${a.output_dir.replace(/\/+$/, '')}/${path.basename(abs)}`, 'output_dir');
-        const bytes = (await fs.stat(final)).size;
         const rel = ws.relative(final);
         tc.outputFiles.push(rel);
+        return { rel, bytes: (await fs.stat(final)).size };
+      };
+      const files: z.output<typeof GerberFile>[] = [];
+      for (const f of listed) {
+        const { path: p, layer, kind } = (f ?? {}) as Record<string, unknown>;
+        if (typeof p !== 'string' || typeof layer !== 'string' || typeof kind !== 'string' || !KIND.has(kind))
+          throw new ToolError("KiCad's plot script listed a file it could not describe", { file: f as never });
+        const { rel, bytes } = await take(p);
         files.push({ path: rel, layer, kind: kind as 'gerber' | 'drill' | 'job', bytes });
       }
       if (!files.some((f) => f.kind === 'gerber')) throw new ToolError('KiCad plotted no Gerber file', { log: run });
+      if (typeof run.position_file !== 'string' || !Number.isInteger(run.placed_count))
+        throw new ToolError('KiCad wrote no position file', { log: run });
+      const position = await take(run.position_file);
       return {
         files,
         output_dir: path.posix.dirname(files[0]!.path),
         layer_count: Number(run.layer_count) || loaded.board.copper_layers.length,
+        position_file: position.rel,
+        placed_count: run.placed_count as number,
         kicad_version: String(run.kicad_version ?? ''),
         elapsed_ms: Math.round(performance.now() - started),
         engine_ms: {
           load: Number(run.load_ms) || 0,
           plot: Number(run.plot_ms) || 0,
           drill: Number(run.drill_ms) || 0,
+          place: Number(run.place_ms) || 0,
         },
       };
     },

@@ -3,7 +3,10 @@
 A fixed script of the eda adapter (actors/adapters/eda/pcbnew.ts runs it sandboxed); the board is data, never code.
 Plots every copper layer the board enables, F/B mask, silkscreen and paste and Edge.Cuts as Gerber X2 (netlist
 attributes on, aperture macros on so pads flash), PTH and NPTH Excellon files (metric, decimal, not merged) and the
-job file through KiCad 6's own GERBER_JOBFILE_WRITER. Prints one JSON line listing the files with their layers.
+job file through KiCad 6's own GERBER_JOBFILE_WRITER, and the pick-and-place file through KiCad's own
+PLACE_FILE_EXPORTER (CSV, mm, both sides in one file, footprints marked "exclude from position files" left out, board
+origin as in KiCad's dialog default). Prints one JSON line listing the files with their layers, the position file and
+how many footprints it places.
 """
 import json
 import os
@@ -83,6 +86,14 @@ if not job.CreateJobFile(job_path):
     raise SystemExit("pcbnew could not write the Gerber job file")
 files.append({"path": job_path, "layer": "", "kind": "job"})
 
+# Pick-and-place: units mm, not SMD-only, through-hole kept, top and bottom, CSV, board origin (not the aux origin).
+placer = pcbnew.PLACE_FILE_EXPORTER(board, True, False, False, True, True, True, False)
+position_path = os.path.join(out_dir, base + "-both-pos.csv")
+with open(position_path, "w", encoding="utf-8", newline="") as f:
+    f.write(placer.GenPositionData())
+placed_count = placer.GetFootprintCount()
+placed_at = time.perf_counter()
+
 print(
     json.dumps(
         {
@@ -92,6 +103,9 @@ print(
             "load_ms": round((loaded - started) * 1000, 1),
             "plot_ms": round((plotted_at - loaded) * 1000, 1),
             "drill_ms": round((drilled_at - plotted_at) * 1000, 1),
+            "position_file": position_path,
+            "placed_count": placed_count,
+            "place_ms": round((placed_at - drilled_at) * 1000, 1),
         }
     )
 )

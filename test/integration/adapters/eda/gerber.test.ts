@@ -43,6 +43,19 @@ function unmatchedPads(pads: BoardPad[], flashes: Flash[]): BoardPad[] {
   return left;
 }
 
+/** KiCad's CSV position file: header, then one quoted Ref,Val,Package and PosX,PosY,Rot,Side per placed footprint. */
+function readPositions(csv: string): { header: string[]; rows: { ref: string; side: string }[] } {
+  const [head, ...lines] = csv.trim().split('\n');
+  const cells = (l: string) => [...l.matchAll(/"((?:[^"]|"")*)"|([^,]+)/g)].map((m) => m[1] ?? m[2]!);
+  return {
+    header: cells(head!),
+    rows: lines.map((l) => {
+      const c = cells(l);
+      return { ref: c[0]!, side: c[6]! };
+    }),
+  };
+}
+
 describe('eda.export_gerber on every KiCad demo board', () => {
   it('has the demo boards to test', () => expect(DEMO_BOARDS.length).toBeGreaterThanOrEqual(14));
 
@@ -55,7 +68,7 @@ describe('eda.export_gerber on every KiCad demo board', () => {
     expect(r.layer_count).toBe(board.copper_layers.length);
     expect(r.kicad_version).toMatch(/^6\.0\./);
     expect(r.output_dir).toMatch(/^calls\/eda\.export_gerber\/[0-9a-f-]{36}\/out$/);
-    expect(tc.outputFiles).toEqual(r.files.map((f) => f.path));
+    expect(tc.outputFiles).toEqual([...r.files.map((f) => f.path), r.position_file]);
     const gerberLayers = r.files.filter((f) => f.kind === 'gerber').map((f) => f.layer);
     expect(gerberLayers).toEqual([
       ...board.copper_layers,
@@ -63,6 +76,13 @@ describe('eda.export_gerber on every KiCad demo board', () => {
     ]);
     expect(r.files.filter((f) => f.kind === 'drill').map((f) => f.layer)).toEqual(['NPTH', 'PTH']);
     for (const f of r.files) expect(fs.statSync(path.join(demos.root, f.path)).size).toBe(f.bytes);
+
+    // Pick-and-place: one row per footprint not excluded from position files, at the footprint's position.
+    const placed = board.footprints.filter((f) => !f.attributes.includes('exclude_from_pos_files'));
+    expect(r.placed_count).toBe(placed.length);
+    const pos = readPositions(fs.readFileSync(path.join(demos.root, r.position_file), 'utf8'));
+    expect(pos.header).toEqual(['Ref', 'Val', 'Package', 'PosX', 'PosY', 'Rot', 'Side']);
+    expect(pos.rows.map((p) => p.ref).sort()).toEqual(placed.map((f) => f.reference).sort());
 
     // The job file lists every Gerber with its layer.
     const job = JSON.parse(fs.readFileSync(path.join(demos.root, r.files.find((f) => f.kind === 'job')!.path), 'utf8'));
@@ -133,6 +153,7 @@ describe('eda.export_gerber output_dir and refusals', () => {
       const r = await tool.handler({ board_path: boardPath, output_dir: 'fab/pic/' }, toolContext());
       expect(r.output_dir).toBe('fab/pic');
       expect(r.files).toHaveLength(9 + 2 + 1);
+      expect([r.position_file, r.placed_count]).toEqual(['fab/pic/pic_programmer-both-pos.csv', 56]);
     }
     expect(listFiles(path.join(demos.root, 'fab/pic')).sort()).toEqual(
       [
@@ -147,6 +168,7 @@ describe('eda.export_gerber output_dir and refusals', () => {
         'F_Silkscreen.gbr',
         'NPTH.drl',
         'PTH.drl',
+        'both-pos.csv',
         'job.gbrjob',
       ].map((s) => `pic_programmer-${s}`),
     );
