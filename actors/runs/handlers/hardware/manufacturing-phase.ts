@@ -1,0 +1,136 @@
+import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
+import type { Deliverable } from '../../run.types.ts';
+import { intentOf } from '../mech/early-phases.ts';
+import { phase, PhaseStop, priorOf, use } from '../tools.ts';
+import { powerBudget } from './electronics-budget.ts';
+import { LAYOUT_HINT } from './electronics-phase.ts';
+import { selectParts } from './electronics-select.ts';
+import { BomLineSchema, costBom, costLine } from './manufacturing-cost.ts';
+import { fabricationFiles, getNode, mechanicalStep, type TwinNode } from './manufacturing-fab.ts';
+import { bringUpPlan, type PlanInput } from './manufacturing-plan.ts';
+
+/** The latest delivery of a type by an earlier phase, or a data failure naming what is missing. */
+function needed(input: PhaseInput, type: string, what: string): Deliverable {
+  const d = priorOf(input, type).at(-1);
+  if (!d) throw new PhaseStop('data', `no ${type} was delivered by an earlier phase: ${what}`);
+  return d;
+}
+
+/** Signal-to-pin pairs of a firmware pin map, whatever list it keeps them in ({signal|net|name, pin|port|gpio}). */
+function pinSignals(props: Record<string, unknown>): { signal: string; pin: string }[] {
+  const out: { signal: string; pin: string }[] = [];
+  for (const v of Object.values(props)) {
+    if (!Array.isArray(v)) continue;
+    for (const o of v as Record<string, unknown>[]) {
+      const signal = [o?.signal, o?.net, o?.name, o?.function].find((x) => typeof x === 'string');
+      const pin = [o?.pin, o?.mcu_pin, o?.port, o?.gpio].find((x) => typeof x === 'string' || typeof x === 'number');
+      if (signal !== undefined && pin !== undefined) out.push({ signal: String(signal), pin: String(pin) });
+    }
+  }
+  return out;
+}
+
+/**
+ * manufacturing (hardware_v1, gate G8): the release package of the board and the bracket. The electronics bom costed
+ * line by line from the parts table against the stated budget; Gerber, drill, job and pick-and-place files of the
+ * delivered pcb_layout (KiCad's own plotter); the bracket's STEP; a bring-up test plan generated from the schematic's
+ * nets and parts (and the firmware's pin map when that phase delivered one); and the release decision naming what is
+ * open. Every tool that can refuse runs before anything is recorded, so a refusal (no layout, a board_path outside the
+ * workspace) records nothing; the documents are drafts of the run that the G8 approval commits.
+ */
+export const manufacturingPhase: PhaseExecutor = (input) =>
+  phase(async () => {
+    const intent = await intentOf(input);
+    const bomDel = needed(input, 'bom', 'the electronics phase records it');
+    const schDel = needed(input, 'schematic', 'the electronics phase records it');
+    const pcbDel = needed(input, 'pcb_layout', LAYOUT_HINT);
+    const cadDel = needed(input, 'cad_model', 'the design phase commits the bracket');
+    const [bomNode, schNode, pcbNode] = await Promise.all([bomDel, schDel, pcbDel].map((d) => getNode(input, d)));
+    const lines = BomLineSchema.array().safeParse(bomNode!.properties.lines);
+    if (!lines.success || !lines.data.length)
+      throw new PhaseStop('data', `the bom ${bomDel.ref} holds no lines as eda.export_bom writes them`);
+    const nets = (schNode!.properties.nets ?? []) as PlanInput['nets'];
+
+    const fab = await fabricationFiles(input, pcbNode!);
+    const step = await mechanicalStep(input, cadDel);
+
+    // The budget the electronics decision stated, recomputed by the same pure functions from the same request (the
+    // decision keeps it only as prose), so the current limit cannot drift from what G6E approved.
+    const sel = selectParts(String(input.request.goal));
+    if (!sel.ok) throw new PhaseStop('data', `the parts table cannot serve the request: ${sel.unserved.join('; ')}`);
+    const budget = powerBudget(sel.placed, sel.rail_v);
+    const cost = costBom(lines.data, intent.parameters.budget);
+    const pinDel = priorOf(input, 'pinmap').at(-1);
+    const fwDel = priorOf(input, 'firmware_source').at(-1);
+    const pinNode: TwinNode | null = pinDel ? await getNode(input, pinDel) : null;
+    const plan = bringUpPlan({
+      nets,
+      lines: lines.data,
+      power: { usb_ma: budget.usb_ma, rail_v: budget.rail_v },
+      ...(pinNode ? { pinmap: { ref: pinDel!.ref ?? pinNode.id, signals: pinSignals(pinNode.properties) } } : {}),
+      ...(fwDel ? { firmware: { ref: fwDel.ref ?? fwDel.node_id } } : {}),
+    });
+
+    // The costed BOM is the next revision of the same bom item (same name: record_document revises the item it finds
+    // by project, type and name), not a second document: one BOM per board, whose head GET /v1/bom lists, now with
+    // unit prices, and whose history shows the costing as a change of the BOM the electronics gate approved.
+    const bomDoc = await use(input, 'twin.record_document', {
+      document_type: 'bom',
+      name: bomNode!.name,
+      content: `${costLine(cost)}; prices: ${cost.price_basis}`,
+      properties: { ...bomNode!.properties, lines: cost.lines, cost },
+    });
+    const mfg = await use(input, 'twin.record_document', {
+      document_type: 'manufacturing_file',
+      name: `${intent.goal_object}: fabrication files`,
+      content: `Board ${fab.board_path} (${fab.board_ref}): ${fab.layers.length} Gerber layers (${fab.copper_layers} copper), ${fab.drill_files.length} drill files, job file, pick-and-place of ${fab.placed_count} footprints in ${fab.output_dir}; ${step.part} STEP ${step.path}`,
+      properties: { ...fab, step_files: [step] },
+    });
+    const tp = await use(input, 'twin.record_document', {
+      document_type: 'test_plan',
+      name: `${intent.goal_object}: bring-up test plan`,
+      content: plan.steps.map((s) => `${s.id} ${s.title}: expect ${s.expected}; pass if ${s.pass}`).join('\n'),
+      properties: {
+        steps: plan.steps,
+        open_items: plan.open_items,
+        sources: {
+          schematic: schDel.ref,
+          bom: bomDoc.item_ref,
+          pinmap: pinDel?.ref ?? null,
+          firmware: fwDel?.ref ?? null,
+        },
+        power_budget: { usb_ma: budget.usb_ma, rail_v: budget.rail_v, load_ma: budget.load_ma },
+      },
+    });
+
+    const open = [
+      ...cost.unpriced.map((d) => `price of ${d}`),
+      'list prices (2024) to confirm with a distributor quote',
+      ...plan.open_items,
+    ];
+    const ready = cost.within !== false;
+    const d = await use(input, 'twin.record_decision', {
+      title: 'Manufacturing readiness',
+      decision: [
+        `${ready ? 'Ready for release review' : 'NOT ready'}: ${costLine(cost)} (${bomDoc.item_ref}).`,
+        `Fabrication set ${mfg.item_ref}: ${fab.layers.join(', ')}; drill ${fab.drill_files.length}; job ${fab.job_file ? 'yes' : 'no'}; position file ${fab.position_file} (${fab.placed_count} footprints); ${step.part} STEP ${step.path}${step.converted ? ' (converted)' : ''}.`,
+        `Bring-up plan ${tp.item_ref}: ${plan.steps.length} steps (${[...new Set(plan.steps.map((s) => s.stage))].join(', ')}).`,
+        `Open items: ${open.join('; ')}.`,
+      ].join(' '),
+      rationale: `BOM from ${bomDel.ref}, board ${fab.board_ref} (DRC passed at electronics), geometry ${step.source_ref}; current limit ${budget.usb_ma} mA is the worst-case USB draw of the electronics power budget; prices: ${cost.price_basis}`,
+      alternatives: [
+        'a separate costed BOM document: rejected, it would leave the uncosted bom as the head GET /v1/bom lists',
+      ],
+      depends_on: [bomDoc.item_key, mfg.item_key, tp.item_key].filter(Boolean),
+    });
+    if (!ready) throw new PhaseStop('design', `the BOM exceeds the budget: ${costLine(cost)}`);
+    return {
+      summary: `${costLine(cost)}; fabrication set ${mfg.item_ref} (${fab.files.length} files + position file, ${fab.placed_count} placed); STEP ${step.path}; bring-up plan ${tp.item_ref} (${plan.steps.length} steps); ${open.length} open items`,
+      deliverables: [
+        { type: 'bom', node_id: bomDoc.node_id, ref: bomDoc.item_ref },
+        { type: 'manufacturing_file', node_id: mfg.node_id, ref: mfg.item_ref },
+        { type: 'test_plan', node_id: tp.node_id, ref: tp.item_ref },
+        { type: 'design_decision', node_id: d.node_id },
+      ],
+    };
+  });
