@@ -57,6 +57,8 @@ const Input = z.object({
 });
 type Args = z.output<typeof Input>;
 
+/** Append-only documents that keep structured properties beside their content (a verdict table, measured values). */
+const RESULT_TYPES = new Set(['test_result']);
 /**
  * A design loop (README "Design loops"): its spec as properties, checked before anything is written; it waits for a
  * person, whose approval runs each next iteration.
@@ -228,9 +230,10 @@ export function documentTools(deps: TwinToolDeps) {
         const project_id = projectOf(tc, a.project_id);
         const name = a.name ?? a.document_type;
         if (a.document_type === 'design_loop') return recordLoop(a, project_id, name, tc);
-        if (a.properties && !DEFINITION_TYPES.has(a.document_type))
+        const structured = DEFINITION_TYPES.has(a.document_type) || RESULT_TYPES.has(a.document_type);
+        if (a.properties && !structured)
           throw new InvalidArgumentsError(
-            `properties are kept only with a definition document (${[...DEFINITION_TYPES].join(', ')})`,
+            `properties are kept only with a definition document (${[...DEFINITION_TYPES].join(', ')}) or a ${[...RESULT_TYPES].join(', ')}`,
           );
         if (DEFINITION_TYPES.has(a.document_type)) {
           const w = await twinCall(
@@ -250,7 +253,7 @@ export function documentTools(deps: TwinToolDeps) {
             project_id,
             node_type: a.document_type,
             name,
-            properties: { content: a.content },
+            properties: { ...a.properties, content: a.content },
             writer: writerOf(tc),
           }),
         );

@@ -84,18 +84,19 @@ export const recordTools = [
       project_id: z.string().nullable().optional(),
       name: z.string().min(1).max(300),
       constraints: z.array(Constraint).min(1),
-      parent_refs: z.array(z.string().min(1)).default([]),
+      parent_refs: z.array(z.string().min(1)).optional(),
       ...DefinitionRefArgs,
     }),
     handler: async (a, tc) => {
       const constraints = a.constraints.map((c, i) => ({ ...c, id: c.id ?? `C${i + 1}` }));
+      const parents = a.parent_refs ?? [];
       const w = await twinCall(
         call(tc.ctx, T.writeDefinition, {
           project_id: projectOf(tc, a.project_id),
           item_type: 'constraint_set',
           name: a.name,
-          properties: { constraints, ...(a.parent_refs.length ? { parent_refs: a.parent_refs } : {}) },
-          depends_on: a.parent_refs,
+          properties: { constraints, ...(parents.length ? { parent_refs: parents } : {}) },
+          depends_on: parents,
           item_key: a.item_key,
           supersedes: a.supersedes,
           change_reason: a.change_reason,

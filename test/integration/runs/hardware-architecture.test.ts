@@ -92,7 +92,7 @@ describe('hardware_v1 architecture, concept selection and design (reference requ
     // concept selection: the trade-study table and the decision with its alternatives.
     const concept = byId.concept_selection.deliverables as Json[];
     const study = await nodeOf(concept.find((d) => d.type === 'trade_study')!.node_id);
-    expect(study.properties.content).toMatch(/\| A: 3 mm aluminium 6061-T6 \(as stated\) \| 17\.0 \| 184\.0 \|/);
+    expect(study.properties.content).toMatch(/\| A: 3 mm aluminium 6061-T6 \(as stated\) \| 28\.3 \| 184\.0 \|/);
     const decision = await nodeOf(concept.find((d) => d.type === 'design_decision')!.node_id);
     expect(decision.properties.alternatives).toHaveLength(2);
     expect(decision.name).toBe('Concept selection: 3 mm aluminium 6061-T6 (as stated) bracket');

@@ -5,12 +5,16 @@ import { hardwareFacts } from './request-facts.ts';
 
 /**
  * The bracket concepts of a hardware request, rated, and the chosen one: deterministic from the compiled intent, so
- * the concept_selection and design phases of a run agree. Missing inputs stop the phase as a data failure naming them.
+ * the concept_selection and design phases of a run agree. The request states the bracket (material and thickness), so
+ * the stated concept is the choice even when the hand calculation rates it above the allowable: the finite-element
+ * analysis at V&V decides, and `remedy` names the lightest concept the hand calculation rates feasible (for a person to
+ * adopt by changing the request). Missing inputs stop the phase as a data failure naming them.
  */
 export function bracketChoice(intent: CompiledIntent): {
   loadCase: BracketCase;
   ratings: ConceptRating[];
-  chosen: ConceptRating | undefined;
+  chosen: ConceptRating;
+  remedy: ConceptRating | undefined;
   safetyFactor: number;
   assumedSafetyFactor: boolean;
 } {
@@ -37,10 +41,12 @@ export function bracketChoice(intent: CompiledIntent): {
   const ratings = bracketConcepts(p.material!.solver_material, facts.bracket_thickness_mm!).map((c) =>
     rateConcept(c, k),
   );
+  const stated = ratings[0]!;
   return {
     loadCase: k,
     ratings,
-    chosen: selectConcept(ratings),
+    chosen: stated,
+    remedy: stated.feasible ? undefined : selectConcept(ratings),
     safetyFactor,
     assumedSafetyFactor: p.safety_factor === null,
   };

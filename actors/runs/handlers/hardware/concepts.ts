@@ -1,12 +1,15 @@
 import { materialByName } from '../../../../contracts/materials.ts';
 import { cantilever } from '../mech/hand-calc.ts';
-import { STANDARD_GRAVITY } from './reference-data.ts';
+import { CHOICES, STANDARD_GRAVITY } from './reference-data.ts';
 
 /** The bracket load case every concept is judged on, from the request's stated quantities. */
 export interface BracketCase {
   /** Mounted mass (kg). */
   mass_kg: number;
-  /** Shock acceleration in g; gravity is added to it (worst case: shock and gravity in the same direction). */
+  /**
+   * Shock acceleration in g, amplified by CHOICES.shockAmplification; gravity is added to it (worst case: shock and
+   * gravity in the same direction).
+   */
   shock_g: number;
   /** Standoff from the wall (mm). */
   standoff_mm: number;
@@ -67,14 +70,19 @@ export function bracketConcepts(statedMaterial: string, statedThicknessMm: numbe
   ].filter((c) => c.thickness_mm > 0);
 }
 
+/** The bracket's design load (N): mass x (1 + amplification x shock) x g. */
+export function bracketLoadN(k: Pick<BracketCase, 'mass_kg' | 'shock_g'>): number {
+  return k.mass_kg * (1 + CHOICES.shockAmplification.value * k.shock_g) * STANDARD_GRAVITY.value;
+}
+
 /**
- * Rates a concept: the bracket is a cantilever from the wall whose load (mass x (1 + shock) x g) acts at the
+ * Rates a concept: the bracket is a cantilever from the wall whose load (bracketLoadN) acts at the
  * enclosure's centre of mass, standoff + depth / 2 out; the plate spans standoff + depth and is as wide as the depth.
  */
 export function rateConcept(c: BracketConcept, k: BracketCase): ConceptRating {
   const m = materialByName(c.material)!;
   const depth = Math.min(...k.envelope_mm);
-  const load_n = k.mass_kg * (1 + k.shock_g) * STANDARD_GRAVITY.value;
+  const load_n = bracketLoadN(k);
   const lever_mm = k.standoff_mm + depth / 2;
   const { sigma, delta } = cantilever({ P: load_n, L: lever_mm, b: depth, h: c.thickness_mm, E: m.youngs_modulus_mpa });
   const yieldMpa = m.yield_mpa ?? 0;

@@ -2,7 +2,7 @@ import { materialByName } from '../../../../contracts/materials.ts';
 import type { PhaseExecutor } from '../../executor.ts';
 import { commitBox } from '../mech/box-part.ts';
 import { intentOf } from '../mech/early-phases.ts';
-import { phase, PhaseStop, use } from '../tools.ts';
+import { phase, use } from '../tools.ts';
 import { bracketChoice } from './bracket-choice.ts';
 
 const f = (n: number, d = 1) => n.toFixed(d);
@@ -17,7 +17,6 @@ export const hardwareDesignPhase: PhaseExecutor = (input) =>
   phase(async () => {
     const intent = await intentOf(input);
     const { chosen, safetyFactor, assumedSafetyFactor } = bracketChoice(intent);
-    if (!chosen) throw new PhaseStop('data', 'no bracket concept carries the load, so there is nothing to design');
     const m = materialByName(chosen.material)!;
     const name = 'wall bracket';
     const { cad, solid, massKg } = await commitBox(input, {
@@ -30,7 +29,7 @@ export const hardwareDesignPhase: PhaseExecutor = (input) =>
     const d = await use(input, 'twin.record_decision', {
       title: `Design of the ${name}`,
       decision: `Flat ${m.label} plate ${chosen.length_mm} x ${chosen.width_mm} x ${chosen.thickness_mm} mm (concept ${chosen.id})${massKg ? `, ${massKg.toFixed(4)} kg` : ''}; fixed at x = 0 (wall), enclosure centre of mass at x = ${chosen.lever_mm} mm. Material vs safety factor (HAND CALCULATION): yield ${m.yield_mpa} MPa / ${f(chosen.stress_mpa)} MPa = ${f(chosen.safety_factor, 2)} against the required ${safetyFactor}${assumedSafetyFactor ? ' (assumed, none stated)' : ''}.`,
-      rationale: `the concept chosen at concept selection (lightest within the allowable ${f(chosen.allowable_mpa)} MPa, load ${f(chosen.load_n, 2)} N); the simulation phase checks it by finite-element analysis`,
+      rationale: `the bracket the request states, chosen at concept selection (allowable ${f(chosen.allowable_mpa)} MPa, design load ${f(chosen.load_n, 2)} N); the simulation phase checks it by finite-element analysis`,
       depends_on: [cad.item_key],
     });
     return {

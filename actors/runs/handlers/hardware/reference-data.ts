@@ -48,6 +48,12 @@ export const CHOICES = {
     unit: 'fraction',
     source: 'design choice: 20 % of each limit held in reserve at architecture',
   },
+  shockAmplification: {
+    value: 2,
+    unit: 'factor',
+    source:
+      'design choice: the stated shock is applied quasi-statically with a dynamic amplification of 2, the upper bound of a single-degree-of-freedom response to a suddenly applied load (the request states no shock duration)',
+  },
   housingWall: {
     value: 2,
     unit: 'mm',

@@ -32,12 +32,12 @@ describe('bracket concepts', () => {
 
   it('rate the 3 mm aluminium plate with the feasibility formulas', () => {
     const r = rateConcept(bracketConcepts('aluminium_6061', 3)[0], CASE);
-    // P = 0.4 * 3 * 9.80665 = 11.768 N at 50 + 15 = 65 mm; I = 30 * 27 / 12 = 67.5 mm4.
-    expect(r.load_n).toBeCloseTo(11.768, 3);
+    // P = 0.4 * (1 + 2 x 2) * 9.80665 = 19.613 N (shock amplified by 2) at 50 + 15 = 65 mm; I = 30 * 27 / 12 = 67.5 mm4.
+    expect(r.load_n).toBeCloseTo(19.6133, 3);
     expect(r.lever_mm).toBe(65);
-    expect(r.stress_mpa).toBeCloseTo((11.76798 * 65 * 1.5) / 67.5, 3);
+    expect(r.stress_mpa).toBeCloseTo((19.6133 * 65 * 1.5) / 67.5, 3);
     expect(r.allowable_mpa).toBeCloseTo(184, 6);
-    expect(r.deflection_mm).toBeCloseTo((11.76798 * 65 ** 3) / (3 * 68_900 * 67.5), 4);
+    expect(r.deflection_mm).toBeCloseTo((19.6133 * 65 ** 3) / (3 * 68_900 * 67.5), 4);
     // 80 x 30 x 3 mm of 2700 kg/m3.
     expect(r.mass_kg).toBeCloseTo(0.01944, 5);
     expect(r.feasible).toBe(true);
@@ -49,7 +49,15 @@ describe('bracket concepts', () => {
     expect(chosen?.id).toBe('A');
     const table = tradeTable(ratings, chosen);
     expect(table.split('\n')).toHaveLength(5);
-    expect(table).toMatch(/\| A: 3 mm aluminium 6061-T6 \(as stated\) \| 17\.0 \| 184\.0 \|.*\| yes \| yes \|/);
+    expect(table).toMatch(/\| A: 3 mm aluminium 6061-T6 \(as stated\) \| 28\.3 \| 184\.0 \|.*\| yes \| yes \|/);
+  });
+
+  it('rate the stated 3 mm plate above the allowable at 20 g and the 4 mm plate within it', () => {
+    const ratings = bracketConcepts('aluminium_6061', 3).map((c) => rateConcept(c, { ...CASE, shock_g: 20 }));
+    // P = 0.4 * 41 * 9.80665 = 160.8 N; 3 mm: 6 P L / (b h^2) = 232 MPa > 184; 4 mm: 130.7 MPa.
+    expect(ratings[0]!.stress_mpa).toBeCloseTo((6 * 0.4 * 41 * 9.80665 * 65) / (30 * 9), 3);
+    expect(ratings.map((r) => r.feasible)).toEqual([false, false, true]);
+    expect(selectConcept(ratings)?.id).toBe('C');
   });
 
   it('choose none when no concept carries the load', () => {
@@ -73,7 +81,13 @@ describe('bracket choice from a compiled intent', () => {
       length_mm: 80,
       width_mm: 30,
     });
-    expect(c).toMatchObject({ safetyFactor: 1.5, assumedSafetyFactor: true });
+    expect(c).toMatchObject({ safetyFactor: 1.5, assumedSafetyFactor: true, remedy: undefined });
+  });
+
+  it('keeps the stated plate at 20 g, rated infeasible by hand, and names the 4 mm plate as the remedy', () => {
+    const c = bracketChoice(compileIntent(REQUEST.replace('2 g shock', '20 g shock')));
+    expect(c.chosen).toMatchObject({ id: 'A', thickness_mm: 3, feasible: false });
+    expect(c.remedy).toMatchObject({ id: 'C', thickness_mm: 4, feasible: true });
   });
 
   it('stops as a data failure naming what the request does not state', () => {

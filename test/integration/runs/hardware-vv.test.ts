@@ -1,0 +1,100 @@
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../../brokers/actions.ts';
+import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
+import { serviceCaller, type PhaseInput } from '../../../actors/runs/executor.ts';
+import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
+import { hardwareDesignPhase } from '../../../actors/runs/handlers/hardware/design.ts';
+import { electronicsPhase } from '../../../actors/runs/handlers/hardware/electronics-phase.ts';
+import { hardwareVvPhase } from '../../../actors/runs/handlers/hardware/vv.ts';
+import type { Verdict } from '../../../actors/runs/handlers/hardware/vv-verdicts.ts';
+import type { PhaseOutcome } from '../../../actors/runs/executor.ts';
+import { postJson } from '../../support/http-raw.ts';
+import { useTestNode } from '../../support/node.ts';
+import { callTool, okData } from '../../support/tools.ts';
+
+// The hardware_v1 V&V handler through the real registry, CAD kernel, gmsh, CalculiX and eda adapter: the bracket
+// designed by the design handler, the electronics of the electronics handler, then V&V, each run by hand with the
+// phase input the runs actor builds.
+const goal = (shock: number) =>
+  `a wall-mounted environmental sensor: an 80 x 60 x 30 mm enclosure of 0.4 kg held 50 mm off the wall by a 3 mm aluminium bracket, with a ${shock} g shock load, a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost`;
+const t = useTestNode({ realDb: true, workspace: 'hw-vv-ws-', startTimeoutMs: 120_000 });
+
+function inputFor(
+  runId: string,
+  projectId: string,
+  text: string,
+  phaseId: string,
+  prior: PhaseInput['prior'],
+): PhaseInput {
+  const input: PhaseInput = {
+    run_id: runId,
+    project_id: projectId,
+    flow_id: 'hardware_v1',
+    phase: HARDWARE_V1.phases.find((p) => p.id === phaseId)!,
+    attempt: 1,
+    notes: [],
+    request: { goal: text },
+    facts: {},
+    prior,
+    bus: t.node.broker,
+    signal: new AbortController().signal,
+    callTool: (name, args, timeout = 600) =>
+      call(t.node.broker, ToolsActions.call, {
+        name,
+        arguments: args,
+        timeout_seconds: timeout,
+        call_id: `${input.run_id}:${phaseId}:${crypto.randomUUID()}`,
+        caller: serviceCaller(input),
+      }),
+  };
+  return input;
+}
+
+const ok = (o: PhaseOutcome) => {
+  if (!o.ok) throw new Error(`${o.kind}: ${o.message}`);
+  return o;
+};
+
+async function vvOf(shock: number) {
+  const pid = (await postJson(`${t.url}/v1/projects`, { name: `bracket ${shock} g` })).body.id as string;
+  const text = goal(shock);
+  const run = `run-${crypto.randomUUID()}`;
+  const design = ok(await hardwareDesignPhase(inputFor(run, pid, text, 'design', {})));
+  const electronics = ok(await electronicsPhase(inputFor(run, pid, text, 'electronics', {})));
+  const input = inputFor(run, pid, text, 'simulation', {
+    design: design.deliverables,
+    electronics: electronics.deliverables,
+  });
+  const out = ok(await hardwareVvPhase(input));
+  const tr = out.deliverables.find((d) => d.type === 'test_result')!;
+  const doc = await okData(
+    callTool(t.node.broker, 'twin.get_node', { node_id: tr.node_id }, { project_id: pid, run_id: input.run_id }),
+  );
+  const rows = doc.properties.verdicts as Verdict[];
+  return { rows, byReq: (prefix: string) => rows.find((r) => r.requirement.startsWith(prefix))!, out };
+}
+
+describe('hardware_v1 V&V on the real engines', () => {
+  it('passes the 2 g bracket by FEA and judges every key requirement, the missing layout and firmware as not verified', async () => {
+    const { rows, byReq, out } = await vvOf(2);
+    if (process.env.PHASE_TIMES) process.stdout.write(`${JSON.stringify(rows)}\n`);
+    expect(byReq('REQ-STRESS')).toMatchObject({ status: 'pass', limit: 184 });
+    expect(byReq('REQ-STRESS').value).toBeGreaterThan(15);
+    expect(byReq('REQ-COST')).toMatchObject({ status: 'pass', limit: 25 });
+    expect(byReq('REQ-USB-CURRENT')).toMatchObject({ status: 'pass', limit: 100 });
+    expect(byReq('REQ-LOGIC-V')).toMatchObject({ status: 'pass', value: 3.3 });
+    expect(byReq('ERC')).toMatchObject({ status: 'pass', value: 0 });
+    expect(byReq('DRC')).toMatchObject({ status: 'not_verified', value: null });
+    expect(byReq('Firmware')).toMatchObject({ status: 'not_verified' });
+    expect(byReq('Regulator junction')).toMatchObject({ status: 'pass' });
+    expect(rows.filter((r) => r.status === 'pass').length).toBe(6);
+    expect(out.summary).toMatch(/V&V PASS, 2 not verified/);
+  }, 600_000);
+
+  it('fails the 20 g bracket by FEA in its verdict and leaves the stop to the gate', async () => {
+    const { byReq, out } = await vvOf(20);
+    expect(byReq('REQ-STRESS').status).toBe('fail');
+    expect(out.summary).toMatch(/V&V FAIL/);
+  }, 600_000);
+});
