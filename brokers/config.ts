@@ -79,6 +79,7 @@ export const ConfigSchema = z.object({
   SERVICE_CREDENTIALS_PATH: z.string().min(1).optional(),
   SERVICE_HARNESS_ADMIN_TOKEN: z.string().min(1).optional(),
   SERVICE_MODEL_ROUTES_PATH: z.string().min(1).optional(),
+  SERVICE_PHASE_BRAIN: z.enum(['deterministic', 'model']).default('deterministic'),
 });
 /** `routeVars`: the `SERVICE_ROUTE_<ROLE>` variables (harness model routes, SPEC rule 11), as set. */
 export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string; routeVars?: Record<string, string> };
@@ -158,6 +159,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'when set, POST /v1/harness/credentials and the PUT harness routes need it in the header X-Service-Admin-Token (unset = not required)',
   SERVICE_MODEL_ROUTES_PATH:
     'JSON file of per-role model routes ({"<role>": "<provider>:<model>"}); above SERVICE_ROUTE_<ROLE>=<provider>:<model> variables (role upper-cased, : and - as _), both above the selection',
+  SERVICE_PHASE_BRAIN:
+    'deterministic (default): a phase with a deterministic handler runs it; model: every phase runs as a model-driven turn when a phase_brain route is configured, its handler the fallback',
 };
 
 /** Reads the configuration from an environment map; throws a readable error naming the bad variables. */

@@ -238,7 +238,7 @@ export const CapabilityReportSchema = z.object({
       status: CapabilityStatusSchema,
       /** The phase can run now: its deterministic handler is used and every tool its deliverables need can run. */
       runnable: z.boolean(),
-      /** What would drive it: its deterministic handler, a model (not run by this version), or nothing. */
+      /** What would drive it: its deterministic handler, the model brain (a usable phase_brain route), or nothing. */
       handler: PhaseDriverSchema,
       /** Sentences naming what is missing (handler, model route, adapter, tool); empty when runnable. */
       missing: z.array(z.string()),

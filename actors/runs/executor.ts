@@ -20,6 +20,11 @@ export interface PhaseInput {
   prior: Record<string, Deliverable[]>;
   /** Calls a tool through the registry as the internal service caller (approval mode `forward`), scoped to the run. */
   callTool(name: string, args: Record<string, unknown>, timeoutSeconds?: number): Promise<ToolResult>;
+  /**
+   * The caller `callTool` uses (serviceCaller under the run's epoch), for a model-driven phase whose tools the harness
+   * runs (`harness.turn` with this caller: approval mode forward). Absent: serviceCaller(input) without an epoch.
+   */
+  caller?: Caller;
   /** The bus, for other actors' read-only actions (e.g. `flows.compileIntent`); anything that writes goes through callTool. */
   bus: BusCaller;
   signal: AbortSignal;

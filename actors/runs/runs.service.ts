@@ -51,7 +51,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
   };
   const leaseMs = opts.leaseMs ?? infra.config.SERVICE_RUN_LEASE_MS;
   const handlers = opts.handlers ?? DEFAULT_HANDLERS;
-  const executor = opts.executor ?? executorFor(handlers);
+  const executor = opts.executor ?? executorFor(handlers, { brain: infra.config.SERVICE_PHASE_BRAIN });
   const requests = new Map<string, Record<string, unknown>>();
   let store: RunStore;
   let host: RunHost;
@@ -300,6 +300,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
           ...input,
           signal: lease.signal,
           bus,
+          caller: serviceCaller(input, lease.epoch),
           callTool: async (name, args, timeout = 600) => {
             if (await fenced()) {
               host.drop(runId, lease.epoch);

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { capabilityReport, deliverableCapability, type CapabilityInputs } from '../../../actors/runs/capabilities.ts';
 import { handlerPhases } from '../../../actors/runs/capability-inputs.ts';
 import { FLOWS } from '../../../actors/runs/flows/index.ts';
-import { MODEL_NOT_RUN } from '../../../actors/runs/phase-readiness.ts';
 import type { EffectiveRoute } from '../../../contracts/harness-config.ts';
 
 const TWIN = [
@@ -119,25 +118,15 @@ describe('the capability report: can each phase run now', () => {
     expect(engineless.phases.find((p) => p.id === 'simulation')?.runnable).toBe(true);
   });
 
-  it('a model route alone does not make a phase runnable: the report says model-driven phases are not run yet', () => {
+  it('a usable phase_brain route makes a phase without a handler runnable by the model brain; a flow model without one falls back to the handler', () => {
     const early = new Set(['intent', 'needs', 'requirements', 'feasibility']);
     const routes = {
       reachable: true as const,
       routes: [route('phase_brain', 'openai', 'gpt-x'), route('phase_brain:mechanical', 'anthropic', 'claude-y')],
     };
     const r = capabilityReport(FLOWS.mech_v1, inputs({ handlers: early, routes }));
-    expect(r.phases.find((p) => p.id === 'design')).toMatchObject({
-      runnable: false,
-      handler: 'model',
-      status: 'BLOCKED',
-      missing: [
-        'no deterministic handler for phase design of mech_v1',
-        `a model route exists (phase_brain:mechanical -> anthropic:claude-y), but ${MODEL_NOT_RUN}`,
-      ],
-    });
-    expect(r.phases.find((p) => p.id === 'simulation')?.missing[1]).toBe(
-      `a model route exists (phase_brain -> openai:gpt-x), but ${MODEL_NOT_RUN}`,
-    );
+    expect(r.phases.find((p) => p.id === 'design')).toMatchObject({ runnable: true, handler: 'model', missing: [] });
+    expect(r.phases.find((p) => p.id === 'simulation')).toMatchObject({ runnable: true, handler: 'model' });
     const uncredentialed = capabilityReport(
       FLOWS.mech_v1,
       inputs({
@@ -145,17 +134,19 @@ describe('the capability report: can each phase run now', () => {
         routes: { reachable: true, routes: [route('phase_brain', 'openai', 'gpt-x', false)] },
       }),
     );
-    expect(uncredentialed.phases.find((p) => p.id === 'design')).toMatchObject({ handler: 'none', runnable: false });
+    expect(uncredentialed.phases.find((p) => p.id === 'design')).toMatchObject({
+      handler: 'none',
+      runnable: false,
+      missing: [
+        'no deterministic handler for phase design of mech_v1',
+        'the model route phase_brain -> openai:gpt-x has no healthy credential for openai',
+      ],
+    });
     const named = {
       ...FLOWS.mech_v1,
       phases: FLOWS.mech_v1.phases.map((p) => (p.id === 'intent' ? { ...p, model: 'openai:gpt-x' } : p)),
     };
-    expect(capabilityReport(named, inputs()).phases[0]).toMatchObject({
-      runnable: false,
-      handler: 'model',
-      missing: [
-        `the flow names model openai:gpt-x for phase intent, so its deterministic handler is not used, and ${MODEL_NOT_RUN}`,
-      ],
-    });
+    expect(capabilityReport(named, inputs()).phases[0]).toMatchObject({ runnable: true, handler: 'deterministic' });
+    expect(capabilityReport(named, inputs({ routes })).phases[0]).toMatchObject({ runnable: true, handler: 'model' });
   });
 });
