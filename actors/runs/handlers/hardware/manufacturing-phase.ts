@@ -16,18 +16,21 @@ function needed(input: PhaseInput, type: string, what: string): Deliverable {
   return d;
 }
 
-/** Signal-to-pin pairs of a firmware pin map, whatever list it keeps them in ({signal|net|name, pin|port|gpio}). */
-function pinSignals(props: Record<string, unknown>): { signal: string; pin: string }[] {
-  const out: { signal: string; pin: string }[] = [];
-  for (const v of Object.values(props)) {
-    if (!Array.isArray(v)) continue;
-    for (const o of v as Record<string, unknown>[]) {
-      const signal = [o?.signal, o?.net, o?.name, o?.function].find((x) => typeof x === 'string');
-      const pin = [o?.pin, o?.mcu_pin, o?.port, o?.gpio].find((x) => typeof x === 'string' || typeof x === 'number');
-      if (signal !== undefined && pin !== undefined) out.push({ signal: String(signal), pin: String(pin) });
-    }
+/**
+ * Signal-to-pin pairs of a firmware pin map (the firmware phase's `pins`: {net, port, number, ...}; other spellings
+ * {signal|name, pin|mcu_pin|gpio} accepted), and the I2C address it states for its sensor.
+ */
+function pinmapOf(props: Record<string, unknown>) {
+  const signals: { signal: string; pin: string }[] = [];
+  const rows = Array.isArray(props.pins) ? (props.pins as Record<string, unknown>[]) : [];
+  for (const o of rows) {
+    const signal = [o?.signal, o?.net, o?.name].find((x) => typeof x === 'string');
+    const pin = [o?.port, o?.pin, o?.mcu_pin, o?.gpio, o?.number].find((x) => typeof x === 'string');
+    if (signal !== undefined && pin !== undefined)
+      signals.push({ signal: String(signal).replace(/^\//, ''), pin: String(pin) });
   }
-  return out;
+  const address = (props.sensor as { i2c_address?: unknown } | undefined)?.i2c_address;
+  return { signals, ...(typeof address === 'number' ? { i2c_address: address } : {}) };
 }
 
 /**
@@ -67,7 +70,7 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
       nets,
       lines: lines.data,
       power: { usb_ma: budget.usb_ma, rail_v: budget.rail_v },
-      ...(pinNode ? { pinmap: { ref: pinDel!.ref ?? pinNode.id, signals: pinSignals(pinNode.properties) } } : {}),
+      ...(pinNode ? { pinmap: { ref: pinDel!.ref ?? pinNode.id, ...pinmapOf(pinNode.properties) } } : {}),
       ...(fwDel ? { firmware: { ref: fwDel.ref ?? fwDel.node_id } } : {}),
     });
 

@@ -19,7 +19,7 @@ export interface PlanInput {
   /** The worst-case power budget the electronics decision stated. */
   power: { usb_ma: number; rail_v: number };
   /** The firmware phase's pin map when it delivered one: signal name to MCU pin/port. */
-  pinmap?: { ref: string; signals: { signal: string; pin: string }[] };
+  pinmap?: { ref: string; signals: { signal: string; pin: string }[]; i2c_address?: number };
   firmware?: { ref: string };
 }
 
@@ -147,6 +147,11 @@ export function bringUpPlan(p: PlanInput): BringUpPlan {
         ? ` (MCU side per ${p.pinmap!.ref}: ${mcu.map((x) => `${x.signal} ${x.pin}`).join(', ')})`
         : '';
       const hex = `0x${address.toString(16).toUpperCase()}`;
+      const stated = p.pinmap?.i2c_address;
+      if (stated !== undefined && stated !== address)
+        open.push(
+          `${p.pinmap!.ref} addresses 0x${stated.toString(16).toUpperCase()} but ${ref}'s ADDR strap selects ${hex}`,
+        );
       add(
         {
           stage: 'i2c',

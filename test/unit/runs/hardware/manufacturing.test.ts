@@ -121,6 +121,14 @@ describe('bringUpPlan', () => {
     expect(p.steps.find((s) => s.id === 'F2')!.procedure).toContain('the firmware built from FW-1@1');
     expect(p.steps.find((s) => s.id === 'I1')!.procedure).toContain('(MCU side per PIN-1@1: SCL PC5)');
     expect(p.open_items).toEqual([]);
+    const wrong = bringUpPlan({
+      nets,
+      lines,
+      power: POWER,
+      firmware: { ref: 'FW-1@1' },
+      pinmap: { ref: 'PIN-1@1', signals: [], i2c_address: 0x45 },
+    });
+    expect(wrong.open_items).toEqual(["PIN-1@1 addresses 0x45 but U2's ADDR strap selects 0x44"]);
   });
 
   it('names what it cannot plan instead of guessing: address pin on another net, no ISP connector, no rails', () => {
