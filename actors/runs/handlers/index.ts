@@ -3,6 +3,7 @@ import { electronicsPhase } from './hardware/electronics-phase.ts';
 import { architecturePhase } from './hardware/architecture.ts';
 import { conceptSelectionPhase } from './hardware/concept-selection.ts';
 import { hardwareDesignPhase } from './hardware/design.ts';
+import { manufacturingPhase } from './hardware/manufacturing-phase.ts';
 import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
 import { designPhase, simulationPhase } from './mech/late-phases.ts';
 
@@ -26,5 +27,6 @@ export const DEFAULT_HANDLERS: HandlerTable = {
     concept_selection: conceptSelectionPhase,
     design: hardwareDesignPhase,
     electronics: electronicsPhase,
+    manufacturing: manufacturingPhase,
   },
 };
