@@ -95,6 +95,8 @@ export interface CapabilityInputs {
   /** Phase ids of this flow with a deterministic handler, from the executor's own handler table. */
   handlers: ReadonlySet<string>;
   routes: ModelRoutes;
+  /** Phases whose handler's engine actor cannot run (e.g. the firmware actor without gcc): phase id -> why. */
+  engineGaps?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -112,6 +114,8 @@ export function capabilityReport(def: FlowDef, inp: CapabilityInputs): Capabilit
     const deliverables = p.required_deliverables.map((t) => deliverableCapability(t, usable));
     const driver = phaseDriver(def.id, p, inp.handlers, inp.routes);
     const missing = [...driver.missing];
+    if (driver.handler === 'deterministic' && inp.engineGaps && Object.hasOwn(inp.engineGaps, p.id))
+      missing.push(inp.engineGaps[p.id]!);
     let status: CapabilityReport['status'] = 'READY';
     for (const d of deliverables) {
       if (d.capability === 'UNKNOWN') missing.push(d.note);

@@ -2,6 +2,7 @@ import type { Context } from 'moleculer';
 import { call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { adapterActions } from '../../contracts/actions/adapters.actions.ts';
+import { FirmwareActions } from '../../contracts/actions/firmware.actions.ts';
 import { HarnessConfigActions as HC } from '../../contracts/actions/harness-config.actions.ts';
 import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import type { FlowDef } from '../../contracts/flow-defs.ts';
@@ -74,6 +75,37 @@ async function modelRoutes(ctx: Context): Promise<ModelRoutes> {
   }
 }
 
+/**
+ * Phases whose handler needs an engine actor beside the registry's tools, and that actor's health action: firmware
+ * builds on the firmware actor (gcc). Absent from the bus or not healthy, the phase cannot run, saying why.
+ */
+const PHASE_ENGINES = {
+  firmware: { health: FirmwareActions.health, role: 'firmware', needs: 'gcc, Debian package gcc' },
+};
+
+/** Why each phase with a handler cannot reach its engine actor (phase id -> sentence); phases that can are absent. */
+async function engineGaps(ctx: Context, def: FlowDef, handlers: ReadonlySet<string>) {
+  const out: Record<string, string> = {};
+  const wanted = def.phases.filter((p) => handlers.has(p.id) && Object.hasOwn(PHASE_ENGINES, p.id));
+  await Promise.all(
+    wanted.map(async (p) => {
+      const e = PHASE_ENGINES[p.id as keyof typeof PHASE_ENGINES];
+      if (!ctx.broker.registry.actions.isAvailable(e.health.action)) {
+        out[p.id] = `the ${e.role} actor is not reachable: no node hosts role ${e.role} (it builds with ${e.needs})`;
+        return;
+      }
+      try {
+        const h = await call(ctx, e.health, {}, { timeout: HEALTH_PROBE_MS, retries: 0 });
+        if (h.status !== 'healthy') out[p.id] = `the ${e.role} actor cannot build: ${h.message ?? h.status}`;
+      } catch (err) {
+        out[p.id] =
+          `the ${e.role} actor did not answer its health probe (${(err as Error).message}; it builds with ${e.needs})`;
+      }
+    }),
+  );
+  return out;
+}
+
 /** The phase ids of a flow with a deterministic handler in the executor's table (own keys only: ids come from URLs). */
 export function handlerPhases(table: HandlerTable, flowId: string): ReadonlySet<string> {
   return new Set(Object.hasOwn(table, flowId) ? Object.keys(table[flowId]) : []);
@@ -87,12 +119,18 @@ export async function capabilityInputs(
   profile?: string,
 ): Promise<CapabilityInputs> {
   const tools = await registeredTools(ctx, profile);
-  const [unavailable, routes] = await Promise.all([unavailableTools(ctx, def, tools.tools), modelRoutes(ctx)]);
+  const phases = handlerPhases(handlers, def.id);
+  const [unavailable, routes, engines] = await Promise.all([
+    unavailableTools(ctx, def, tools.tools),
+    modelRoutes(ctx),
+    engineGaps(ctx, def, phases),
+  ]);
   return {
     toolIds: tools.ids,
     unavailableAdapters: tools.unavailable,
     unavailableTools: unavailable,
-    handlers: handlerPhases(handlers, def.id),
+    handlers: phases,
     routes,
+    engineGaps: engines,
   };
 }

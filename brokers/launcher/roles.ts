@@ -23,6 +23,7 @@ import { createFlowsService } from '../../actors/flows/flows.service.ts';
 import { createTwinAdapter } from '../../actors/adapters/twin/twin.adapter.ts';
 import { createFlowAdapter } from '../../actors/adapters/runs/flow.adapter.ts';
 import { createSolverAdapter } from '../../actors/adapters/solver/solver.adapter.ts';
+import { createFirmwareService } from '../../actors/firmware/index.ts';
 import { createMeshFacesService } from '../../actors/named-faces/named-faces.service.ts';
 import { createTwinService } from '../../actors/twin/twin.service.ts';
 import { createHarnessService } from '../../actors/harness/index.ts';
@@ -127,6 +128,11 @@ export function roleTable(
       name: 'adapter:cadkernel',
       doc: 'the cadkernel tool adapter (file tools, generate_mesh, session tools over the cadsessions actor)',
       services: [createCadkernelAdapter],
+    },
+    {
+      name: 'firmware',
+      doc: 'the firmware actor: sandboxed host builds of firmware sources with gcc (firmware.build, firmware.health)',
+      services: [createFirmwareService],
     },
     {
       name: 'cadsessions',

@@ -32,6 +32,7 @@ export const EXPECTED_DEPLOYMENTS: Record<string, { roles: string; component: 'g
   'adapter-cadkernel': { roles: 'adapter:cadkernel,cadsessions', component: 'adapter' },
   'adapter-circuit': { roles: 'adapter:circuit', component: 'adapter' },
   'adapter-eda': { roles: 'adapter:eda', component: 'adapter' },
+  firmware: { roles: 'firmware', component: 'adapter' },
   'adapter-web': { roles: 'adapter:web', component: 'adapter' },
   harness: { roles: 'harness', component: 'actor' },
 };
@@ -56,6 +57,7 @@ export const WORKSPACE_ROLES = [
   'adapter:circuit',
   'adapter:eda',
   'adapter:twin',
+  'firmware',
 ];
 export const WORKSPACE_CLAIM = 'workspace';
 export const WORKSPACE_PATH = '/workspace';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createAdapterService, type EngineStatus } from '../../../actors/adapters/kit/adapter.service.ts';
 import { defineTool } from '../../../actors/adapters/kit/tool.ts';
+import { createFirmwareService } from '../../../actors/firmware/index.ts';
 import { handlerPhases } from '../../../actors/runs/capability-inputs.ts';
 import { DEFAULT_HANDLERS } from '../../../actors/runs/handlers/index.ts';
 import { recordingExecutor, startFlowNode } from '../../support/flow-node.ts';
@@ -21,7 +22,7 @@ const engine = (id: string, names: string[], status: EngineStatus = { status: 'h
   });
 
 // The CAD, mesh and FEA tools mech_v1's handlers use are served (by stand-ins); eda lists export_bom unavailable, as
-// the real adapter does without KiCad.
+// the real adapter does without KiCad. The firmware actor is the real one (the firmware phase builds on it with gcc).
 const node = useNode((env) =>
   startFlowNode({
     executor: recordingExecutor(),
@@ -35,6 +36,7 @@ const node = useNode((env) =>
         message: 'KiCad is not installed',
         unavailable: ['export_bom'],
       }),
+      createFirmwareService,
     ],
   }),
 );

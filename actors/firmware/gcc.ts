@@ -1,0 +1,100 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FirmwareDiagnostic } from '../../contracts/firmware.ts';
+import { spawnEngine, type EngineRun } from '../adapters/kit/engines/spawn.ts';
+import { engineCommand, type EngineSandbox } from '../adapters/kit/sandbox.ts';
+
+/** The compiler flags of every build: C11, every warning on and an error, optimised as a release build is. */
+export const GCC_FLAGS = ['-std=c11', '-Wall', '-Wextra', '-Werror', '-O2'] as const;
+
+/** What a node without the compiler says (health, and every build it is asked for). */
+export const GCC_MISSING = 'the C compiler gcc is not installed (not found on PATH; Debian package gcc)';
+
+/** gcc's plain diagnostics (`-fdiagnostics-plain-output`): `file:line:column: severity: message`. */
+const DIAG = /^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$/;
+
+/** The `file:line:col` diagnostics of gcc's stderr, files relative to the source folder; other lines are left out. */
+export function parseDiagnostics(stderr: string): FirmwareDiagnostic[] {
+  return stderr.split('\n').flatMap((l) => {
+    const m = DIAG.exec(l);
+    if (!m) return [];
+    const file = m[1]!.replace(/^\.\//, '');
+    const severity = m[4] as FirmwareDiagnostic['severity'];
+    return [{ file, line: Number(m[2]), column: Number(m[3]), severity, message: m[5]! }];
+  });
+}
+
+/** One sandboxed gcc run in `cwd`, with `root` (the build folder) its only writable place. */
+export async function runGcc(
+  args: readonly string[],
+  opts: { root: string; cwd: string; signal: AbortSignal; mode?: EngineSandbox },
+): Promise<EngineRun & { sandboxed: boolean }> {
+  const cmd = await engineCommand('gcc', args, {
+    scratch: opts.root,
+    cwd: opts.cwd,
+    missing: GCC_MISSING,
+    mode: opts.mode,
+  });
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C', TMPDIR: opts.root };
+  const run = await spawnEngine(cmd, { cwd: opts.cwd, env, signal: opts.signal });
+  return { ...run, sandboxed: cmd.sandboxed };
+}
+
+/** The result of compiling and linking one build's sources. */
+export interface GccBuild {
+  passed: boolean;
+  diagnostics: FirmwareDiagnostic[];
+  objects: { file: string; bytes: number }[];
+  binaryBytes: number | null;
+  output: string;
+  sandboxed: boolean;
+}
+
+/**
+ * Compiles each `.c` source (in order, one gcc per file, so a diagnostic names its file as given) into `out`, then
+ * links them into `out/firmware` when every compile passed. An abort (timeout) kills the running gcc and rejects
+ * with the signal's reason.
+ */
+export async function gccBuild(
+  sources: readonly string[],
+  dirs: { root: string; src: string; out: string },
+  signal: AbortSignal,
+  mode?: EngineSandbox,
+): Promise<GccBuild> {
+  const diagnostics: FirmwareDiagnostic[] = [];
+  const objects: { file: string; bytes: number }[] = [];
+  const other: string[] = [];
+  let sandboxed = true;
+  let failed = false;
+  const objOf = (c: string) => path.join(dirs.out, `${c.replace(/\//g, '__').slice(0, -2)}.o`);
+  for (const c of sources.filter((s) => s.endsWith('.c'))) {
+    const run = await runGcc([...GCC_FLAGS, '-fdiagnostics-plain-output', '-I', '.', '-c', c, '-o', objOf(c)], {
+      ...dirs,
+      cwd: dirs.src,
+      signal,
+      mode,
+    });
+    if (run.aborted) throw signal.reason;
+    sandboxed &&= run.sandboxed;
+    const diags = parseDiagnostics(run.stderr);
+    diagnostics.push(...diags);
+    if (!diags.length && run.stderr.trim()) other.push(run.stderr.trim());
+    if (run.exitCode !== 0) failed = true;
+    else objects.push({ file: c, bytes: (await fs.stat(objOf(c))).size });
+  }
+  let binaryBytes: number | null = null;
+  if (!failed) {
+    const bin = path.join(dirs.out, 'firmware');
+    const link = await runGcc(['-O2', '-o', bin, ...objects.map((o) => objOf(o.file)), '-lm'], {
+      ...dirs,
+      cwd: dirs.src,
+      signal,
+      mode,
+    });
+    if (link.aborted) throw signal.reason;
+    if (link.stderr.trim()) other.push(link.stderr.trim());
+    if (link.exitCode === 0) binaryBytes = (await fs.stat(bin)).size;
+    else failed = true;
+  }
+  return { passed: !failed, diagnostics, objects, binaryBytes, output: other.join('\n').slice(0, 4096), sandboxed };
+}
