@@ -7,30 +7,13 @@ import { LAYOUT_HINT } from './electronics-phase.ts';
 import { selectParts } from './electronics-select.ts';
 import { BomLineSchema, costBom, costLine } from './manufacturing-cost.ts';
 import { fabricationFiles, getNode, mechanicalStep, type TwinNode } from './manufacturing-fab.ts';
-import { bringUpPlan, type PlanInput } from './manufacturing-plan.ts';
+import { bringUpPlan, pinmapOf, type PlanInput } from './manufacturing-plan.ts';
 
 /** The latest delivery of a type by an earlier phase, or a data failure naming what is missing. */
 function needed(input: PhaseInput, type: string, what: string): Deliverable {
   const d = priorOf(input, type).at(-1);
   if (!d) throw new PhaseStop('data', `no ${type} was delivered by an earlier phase: ${what}`);
   return d;
-}
-
-/**
- * Signal-to-pin pairs of a firmware pin map (the firmware phase's `pins`: {net, port, number, ...}; other spellings
- * {signal|name, pin|mcu_pin|gpio} accepted), and the I2C address it states for its sensor.
- */
-function pinmapOf(props: Record<string, unknown>) {
-  const signals: { signal: string; pin: string }[] = [];
-  const rows = Array.isArray(props.pins) ? (props.pins as Record<string, unknown>[]) : [];
-  for (const o of rows) {
-    const signal = [o?.signal, o?.net, o?.name].find((x) => typeof x === 'string');
-    const pin = [o?.port, o?.pin, o?.mcu_pin, o?.gpio, o?.number].find((x) => typeof x === 'string');
-    if (signal !== undefined && pin !== undefined)
-      signals.push({ signal: String(signal).replace(/^\//, ''), pin: String(pin) });
-  }
-  const address = (props.sensor as { i2c_address?: unknown } | undefined)?.i2c_address;
-  return { signals, ...(typeof address === 'number' ? { i2c_address: address } : {}) };
 }
 
 /**

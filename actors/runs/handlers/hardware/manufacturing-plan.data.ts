@@ -68,6 +68,7 @@ export interface I2cSensor {
   name: string;
   pins: { sda: string; scl: string; addr: string };
   address_by_net: Record<string, number>;
+  address_basis: string;
   command: string;
   readings: { quantity: string; unit: string; min: number; max: number; conversion: string }[];
   basis: string;
@@ -79,13 +80,14 @@ export const I2C_SENSORS: I2cSensor[] = [
     name: 'SHT31',
     pins: { sda: '1', scl: '4', addr: '2' },
     address_by_net: { GND: 0x44, '+3V3': 0x45 },
+    address_basis: 'SHT3x-DIS datasheet: 0x44 with ADDR to VSS, 0x45 with ADDR to VDD',
     command: '0x2400 (single shot, high repeatability, no clock stretching)',
     readings: [
       { quantity: 'temperature', unit: 'degC', min: 15, max: 35, conversion: 'T = -45 + 175 * raw / 65535' },
       { quantity: 'relative humidity', unit: '%RH', min: 20, max: 80, conversion: 'RH = 100 * raw / 65535' },
     ],
     basis:
-      'Sensirion SHT3x-DIS datasheet: address 0x44 with ADDR to VSS, 0x45 with ADDR to VDD; each 16-bit word followed by ' +
-      'a CRC-8 (polynomial 0x31, init 0xFF); bench limits are a lab room (15-35 degC, 20-80 %RH)',
+      'Sensirion SHT3x-DIS datasheet: each 16-bit word followed by a CRC-8 (polynomial 0x31, init 0xFF); bench limits ' +
+      'are a lab room (15-35 degC, 20-80 %RH)',
   },
 ];

@@ -28,6 +28,23 @@ export interface BringUpPlan {
   open_items: string[];
 }
 
+/**
+ * Signal-to-pin pairs of a firmware pin map (the firmware phase's `pins`: {net, port, number, ...}; other spellings
+ * {signal|name, pin|mcu_pin|gpio} accepted), and the I2C address it states for its sensor.
+ */
+export function pinmapOf(props: Record<string, unknown>): Omit<NonNullable<PlanInput['pinmap']>, 'ref'> {
+  const signals: { signal: string; pin: string }[] = [];
+  const rows = Array.isArray(props.pins) ? (props.pins as Record<string, unknown>[]) : [];
+  for (const o of rows) {
+    const signal = [o?.signal, o?.net, o?.name].find((x) => typeof x === 'string');
+    const pin = [o?.port, o?.pin, o?.mcu_pin, o?.gpio, o?.number].find((x) => typeof x === 'string');
+    if (signal !== undefined && pin !== undefined)
+      signals.push({ signal: String(signal).replace(/^\//, ''), pin: String(pin) });
+  }
+  const address = (props.sensor as { i2c_address?: unknown } | undefined)?.i2c_address;
+  return { signals, ...(typeof address === 'number' ? { i2c_address: address } : {}) };
+}
+
 const bare = (net: string) => net.replace(/^\//, '');
 const refOf = (pin: string) => pin.slice(0, pin.lastIndexOf('.'));
 const refsOf = (l: PlanInput['lines'][number]) =>
@@ -159,7 +176,7 @@ export function bringUpPlan(p: PlanInput): BringUpPlan {
           procedure: `Logic analyser with an I2C decoder on ${at}${via}; the image addresses ${hex} (address pin ${ref}.${s.pins.addr} on ${addrNet}).`,
           measure_at: at,
           expected: `ACK at ${hex}`,
-          pass: `the address byte ${hex} is acknowledged (${s.basis.split(';')[0]})`,
+          pass: `the address byte ${hex} is acknowledged (${s.address_basis})`,
         },
         'I',
       );
@@ -171,7 +188,7 @@ export function bringUpPlan(p: PlanInput): BringUpPlan {
             procedure: `Decode one measurement (${s.command}) on ${at}; ${r.conversion}.`,
             measure_at: at,
             expected: `${r.min}-${r.max} ${r.unit} on the bench`,
-            pass: `CRC of the word valid and ${r.min} ${r.unit} <= value <= ${r.max} ${r.unit}`,
+            pass: `CRC of the word valid and ${r.min} ${r.unit} <= value <= ${r.max} ${r.unit} (${s.basis})`,
             limits: { min: r.min, max: r.max, unit: r.unit },
           },
           'S',

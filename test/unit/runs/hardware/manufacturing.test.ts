@@ -3,7 +3,7 @@ import { partsCost } from '../../../../actors/runs/handlers/hardware/electronics
 import { schematicArgs } from '../../../../actors/runs/handlers/hardware/electronics-circuit.ts';
 import { selectParts } from '../../../../actors/runs/handlers/hardware/electronics-select.ts';
 import { costBom, costLine, type BomLineIn } from '../../../../actors/runs/handlers/hardware/manufacturing-cost.ts';
-import { bringUpPlan, type PlanInput } from '../../../../actors/runs/handlers/hardware/manufacturing-plan.ts';
+import { bringUpPlan, pinmapOf, type PlanInput } from '../../../../actors/runs/handlers/hardware/manufacturing-plan.ts';
 
 /** The reference board as the electronics phase draws it: its nets ('/'-prefixed as KiCad's netlist names them) and BOM lines. */
 function reference() {
@@ -129,6 +129,23 @@ describe('bringUpPlan', () => {
       pinmap: { ref: 'PIN-1@1', signals: [], i2c_address: 0x45 },
     });
     expect(wrong.open_items).toEqual(["PIN-1@1 addresses 0x45 but U2's ADDR strap selects 0x44"]);
+  });
+
+  it("reads the firmware phase's pin map: its pins' nets and ports, and the sensor address it states", () => {
+    const pins = [
+      { number: '27', name: 'SDA/PC4', net: '/SDA', port: 'PC4', use: 'i2c_sda', note: 'I2C data' },
+      { number: '28', name: 'SCL/PC5', net: '/SCL', port: 'PC5', use: 'i2c_scl', note: 'I2C clock' },
+      { number: '19', name: 'ADC6', net: null, port: null, use: 'unused', note: 'not connected' },
+    ];
+    expect(pinmapOf({ mcu: { reference: 'U1' }, sensor: { reference: 'U2', i2c_address: 0x44 }, pins })).toEqual({
+      signals: [
+        { signal: 'SDA', pin: 'PC4' },
+        { signal: 'SCL', pin: 'PC5' },
+        { signal: 'ADC6', pin: '19' },
+      ],
+      i2c_address: 0x44,
+    });
+    expect(pinmapOf({ pins: 'not a list' })).toEqual({ signals: [] });
   });
 
   it('names what it cannot plan instead of guessing: address pin on another net, no ISP connector, no rails', () => {
