@@ -66,11 +66,15 @@ export const GateFindingKindSchema = z.enum([
 ]);
 export type GateFindingKind = z.infer<typeof GateFindingKindSchema>;
 
-/** Gate finding `{kind, severity, message}` (SPEC "Gate finding"); severity is a free string in the spec. */
+/**
+ * Gate finding `{kind, severity, message}` (SPEC "Gate finding"); severity is a free string in the spec. `source`
+ * `model`: added by the gate_check model (severity at most `warning`, never blocking); absent: a deterministic check.
+ */
 export const GateFindingSchema = z.object({
   kind: GateFindingKindSchema,
   severity: z.string(),
   message: z.string(),
+  source: z.literal('model').optional(),
 });
 export type GateFinding = z.infer<typeof GateFindingSchema>;
 

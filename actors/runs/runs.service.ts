@@ -35,6 +35,9 @@ export interface RunsOptions {
 /** Patch markers active for runs created now (STYLE R6): a behaviour change for runs in flight gets a new one. */
 export const ACTIVE_PATCHES = [PATCH_FINDINGS_ORDER];
 
+/** Deadline of one gate evaluation: the deterministic checks, plus the gate_check model's call when it is routed. */
+const GATE_EVALUATE_MS = 150_000;
+
 const refusalError = (r: Refusal) => new ActorError(r.code, r.message);
 
 /**
@@ -333,16 +336,24 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
       })().catch(fail);
     } else if (fx.type === 'evaluateGate') {
       const def = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
-      return call(bus, GatesActions.evaluate, {
-        run_id: runId,
-        project_id: s.project_id,
-        phase: fx.phase,
-        attempt: fx.attempt,
-        started_at: s.phases[fx.phase].started_at ?? null,
-        required_deliverables: def.required_deliverables,
-        enforce_deliverables: def.enforce_deliverables,
-        enforce_constraints: def.gate.enforce_constraints,
-      })
+      return call(
+        bus,
+        GatesActions.evaluate,
+        {
+          run_id: runId,
+          project_id: s.project_id,
+          phase: fx.phase,
+          attempt: fx.attempt,
+          started_at: s.phases[fx.phase].started_at ?? null,
+          required_deliverables: def.required_deliverables,
+          enforce_deliverables: def.enforce_deliverables,
+          enforce_constraints: def.gate.enforce_constraints,
+          objective: def.objective.slice(0, 20_000),
+          criteria: def.gate.criteria.slice(0, 100).map((c) => c.slice(0, 2_000)),
+          ...(s.phases[fx.phase].summary ? { summary: s.phases[fx.phase].summary!.slice(0, 20_000) } : {}),
+        },
+        { timeout: GATE_EVALUATE_MS },
+      )
         .then((g) =>
           lease.signal.aborted
             ? undefined

@@ -114,7 +114,12 @@ export const GateEvaluateSchema = z.object({
   required_deliverables: z.array(z.string()),
   enforce_deliverables: z.boolean(),
   enforce_constraints: z.boolean(),
+  /** For the gate_check model, when routed: the phase's objective, its gate's criteria and the phase's summary. */
+  objective: z.string().max(20_000).optional(),
+  criteria: z.array(z.string().max(2_000)).max(100).optional(),
+  summary: z.string().max(20_000).optional(),
 });
+export type GateEvaluate = z.infer<typeof GateEvaluateSchema>;
 export const GatesActions = {
   evaluate: defineAction(
     'gates.evaluate',
