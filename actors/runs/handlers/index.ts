@@ -1,5 +1,6 @@
 import type { HandlerTable } from '../executors.ts';
 import { electronicsPhase } from './hardware/electronics-phase.ts';
+import { firmwarePhase } from './hardware/firmware-phase.ts';
 import { architecturePhase } from './hardware/architecture.ts';
 import { conceptSelectionPhase } from './hardware/concept-selection.ts';
 import { hardwareDesignPhase } from './hardware/design.ts';
@@ -28,5 +29,6 @@ export const DEFAULT_HANDLERS: HandlerTable = {
     design: hardwareDesignPhase,
     electronics: electronicsPhase,
     manufacturing: manufacturingPhase,
+    firmware: firmwarePhase,
   },
 };
