@@ -43,13 +43,19 @@ function inputFor(runId: string, projectId: string, phaseId: string, prior: Reco
     signal: new AbortController().signal,
     callTool: (name, args, timeout = 600) => {
       called.push(name);
-      return call(t.node.broker, ToolsActions.call, {
-        name,
-        arguments: args,
-        timeout_seconds: timeout,
-        call_id: `${runId}:${phaseId}:${crypto.randomUUID()}`,
-        caller: serviceCaller(input),
-      });
+      // The bus timeout the runs actor gives a tool call: the tool's own plus 10 s (not the 10 s default of a call).
+      return call(
+        t.node.broker,
+        ToolsActions.call,
+        {
+          name,
+          arguments: args,
+          timeout_seconds: timeout,
+          call_id: `${runId}:${phaseId}:${crypto.randomUUID()}`,
+          caller: serviceCaller(input),
+        },
+        { timeout: timeout * 1000 + 10_000 },
+      );
     },
   };
   return { input, called };
