@@ -70,7 +70,11 @@ export const RequirementResultSchema = z.object({
   status: z.enum(['pass', 'fail', 'no_data']),
   value: z.number().nullable(),
   evidence: z
-    .object({ kind: z.enum(['simulation_result', 'geometry']), node_id: z.string(), ref: z.string().nullable() })
+    .object({
+      kind: z.enum(['simulation_result', 'geometry', 'test_result']),
+      node_id: z.string(),
+      ref: z.string().nullable(),
+    })
     .nullable(),
   note: z.string(),
 });
@@ -322,6 +326,11 @@ export const FlowProposeSchema = z.object({
   operations: z.array(FlowOperationSchema).max(50).default([]),
   facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   reason: z.string().max(2000).default(''),
+  /**
+   * What the flow is for, in the requester's words: with no operations given and a flow_generator route, the model
+   * proposes the operations (checked like any others); otherwise the base flow, with a note saying why.
+   */
+  request: z.string().min(1).max(20_000).optional(),
 });
 
 /** A proposed flow version and its approval (kind flow_version). */
@@ -333,6 +342,8 @@ export const FlowProposalViewSchema = z.object({
   status: z.enum(['pending', 'approved', 'rejected']),
   approval: z.object({ kind: z.literal('flow_version'), status: z.string() }),
   nextStep: z.string(),
+  /** How a proposal from a request was tailored: by the flow_generator model (naming it), or why it was not. */
+  note: z.string().optional(),
 });
 
 /** The built-in design flows (`flow.list`): each phase with its effective dependencies and gate. */

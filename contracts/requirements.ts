@@ -66,6 +66,26 @@ function fromResult(metric: string, p: Record<string, unknown>): number | undefi
   return yieldMpa !== undefined && stress !== undefined && stress > 0 ? yieldMpa / stress : undefined;
 }
 
+/** A metric a verification record states in its `values` (a V&V test_result: computed or measured, never an FEA metric). */
+function fromVerification(metric: string, p: Record<string, unknown>): number | undefined {
+  const values = p.values;
+  return values && typeof values === 'object' && Object.hasOwn(values, metric)
+    ? num((values as Record<string, unknown>)[metric])
+    : undefined;
+}
+
+const MISSING = {
+  simulation_result: 'valid simulation result of the current geometry',
+  geometry: 'current geometry',
+  test_result: 'verification record',
+} as const;
+
+const NOTE = {
+  simulation_result: 'the latest valid result of the current geometry',
+  geometry: 'the current geometry',
+  test_result: "the run's latest verification record",
+} as const;
+
 /** A metric from the geometry: a stated numeric property, or an extent of its bounding box. */
 function fromGeometry(metric: string, p: Record<string, unknown>): number | undefined {
   const direct = num(p[metric]);
@@ -79,13 +99,15 @@ function fromGeometry(metric: string, p: Record<string, unknown>): number | unde
 
 /**
  * Evaluates each requirement against current evidence (pure). Analysis metrics read only the latest valid simulation
- * result of the current geometry, envelope metrics only the geometry; other metrics any stated value. A requirement
+ * result of the current geometry, envelope metrics only the geometry; other metrics any stated value, including the
+ * `values` of the run's latest verification record (a V&V test_result), which never states an analysis metric. A requirement
  * with no value to compare is `no_data`, which never passes (SPEC "Completion verdict").
  */
 export function evaluateRequirements(
   constraints: ConstraintInForce[],
   result: Evidence | undefined,
   geometry: Evidence | undefined,
+  verification?: Evidence,
 ): RequirementResult[] {
   return constraints.map(({ set, c }, i) => {
     const operator = c.operator ?? '<=';
@@ -101,7 +123,7 @@ export function evaluateRequirements(
       mandatory: severity === 'error',
     };
     const candidates: {
-      kind: 'simulation_result' | 'geometry';
+      kind: 'simulation_result' | 'geometry' | 'test_result';
       ev: Evidence | undefined;
       read: (m: string, p: Record<string, unknown>) => number | undefined;
     }[] = ANALYSIS_METRICS.has(c.metric)
@@ -111,6 +133,7 @@ export function evaluateRequirements(
         : [
             { kind: 'simulation_result', ev: result, read: fromResult },
             { kind: 'geometry', ev: geometry, read: fromGeometry },
+            { kind: 'test_result', ev: verification, read: fromVerification },
           ];
     for (const { kind, ev, read } of candidates) {
       const value = ev ? read(c.metric, ev.properties) : undefined;
@@ -121,11 +144,11 @@ export function evaluateRequirements(
         status: pass ? ('pass' as const) : ('fail' as const),
         value,
         evidence: { kind, node_id: ev.node_id, ref: ev.ref },
-        note: `${kind === 'simulation_result' ? 'the latest valid result of the current geometry' : 'the current geometry'} gives ${value}${base.unit ? ` ${base.unit}` : ''}`,
+        note: `${NOTE[kind]} gives ${value}${base.unit ? ` ${base.unit}` : ''}`,
       };
     }
     const missing = candidates.every((x) => !x.ev)
-      ? `no ${candidates.map((x) => (x.kind === 'simulation_result' ? 'valid simulation result of the current geometry' : 'current geometry')).join(' and no ')}`
+      ? `no ${candidates.map((x) => MISSING[x.kind]).join(' and no ')}`
       : `no current evidence states ${c.metric}`;
     return {
       ...base,

@@ -11,13 +11,18 @@ import { ANALYSIS_METRICS, ENVELOPE_METRICS, evaluateRequirements } from '../../
  * against the geometry (`geometry`), anything else that no evidence states reported as not compared (a warning).
  */
 export async function constraintFindings(via: Caller, projectId: string | null, runId: string): Promise<GateFinding[]> {
-  const { constraints, result, geometry } = await call(via, TwinActions.gateEvidence, {
+  const { constraints, result, geometry, verification } = await call(via, TwinActions.gateEvidence, {
     project_id: projectId,
     run_id: runId,
   });
   if (!constraints.length) return [];
   const out: GateFinding[] = [];
-  for (const r of evaluateRequirements(constraints, result ?? undefined, geometry ?? undefined)) {
+  for (const r of evaluateRequirements(
+    constraints,
+    result ?? undefined,
+    geometry ?? undefined,
+    verification ?? undefined,
+  )) {
     if (r.status === 'pass') continue;
     const label = `${r.id} (${r.constraint_set}) ${r.metric} ${r.operator} ${r.limit} ${r.unit}`.trim();
     const kind = ANALYSIS_METRICS.has(r.metric)

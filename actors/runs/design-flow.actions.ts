@@ -112,7 +112,7 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
         limits.push(`the tool registry could not be read (${(err as Error).message}): capability gaps are unknown`);
       }
       const requirements = evidence
-        ? evaluateRequirements(evidence.constraints, evidence.result, evidence.geometry)
+        ? evaluateRequirements(evidence.constraints, evidence.result, evidence.geometry, evidence.verification)
         : [];
       return lifecycleView({
         state,

@@ -71,7 +71,11 @@ export async function loadRunEvidence(via: Caller, s: RunState) {
     produced(via, s.id),
     call(via, TwinActions.currentEvidence, { project_id: s.project_id }),
   ]);
-  const evidence = { result: current.result ?? undefined, geometry: current.geometry ?? undefined };
+  const evidence = {
+    result: current.result ?? undefined,
+    geometry: current.geometry ?? undefined,
+    verification: current.verification ?? undefined,
+  };
   const limits: string[] = [];
   if (!evidence.geometry)
     limits.push('the project has no committed geometry: geometry and analysis requirements have no data');

@@ -65,9 +65,9 @@ async function gateEvidence(q: Queryable, projectId: string | null, runId: strin
       c,
     })),
   );
-  if (!constraints.length) return { constraints, result: null, geometry: null };
+  if (!constraints.length) return { constraints, result: null, geometry: null, verification: null };
   const geoms = await currentRevisions(q, projectId, runId, 'cad_model');
-  if (!geoms.length) return { constraints, result: null, geometry: null };
+  if (!geoms.length) return { constraints, result: null, geometry: null, verification: null };
   const { rows } = await q.query<NodeRow>(
     `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision FROM twin_nodes n
      WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'simulation_result' AND NOT n.stale AND ${VISIBLE.replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
@@ -75,7 +75,30 @@ async function gateEvidence(q: Queryable, projectId: string | null, runId: strin
      ORDER BY n.created_at DESC LIMIT 1`,
     [projectId, runId, geoms.map((g) => g.id)],
   );
-  return { constraints, result: evidenceOf(rows[0]), geometry: evidenceOf(geoms.at(-1)) };
+  const geometry = geoms.at(-1)!;
+  return {
+    constraints,
+    result: evidenceOf(rows[0]),
+    geometry: evidenceOf(geometry),
+    verification: await verificationOf(q, projectId, geometry.id, runId),
+  };
+}
+
+/**
+ * The latest verification record (a test_result stating `values`) written since the geometry revision `geometryId`
+ * (so a new geometry revision leaves it behind), visible to the run when one is named, else committed or unversioned.
+ */
+async function verificationOf(q: Queryable, projectId: string | null, geometryId: string, runId: string | null) {
+  const { rows } = await q.query<NodeRow>(
+    `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision FROM twin_nodes n
+     WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'test_result' AND NOT n.stale
+       AND jsonb_typeof(n.properties->'values') = 'object'
+       AND ${VISIBLE.replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
+       AND n.created_at >= (SELECT g.created_at FROM twin_nodes g WHERE g.id = $3)
+     ORDER BY n.created_at DESC LIMIT 1`,
+    [projectId, runId ?? '', geometryId],
+  );
+  return evidenceOf(rows[0]);
 }
 
 /** Every node the run wrote, oldest first, with its item's head revision; and the baselines of its gate approvals. */
@@ -100,7 +123,7 @@ async function currentEvidence(q: Queryable, projectId: string | null) {
      WHERE COALESCE(i.project_id, '') = COALESCE($1, '') AND i.item_type = 'cad_model' ORDER BY i.updated_at DESC`,
     [projectId],
   );
-  if (!geoms.length) return { result: null, geometry: null };
+  if (!geoms.length) return { result: null, geometry: null, verification: null };
   const { rows } = await q.query<NodeRow & { geometry: string }>(
     `SELECT id, item_key, name, properties, stale, revision, properties->'analysed_geometry'->>'node_id' AS geometry FROM twin_nodes
      WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = 'simulation_result' AND NOT stale
@@ -109,7 +132,12 @@ async function currentEvidence(q: Queryable, projectId: string | null) {
     [projectId, geoms.map((g) => g.id)],
   );
   const result = rows[0];
-  return { result: evidenceOf(result), geometry: evidenceOf(geoms.find((g) => g.id === result?.geometry) ?? geoms[0]) };
+  const geometry = geoms.find((g) => g.id === result?.geometry) ?? geoms[0]!;
+  return {
+    result: evidenceOf(result),
+    geometry: evidenceOf(geometry),
+    verification: await verificationOf(q, projectId, geometry.id, null),
+  };
 }
 
 export function runQueryActions(db: () => Db): Record<string, ActionSchema> {

@@ -127,6 +127,8 @@ const TwinRunQueries = {
       constraints: z.array(ConstraintInForceSchema),
       result: EvidenceSchema.nullable(),
       geometry: EvidenceSchema.nullable(),
+      /** The latest verification record (a V&V test_result stating values) since the current geometry revision. */
+      verification: EvidenceSchema.nullable(),
     }),
   ),
   /** Every node the run wrote (oldest first) and the baselines its gate approvals recorded. */
@@ -142,7 +144,11 @@ const TwinRunQueries = {
   currentEvidence: defineAction(
     'twin.currentEvidence',
     z.object({ project_id: z.string().nullable() }),
-    z.object({ result: EvidenceSchema.nullable(), geometry: EvidenceSchema.nullable() }),
+    z.object({
+      result: EvidenceSchema.nullable(),
+      geometry: EvidenceSchema.nullable(),
+      verification: EvidenceSchema.nullable(),
+    }),
   ),
 } as const;
 

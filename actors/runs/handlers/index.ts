@@ -5,6 +5,8 @@ import { architecturePhase } from './hardware/architecture.ts';
 import { conceptSelectionPhase } from './hardware/concept-selection.ts';
 import { hardwareDesignPhase } from './hardware/design.ts';
 import { manufacturingPhase } from './hardware/manufacturing-phase.ts';
+import { hardwareFeasibilityPhase, hardwareRequirementsPhase } from './hardware/requirements.ts';
+import { hardwareVvPhase } from './hardware/vv.ts';
 import { feasibilityPhase, intentPhase, needsPhase, requirementsPhase } from './mech/early-phases.ts';
 import { designPhase, simulationPhase } from './mech/late-phases.ts';
 
@@ -24,11 +26,14 @@ export const DEFAULT_HANDLERS: HandlerTable = {
   mech_v1: { ...early, design: designPhase, simulation: simulationPhase },
   hardware_v1: {
     ...early,
+    requirements: hardwareRequirementsPhase,
+    feasibility: hardwareFeasibilityPhase,
     architecture: architecturePhase,
     concept_selection: conceptSelectionPhase,
     design: hardwareDesignPhase,
     electronics: electronicsPhase,
     manufacturing: manufacturingPhase,
     firmware: firmwarePhase,
+    simulation: hardwareVvPhase,
   },
 };

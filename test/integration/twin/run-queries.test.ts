@@ -73,10 +73,12 @@ describe('the twin query actions for gates and runs', () => {
       ref: null,
       properties: expect.objectContaining({ max_von_mises_mpa: 58.4 }),
     });
+    expect(evidence.verification).toBeNull();
     expect(await call(h.broker, T.gateEvidence, { project_id: P, run_id: 'other' })).toEqual({
       constraints: [],
       result: null,
       geometry: null,
+      verification: null,
     });
 
     let records = await call(h.broker, T.runRecords, { run_id: RUN });
@@ -87,7 +89,11 @@ describe('the twin query actions for gates and runs', () => {
     ]);
     expect(records.baselines).toEqual([]);
     // Drafts are not the project's current evidence until a gate commits them.
-    expect(await call(h.broker, T.currentEvidence, { project_id: P })).toEqual({ result: null, geometry: null });
+    expect(await call(h.broker, T.currentEvidence, { project_id: P })).toEqual({
+      result: null,
+      geometry: null,
+      verification: null,
+    });
 
     const commit = await call(h.broker, T.commitChangeSet, {
       run_id: RUN,
@@ -110,5 +116,22 @@ describe('the twin query actions for gates and runs', () => {
     const current = await call(h.broker, T.currentEvidence, { project_id: P });
     expect(current.geometry).toMatchObject({ node_id: geom.node_id, ref: geom.item_ref });
     expect(current.result).toMatchObject({ node_id: sim.node_id });
+    // A verification record stating values after the geometry is the run's verification evidence; one without values,
+    // or one older than the current geometry revision, is not.
+    await t('twin.record_document', { document_type: 'test_result', name: 'notes', content: 'no values' });
+    const vv = await t('twin.record_document', {
+      document_type: 'test_result',
+      name: 'V&V',
+      content: 'verdicts',
+      properties: { values: { usb_current_ma: 11.57 } },
+    });
+    expect((await call(h.broker, T.gateEvidence, { project_id: P, run_id: RUN })).verification).toMatchObject({
+      node_id: vv.node_id,
+      properties: { values: { usb_current_ma: 11.57 } },
+    });
+    // The project-wide reader sees it as well (an unversioned record).
+    expect((await call(h.broker, T.currentEvidence, { project_id: P })).verification).toMatchObject({
+      node_id: vv.node_id,
+    });
   });
 });

@@ -17,13 +17,17 @@ export function interfacesOf(logicV: number): string[] {
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 
+/** The metric of a budget's allocation (`total`: of the whole budget), as its derived requirement names it. */
+export const budgetMetric = (b: Pick<Budget, 'id' | 'unit'>, a: { subsystem: string; item: string } | 'total') =>
+  a === 'total' ? `total_${b.id}_${slug(b.unit)}` : `${a.subsystem}_${slug(a.item)}_${b.id}_${slug(b.unit)}`;
+
 /** A budget's derived requirements: one limit per non-zero allocation plus the total within the reserve. */
 export function budgetConstraints(b: Budget, parentRef: string) {
   const per = b.allocations
     .filter((a) => a.value > 0)
     .map((a, i) => ({
       id: `DER-${b.id.toUpperCase()}-${i + 1}`,
-      metric: `${a.subsystem}_${slug(a.item)}_${b.id}_${slug(b.unit)}`,
+      metric: budgetMetric(b, a),
       operator: '<=',
       limit: a.value,
       unit: b.unit,
@@ -33,7 +37,7 @@ export function budgetConstraints(b: Budget, parentRef: string) {
     }));
   const total = {
     id: `DER-${b.id.toUpperCase()}-TOTAL`,
-    metric: `total_${b.id}_${slug(b.unit)}`,
+    metric: budgetMetric(b, 'total'),
     operator: '<=',
     limit: Number((b.limit * (1 - b.reserve)).toFixed(6)),
     unit: b.unit,

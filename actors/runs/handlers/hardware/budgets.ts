@@ -120,13 +120,20 @@ export function powerBudget(): Budget {
   );
 }
 
-/** Parts cost (in the stated currency): no price data in the service, so top-down allocations the BOM must meet. */
+/**
+ * Parts cost (in the stated currency): the request's parts cost is read as the bill of materials of the board, so the
+ * housing and bracket (not priced by the service) are outside it; top-down allocations the BOM must meet.
+ */
 export function costBudget(amount: number, currency: string): Budget {
   return closeBudget(
-    { id: 'cost', unit: currency, limit: amount, limit_basis: `stated: under ${amount} ${currency} parts cost` },
+    {
+      id: 'cost',
+      unit: currency,
+      limit: amount,
+      limit_basis: `stated: under ${amount} ${currency} parts cost (the board's BOM; housing and bracket are not parts of it)`,
+    },
     [{ subsystem: 'firmware', item: 'firmware', value: 0, basis: 'no parts cost' }],
     [
-      { subsystem: 'structure', item: 'housing and bracket' },
       { subsystem: 'electronics', item: 'MCU board and sensor' },
       { subsystem: 'power', item: 'USB connector and regulator' },
     ],

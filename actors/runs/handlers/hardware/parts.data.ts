@@ -21,6 +21,12 @@ export const PRICE_SOURCE = {
   date: '2024',
 } as const;
 
+/** Where the part masses come from: typical package masses, not weighed. */
+export const MASS_SOURCE = {
+  basis:
+    'typical mass of the package outline (TQFP-32 7x7 mm 0.18 g, DFN 2.5x2.5 mm 0.015 g, SOT-23-5 0.015 g, micro-B receptacle 0.5 g, 2x3 2.54 mm header 0.9 g, 0603 passive 0.005 g), read by the author from manufacturer package data; not weighed — confirm on the built board',
+} as const;
+
 const bidi = (number: string, name: string, net?: string): PartPin => ({ number, name, type: 'bidirectional', net });
 const pwr = (number: string, name: string, net: string): PartPin => ({ number, name, type: 'power_in', net });
 
@@ -39,6 +45,7 @@ const ATMEGA328P: Part = {
   current_basis:
     'ATmega328P DC characteristics, power supply current, active 8 MHz at VCC = 5 V: max 9 mA (bounds 8 MHz at 3.3 V, supply current rises with VCC); 0-10 MHz speed grade at 2.7-5.5 V',
   price_eur: 2.6,
+  mass_g: 0.18,
   pins: [
     bidi('1', 'PD3'),
     bidi('2', 'PD4'),
@@ -81,6 +88,7 @@ const SHT31: Part = {
   current_ma_max: 1.5,
   current_basis: 'SHT3x-DIS electrical specifications, supply current while measuring: max 1500 uA (heater off)',
   price_eur: 4.9,
+  mass_g: 0.015,
   pins: [
     bidi('1', 'SDA', 'SDA'),
     { number: '2', name: 'ADDR', type: 'input', net: 'GND' },
@@ -112,6 +120,7 @@ const AP2112K: Part = {
     basis: 'AP2112: output current 600 mA, input up to 6 V, quiescent current 55 uA typ / 80 uA max',
   },
   price_eur: 0.45,
+  mass_g: 0.015,
   pins: [
     pwr('1', 'VIN', '+5V'),
     pwr('2', 'GND', 'GND'),
@@ -132,6 +141,7 @@ const USB_MICRO_B: Part = {
   footprint: 'Connector_USB:USB_Micro-B_Molex-105017-0001',
   datasheet: 'Molex 105017-0001 drawing',
   price_eur: 0.75,
+  mass_g: 0.5,
   pins: [
     { number: '1', name: 'VBUS', type: 'power_out', net: '+5V' },
     bidi('2', 'D-'),
@@ -153,6 +163,7 @@ const ISP_HEADER: Part = {
   footprint: 'Connector_PinHeader_2.54mm:PinHeader_2x03_P2.54mm_Vertical',
   datasheet: 'Wurth WR-PHD 2.54 mm dual pin header 61300621121',
   price_eur: 0.35,
+  mass_g: 0.9,
   pins: [
     { number: '1', name: 'MISO', type: 'passive', net: 'MISO' },
     { number: '2', name: 'VCC', type: 'passive', net: '+3V3' },

@@ -32,5 +32,7 @@ export interface Part {
   /** Resistors: ohms (pull-up current = rail / R while the line is held low). */
   resistance_ohm?: number;
   price_eur: number;
+  /** Typical mass (g) of the package (MASS_SOURCE in parts.data.ts); absent: unknown, so no mass is claimed. */
+  mass_g?: number;
   pins: PartPin[];
 }

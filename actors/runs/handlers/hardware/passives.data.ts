@@ -18,15 +18,18 @@ export const PASSIVES: Part[] = [
   {
     ...passive('c-100n', 'GRM188R71C104KA01D', 'Murata', '100n', 'decoupling', 'Capacitor_SMD:C_0603_1608Metric'),
     price_eur: 0.1,
+    mass_g: 0.005,
   },
   {
     ...passive('c-1u', 'GRM188R61E105KA12D', 'Murata', '1u', 'decoupling', 'Capacitor_SMD:C_0603_1608Metric'),
     price_eur: 0.1,
+    mass_g: 0.005,
   },
   {
     ...passive('r-10k', 'RC0603FR-0710KL', 'Yageo', '10k', 'pullup', 'Resistor_SMD:R_0603_1608Metric'),
     resistance_ohm: 10_000,
     price_eur: 0.1,
+    mass_g: 0.005,
   },
 ];
 

@@ -7,6 +7,7 @@ import { selectParts } from './electronics-select.ts';
 import { bracketLoadN } from './concepts.ts';
 import { CHOICES } from './reference-data.ts';
 import { hardwareRequirements } from './requirements.ts';
+import { verificationValues } from './vv-values.ts';
 import { ldoJunction, verdicts, verdictTable, type VvEvidence } from './vv-verdicts.ts';
 
 type Props = Record<string, any>;
@@ -97,11 +98,14 @@ export const hardwareVvPhase: PhaseExecutor = (input) =>
     const failed = rows.filter((r) => r.status === 'fail');
     const open = rows.filter((r) => r.status === 'not_verified');
     const overall = failed.length ? 'FAIL' : open.length ? `PASS, ${open.length} not verified` : 'PASS';
+    // The values the budgets and requirements are verified against (gates and the lifecycle read them from here).
+    const values =
+      sel.ok && budget && sch ? verificationValues(intent, sel.placed, budget, evidence.cost?.value ?? null) : {};
     const tr = await use(input, 'twin.record_document', {
       document_type: 'test_result',
       name: `V&V: ${intent.goal_object}`,
-      content: table,
-      properties: { verdicts: rows, overall },
+      content: `${table}\n\nValues stated for verification: ${JSON.stringify(values)}`,
+      properties: { verdicts: rows, overall, values },
     });
     const d = await use(input, 'twin.record_decision', {
       title: `V&V verdict: ${overall}`,

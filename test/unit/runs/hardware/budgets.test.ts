@@ -51,10 +51,10 @@ describe('hardware budgets', () => {
     expect(b.allocations.every((a) => a.basis.length > 10)).toBe(true);
   });
 
-  it('cost: 25 EUR less 20 % split over the three hardware subsystems, rounded down to the cent', () => {
+  it('cost: 25 EUR less 20 % split over the subsystems of the board (the BOM), rounded down to the cent', () => {
     const b = costBudget(25, 'EUR');
-    expect(b.allocations.filter((a) => a.value > 0).map((a) => a.value)).toEqual([6.66, 6.66, 6.66]);
-    expect(b.total).toBeCloseTo(19.98, 6);
+    expect(b.allocations.filter((a) => a.value > 0).map((a) => a.value)).toEqual([10, 10]);
+    expect(b.total).toBeCloseTo(20, 6);
     expect(b.closes).toBe(true);
   });
 
