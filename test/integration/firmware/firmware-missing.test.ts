@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { ActorError } from '../../../brokers/errors.ts';
+import type { PhaseInput } from '../../../actors/runs/executor.ts';
+import { buildFirmware } from '../../../actors/runs/handlers/hardware/firmware-build.ts';
 import { FirmwareActions } from '../../../contracts/actions/firmware.actions.ts';
 import { httpJson, type Json } from '../../support/http-raw.ts';
 import { useTestNode } from '../../support/node.ts';
@@ -64,5 +66,15 @@ describe('a cluster without the firmware role', () => {
     expect(p.missing).toContain(
       'the firmware actor is not reachable: no node hosts role firmware (it builds with gcc, Debian package gcc)',
     );
+  });
+
+  it('stops the firmware phase as a capability failure when it asks for a build', async () => {
+    const input = { run_id: 'run_absent', bus: t.node.broker } as unknown as PhaseInput;
+    const err = await buildFirmware(input, [{ path: 'main.c', content: 'int main(void) { return 0; }\n' }]).then(
+      () => null,
+      (e: unknown) => e as { kind: string; message: string },
+    );
+    expect(err?.kind).toBe('capability');
+    expect(err?.message).toMatch(/^firmware\.build: .*Debian package gcc/);
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentsError } from '../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../actors/adapters/kit/workspace.ts';
 import { parseDiagnostics, writeSources } from '../../../actors/firmware/index.ts';
+import { gccBuild } from '../../../actors/firmware/gcc.ts';
 import { FirmwareBuildRequestSchema } from '../../../contracts/firmware.ts';
 
 // The firmware actor's source writing: hostile paths first. Each refusal must leave nothing written, neither in the
@@ -109,5 +110,14 @@ describe('gcc diagnostics', () => {
         message: 'each undeclared identifier is reported only once',
       },
     ]);
+  });
+});
+
+describe('an aborted build', () => {
+  it('rejects with the abort reason and compiles nothing', async () => {
+    const dirs = await writeSources(ws, 'run-1', [ok]);
+    const reason = new Error('the firmware build took longer than 1 s');
+    await expect(gccBuild(['main.c'], dirs, AbortSignal.abort(reason))).rejects.toBe(reason);
+    expect(tree(dirs.out)).toEqual([]);
   });
 });
