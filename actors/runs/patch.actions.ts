@@ -11,6 +11,7 @@ import type { FlowDef } from '../../contracts/flow-defs.ts';
 import type { AppliedPatchView } from '../../contracts/flows.ts';
 import { ConditionError } from './condition.ts';
 import { stateOf, type DesignFlowDeps } from './design-flow.deps.ts';
+import { generateOperations } from './flow-generator.ts';
 import { FLOWS, freezeFlow } from './flows/index.ts';
 import type { PatchRow, PatchStore } from './patch.store.ts';
 import { affectedPhases, applyOperations, movedPast, PatchError } from './patches.ts';
@@ -189,7 +190,13 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
       return view(rerun);
     }),
 
-    proposeFlow: action(F.proposeFlow, async (p, ctx) => {
+    proposeFlow: action(F.proposeFlow, async (given, ctx) => {
+      // From a request with no operations: the flow_generator model's operations, checked, else none (with a note).
+      const gen =
+        given.request && !given.operations.length
+          ? await generateOperations(ctx, FLOWS[given.base_flow], given.request, d.infra.log)
+          : null;
+      const p = gen ? { ...given, operations: gen.operations, reason: given.reason || gen.reason } : given;
       const def = p.operations.length ? buildFlow(FLOWS[p.base_flow], p.operations) : FLOWS[p.base_flow];
       const frozen = freezeFlow(def, p.facts);
       await d.store().saveVersion(frozen);
@@ -209,11 +216,13 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
             flow_id: frozen.flow_id,
             reason: p.reason,
             operations: p.operations,
+            ...(gen ? { request: p.request, note: gen.note } : {}),
           },
           project_id: null,
         });
       }
       return {
+        ...(gen ? { note: gen.note } : {}),
         version_id: frozen.version_id,
         flow_id: frozen.flow_id,
         content_hash: frozen.content_hash,

@@ -16,7 +16,7 @@ export const writeTools = [
   defineTool({
     name: 'propose',
     description:
-      "Propose a tailored flow: a built-in flow (base_flow) changed by operations (add_phase, remove_phase, modify_phase) with facts for its conditions. Saves a frozen version held for a person's approval; runs start on it once approved.",
+      "Propose a tailored flow: a built-in flow (base_flow) changed by operations (add_phase, remove_phase, modify_phase) with facts for its conditions, or by a request alone (the flow_generator model proposes the operations when routed; the note says how). Saves a frozen version held for a person's approval; runs start on it once approved.",
     input: FlowProposeSchema,
     handler: (a, tc) => flowCall(call(tc.ctx, F.proposeFlow, a)),
   }),
