@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FirmwareFileSchema, type FirmwareFile } from '../../contracts/firmware.ts';
+import { FirmwareBuildIdSchema, FirmwareFileSchema, type FirmwareFile } from '../../contracts/firmware.ts';
 import { InvalidArgumentsError } from '../adapters/kit/tool.ts';
 import type { Workspace } from '../adapters/kit/workspace.ts';
 
@@ -26,6 +26,10 @@ export interface BuildFolders {
 export async function writeSources(ws: Workspace, id: string, files: readonly FirmwareFile[]): Promise<BuildFolders> {
   const rel = (f: FirmwareFile) => `${buildDir(id)}/src/${f.path}`;
   const arg = (i: number) => `files[${i}].path`;
+  if (!FirmwareBuildIdSchema.safeParse(id).success)
+    throw new InvalidArgumentsError(`run_id ${JSON.stringify(id)} is refused: letters, digits, _ and - only`, {
+      run_id: id,
+    });
   for (const [i, f] of files.entries()) {
     const parsed = FirmwareFileSchema.safeParse(f);
     if (!parsed.success)
@@ -50,11 +54,20 @@ export async function writeSources(ws: Workspace, id: string, files: readonly Fi
         },
       );
   }
+  for (const sub of ['src', 'build']) {
+    const st = await fs.lstat(path.join(ws.root, buildDir(id), sub)).catch(() => undefined);
+    if (st && !st.isDirectory())
+      throw new InvalidArgumentsError(`${buildDir(id)}/${sub} exists and is not a folder (a symlink or file)`, {
+        run_id: id,
+      });
+  }
   for (const [i, f] of files.entries()) await ws.writeFile(rel(f), f.content, arg(i));
   const out = path.dirname(await ws.resolveForWrite(`${buildDir(id)}/build/.keep`, 'run_id'));
   const root = await fs.realpath(path.join(ws.root, buildDir(id)));
   const src = await fs.realpath(path.join(root, 'src'));
   if (out !== path.join(root, 'build') || src !== path.join(root, 'src'))
-    throw new InvalidArgumentsError(`the src or build folder of ${buildDir(id)} is a symlink`, { run_id: id });
+    throw new InvalidArgumentsError(`the src or build folder of ${buildDir(id)} changed under the call`, {
+      run_id: id,
+    });
   return { root, src, out };
 }

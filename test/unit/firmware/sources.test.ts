@@ -61,6 +61,16 @@ describe('hostile source paths are refused and nothing is written', () => {
     expect(tree(path.join(root, 'firmware/run-1/src'))).toEqual(['drivers']);
   });
 
+  it('a src or build folder that is a symlink, even one pointing inside the workspace, or a hostile run id', async () => {
+    fs.mkdirSync(path.join(root, 'firmware/run-1'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'elsewhere'));
+    fs.symlinkSync(path.join(root, 'elsewhere'), path.join(root, 'firmware/run-1/build'));
+    await refused([ok]);
+    await expect(writeSources(ws, '../x', [ok])).rejects.toBeInstanceOf(InvalidArgumentsError);
+    expect(tree(path.join(root, 'firmware'))).toEqual(['run-1', 'run-1/build']);
+    expect(tree(path.join(root, 'elsewhere'))).toEqual([]);
+  });
+
   it('a source that exists as a symlink, even one pointing inside the workspace', async () => {
     fs.mkdirSync(path.join(root, 'firmware/run-1/src'), { recursive: true });
     fs.writeFileSync(path.join(root, 'keep.c'), 'keep');
