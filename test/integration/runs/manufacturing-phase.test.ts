@@ -107,13 +107,18 @@ describe('the manufacturing phase on the reference request with an imported boar
     const since = new Date(Date.now() - 1000).toISOString();
     const out = await manufacturingPhase(input);
     if (!out.ok) throw new Error(`${out.kind}: ${out.message}`);
-    expect(out.deliverables.map((d) => d.type)).toEqual(['bom', 'manufacturing_file', 'test_plan', 'design_decision']);
+    expect(out.deliverables.map((d) => d.type)).toEqual([
+      'manufacturing_file',
+      'manufacturing_file',
+      'test_plan',
+      'design_decision',
+    ]);
     expect(called).toContain('eda.export_gerber');
 
-    // Costed BOM: the next revision of the electronics bom item, every line priced, 10.05 EUR within 25 EUR.
-    const oldBom = await node(input, elec.deliverables.find((d) => d.type === 'bom')!.node_id);
+    // Costed BOM: a document of its own pinning the electronics bom revision, every line priced, 10.05 EUR of 25 EUR.
+    const elecBom = await node(input, elec.deliverables.find((d) => d.type === 'bom')!.node_id);
     const bom = await node(input, out.deliverables[0]!.node_id);
-    expect([bom.item_key, bom.revision]).toEqual([oldBom.item_key, oldBom.revision + 1]);
+    expect(bom.properties).toMatchObject({ kind: 'costed_bom', bom_ref: elecBom.item_ref });
     const lines = bom.properties.lines as { quantity: number; unit_price: number; extended_price: number }[];
     expect(lines).toHaveLength(8);
     for (const l of lines) expect(l.extended_price).toBe(Math.round(l.unit_price * l.quantity * 100) / 100);
@@ -168,13 +173,22 @@ describe('the manufacturing phase on the reference request with an imported boar
       enforce_constraints: input.phase.gate.enforce_constraints,
     });
     expect(g.ready).toBe(true);
-    // The documents are drafts of the run until the G8 approval commits them; then the bom head is the costed one.
+    // The documents are drafts of the run until the G8 approval commits them, and committing them leaves what the
+    // electronics gate approved current: its bom is still the head and its decision is not stale.
     expect(bom.revision_status).toBe('draft');
     const committed = await approve(runId, pid, 'G8');
     expect(committed.status === 'committed' && committed.committed.map((c) => c.key).sort()).toEqual(
-      [bom.item_key, ...out.deliverables.slice(1, 3).map((d) => d.ref!.split('@')[0])].sort(),
+      out.deliverables
+        .slice(0, 3)
+        .map((d) => d.ref!.split('@')[0])
+        .sort(),
     );
     expect((await node(input, bom.id)).revision_status).toBe('approved');
+    const elecDecision = elec.deliverables.find((d) => d.type === 'design_decision')!;
+    expect((await node(input, elecDecision.node_id)).stale).toBe(false);
+    expect(await okData(callTool(t.node.broker, 'twin.get_node', { item_key: elecBom.item_key }))).toMatchObject({
+      id: elecBom.id,
+    });
   });
 });
 

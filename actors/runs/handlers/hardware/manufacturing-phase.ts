@@ -57,20 +57,22 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
       ...(fwDel ? { firmware: { ref: fwDel.ref ?? fwDel.node_id } } : {}),
     });
 
-    // The costed BOM is the next revision of the same bom item (same name: record_document revises the item it finds
-    // by project, type and name), not a second document: one BOM per board, whose head GET /v1/bom lists, now with
-    // unit prices, and whose history shows the costing as a change of the BOM the electronics gate approved.
-    const bomDoc = await use(input, 'twin.record_document', {
-      document_type: 'bom',
-      name: bomNode!.name,
-      content: `${costLine(cost)}; prices: ${cost.price_basis}`,
-      properties: { ...bomNode!.properties, lines: cost.lines, cost },
+    // The costed BOM is a document of its own (a manufacturing_file of kind costed_bom pinning the bom revision it
+    // costs), not a bom. The next revision of the bom item would, once G8 commits it, mark the electronics decision
+    // that pinned the previous revision stale (twin rule: dependants of a replaced head), so every released run would
+    // end with "outputs went stale"; a second bom item would list every part twice in GET /v1/bom.
+    const bomRef = bomNode!.item_ref ?? bomDel.ref!;
+    const costed = await use(input, 'twin.record_document', {
+      document_type: 'manufacturing_file',
+      name: `${bomNode!.name} (costed)`,
+      content: `${costLine(cost)}; costed from ${bomRef}; prices: ${cost.price_basis}`,
+      properties: { kind: 'costed_bom', bom_ref: bomRef, lines: cost.lines, cost },
     });
     const mfg = await use(input, 'twin.record_document', {
       document_type: 'manufacturing_file',
       name: `${intent.goal_object}: fabrication files`,
       content: `Board ${fab.board_path} (${fab.board_ref}): ${fab.layers.length} Gerber layers (${fab.copper_layers} copper), ${fab.drill_files.length} drill files, job file, pick-and-place of ${fab.placed_count} footprints in ${fab.output_dir}; ${step.part} STEP ${step.path}`,
-      properties: { ...fab, step_files: [step] },
+      properties: { kind: 'fabrication', ...fab, step_files: [step] },
     });
     const tp = await use(input, 'twin.record_document', {
       document_type: 'test_plan',
@@ -81,7 +83,7 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
         open_items: plan.open_items,
         sources: {
           schematic: schDel.ref,
-          bom: bomDoc.item_ref,
+          bom: bomRef,
           pinmap: pinDel?.ref ?? null,
           firmware: fwDel?.ref ?? null,
         },
@@ -98,22 +100,22 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
     const d = await use(input, 'twin.record_decision', {
       title: 'Manufacturing readiness',
       decision: [
-        `${ready ? 'Ready for release review' : 'NOT ready'}: ${costLine(cost)} (${bomDoc.item_ref}).`,
+        `${ready ? 'Ready for release review' : 'NOT ready'}: ${costLine(cost)} (${costed.item_ref}, costing ${bomRef}).`,
         `Fabrication set ${mfg.item_ref}: ${fab.layers.join(', ')}; drill ${fab.drill_files.length}; job ${fab.job_file ? 'yes' : 'no'}; position file ${fab.position_file} (${fab.placed_count} footprints); ${step.part} STEP ${step.path}${step.converted ? ' (converted)' : ''}.`,
         `Bring-up plan ${tp.item_ref}: ${plan.steps.length} steps (${[...new Set(plan.steps.map((s) => s.stage))].join(', ')}).`,
         `Open items: ${open.join('; ')}.`,
       ].join(' '),
-      rationale: `BOM from ${bomDel.ref}, board ${fab.board_ref} (DRC passed at electronics), geometry ${step.source_ref}; current limit ${budget.usb_ma} mA is the worst-case USB draw of the electronics power budget; prices: ${cost.price_basis}`,
+      rationale: `BOM ${bomRef}, board ${fab.board_ref} (DRC passed at electronics), geometry ${step.source_ref}; current limit ${budget.usb_ma} mA is the worst-case USB draw of the electronics power budget; prices: ${cost.price_basis}`,
       alternatives: [
-        'a separate costed BOM document: rejected, it would leave the uncosted bom as the head GET /v1/bom lists',
+        `the costed BOM as the next revision of ${bomRef}: rejected, committing it would mark the electronics decision stale`,
       ],
-      depends_on: [bomDoc.item_key, mfg.item_key, tp.item_key].filter(Boolean),
+      depends_on: [bomRef, costed.item_key, mfg.item_key, tp.item_key].filter(Boolean),
     });
     if (!ready) throw new PhaseStop('design', `the BOM exceeds the budget: ${costLine(cost)}`);
     return {
-      summary: `${costLine(cost)}; fabrication set ${mfg.item_ref} (${fab.files.length} files + position file, ${fab.placed_count} placed); STEP ${step.path}; bring-up plan ${tp.item_ref} (${plan.steps.length} steps); ${open.length} open items`,
+      summary: `${costLine(cost)} (${costed.item_ref}); fabrication set ${mfg.item_ref} (${fab.files.length} files + position file, ${fab.placed_count} placed); STEP ${step.path}; bring-up plan ${tp.item_ref} (${plan.steps.length} steps); ${open.length} open items`,
       deliverables: [
-        { type: 'bom', node_id: bomDoc.node_id, ref: bomDoc.item_ref },
+        { type: 'manufacturing_file', node_id: costed.node_id, ref: costed.item_ref },
         { type: 'manufacturing_file', node_id: mfg.node_id, ref: mfg.item_ref },
         { type: 'test_plan', node_id: tp.node_id, ref: tp.item_ref },
         { type: 'design_decision', node_id: d.node_id },
