@@ -117,7 +117,7 @@ describe('the manufacturing phase on the reference request with an imported boar
 
     // Costed BOM: a document of its own pinning the electronics bom revision, every line priced, 10.05 EUR of 25 EUR.
     const elecBom = await node(input, elec.deliverables.find((d) => d.type === 'bom')!.node_id);
-    const bom = await node(input, out.deliverables[0]!.node_id);
+    const bom = await node(input, out.deliverables[1]!.node_id);
     expect(bom.properties).toMatchObject({ kind: 'costed_bom', bom_ref: elecBom.item_ref });
     const lines = bom.properties.lines as { quantity: number; unit_price: number; extended_price: number }[];
     expect(lines).toHaveLength(8);
@@ -125,8 +125,8 @@ describe('the manufacturing phase on the reference request with an imported boar
     expect(bom.properties.cost).toMatchObject({ total_eur: 10.05, within: true, headroom_eur: 14.95, unpriced: [] });
 
     // Fabrication set: the Gerbers, drill and job files, KiCad's position file (one row per placed footprint), STEP.
-    const mfg = (await node(input, out.deliverables[1]!.node_id)).properties;
-    expect(mfg.board_path).toBe('boards/board.kicad_pcb');
+    const mfg = (await node(input, out.deliverables[0]!.node_id)).properties;
+    expect(mfg).toMatchObject({ kind: 'fabrication', board_path: 'boards/board.kicad_pcb' });
     expect(mfg.layers).toEqual([
       'F.Cu',
       'B.Cu',

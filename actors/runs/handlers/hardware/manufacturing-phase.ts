@@ -115,8 +115,9 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
     return {
       summary: `${costLine(cost)} (${costed.item_ref}); fabrication set ${mfg.item_ref} (${fab.files.length} files + position file, ${fab.placed_count} placed); STEP ${step.path}; bring-up plan ${tp.item_ref} (${plan.steps.length} steps); ${open.length} open items`,
       deliverables: [
-        { type: 'manufacturing_file', node_id: costed.node_id, ref: costed.item_ref },
+        // The fabrication set first: it is the phase's manufacturing_file; the costed BOM follows it.
         { type: 'manufacturing_file', node_id: mfg.node_id, ref: mfg.item_ref },
+        { type: 'manufacturing_file', node_id: costed.node_id, ref: costed.item_ref },
         { type: 'test_plan', node_id: tp.node_id, ref: tp.item_ref },
         { type: 'design_decision', node_id: d.node_id },
       ],
