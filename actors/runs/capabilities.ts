@@ -97,6 +97,8 @@ export interface CapabilityInputs {
   routes: ModelRoutes;
   /** Phases whose handler's engine actor cannot run (e.g. the firmware actor without gcc): phase id -> why. */
   engineGaps?: Readonly<Record<string, string>>;
+  /** `SERVICE_PHASE_BRAIN` of the runs actor: `model` makes a phase with a handler model-driven when routed. */
+  brain?: 'deterministic' | 'model';
 }
 
 /**
@@ -112,7 +114,7 @@ export function capabilityReport(def: FlowDef, inp: CapabilityInputs): Capabilit
   const warnings = inp.unavailableAdapters.map((a) => `adapter ${a} is not reachable: its tools are not counted`);
   const phases = def.phases.map((p) => {
     const deliverables = p.required_deliverables.map((t) => deliverableCapability(t, usable));
-    const driver = phaseDriver(def.id, p, inp.handlers, inp.routes);
+    const driver = phaseDriver(def.id, p, inp.handlers, inp.routes, inp.brain);
     const missing = [...driver.missing];
     if (driver.handler === 'deterministic' && inp.engineGaps && Object.hasOwn(inp.engineGaps, p.id))
       missing.push(inp.engineGaps[p.id]!);

@@ -149,7 +149,10 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
         flowId: def.id,
         versionId,
         profile: p.profile ?? null,
-        report: capabilityReport(def, await capabilityInputs(ctx, def, d.handlers, p.profile)),
+        report: capabilityReport(def, {
+          ...(await capabilityInputs(ctx, def, d.handlers, p.profile)),
+          brain: d.infra.config.SERVICE_PHASE_BRAIN,
+        }),
       };
     }),
 

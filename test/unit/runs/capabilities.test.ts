@@ -148,5 +148,10 @@ describe('the capability report: can each phase run now', () => {
     };
     expect(capabilityReport(named, inputs()).phases[0]).toMatchObject({ runnable: true, handler: 'deterministic' });
     expect(capabilityReport(named, inputs({ routes })).phases[0]).toMatchObject({ runnable: true, handler: 'model' });
+    // SERVICE_PHASE_BRAIN=model: every phase with a route is model-driven; without one its handler runs.
+    const model = capabilityReport(FLOWS.mech_v1, inputs({ routes, brain: 'model' }));
+    expect(model.phases.every((p) => p.handler === 'model' && p.runnable)).toBe(true);
+    const unrouted = capabilityReport(FLOWS.mech_v1, inputs({ brain: 'model' }));
+    expect(unrouted.phases.every((p) => p.handler === 'deterministic')).toBe(true);
   });
 });
