@@ -1,4 +1,4 @@
-// npm run bench:flow — 200 runs of mech_v1 (six phases) whose handlers only write twin records, every gate approved
+// npm run bench:flow — (then the real-engine hardware_v1 line of flow-engines.bench.ts) 200 runs of mech_v1 (six phases) whose handlers only write twin records, every gate approved
 // with runs.decide as soon as it opens: runs per second and the time from an approve call to the next phase's
 // PhaseStarted. Two setups in one run: embedded (one process, PGlite) and three nodes on NATS with PostgreSQL (the
 // bench process is a bus client with no actors; calls go to the nodes in rotation). BENCH_RUNS changes the number.
@@ -73,3 +73,6 @@ process.stdout.write(
   `\nbench:flow  ${os.availableParallelism()} cores, Node ${process.versions.node}, ${RUNS} mech_v1 runs at once, 6 approvals each\n`,
 );
 printFlowTable(rows);
+
+// The real-engine line (issue 19): one hardware_v1 reference run beside one mech_v1 cantilever run (flow-engines.bench.ts).
+await import('./flow-engines.bench.ts');
