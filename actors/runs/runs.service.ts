@@ -20,7 +20,7 @@ import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
 import { runView } from './run.view.ts';
 
 export interface RunsOptions {
-  /** Deterministic phase handlers; phases without one use the LLM slot. */
+  /** Deterministic phase handlers; phases without one run through the phase brain when routed (executors.ts). */
   handlers?: HandlerTable;
   /** Replaces handler selection entirely (tests, benchmarks). */
   executor?: PhaseExecutor;
