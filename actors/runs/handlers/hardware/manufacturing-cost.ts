@@ -13,6 +13,7 @@ export const BomLineSchema = z.looseObject({
   mpn: z.string().optional(),
   manufacturer: z.string().optional(),
 });
+/** A parsed bom line (unknown keys kept). */
 export type BomLineIn = z.infer<typeof BomLineSchema>;
 
 /** A costed line: the bom line plus unit, extended price and where the price comes from (null: no price known). */
@@ -23,6 +24,7 @@ export type CostedLine = BomLineIn & {
   price_source: string;
 };
 
+/** The costed BOM of one board: its lines, the total of the priced ones, and the verdict against the budget. */
 export interface CostedBom {
   lines: CostedLine[];
   /** Sum of the priced lines' extended prices, EUR, for one board. */

@@ -37,6 +37,7 @@ export interface TwinNode {
   properties: Record<string, unknown>;
 }
 
+/** Reads a delivered node through twin.get_node as the run (its drafts visible). */
 export const getNode = (input: PhaseInput, d: Deliverable) =>
   use<TwinNode>(input, 'twin.get_node', { node_id: d.node_id });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import type { Deliverable } from '../../run.types.ts';
 import { intentOf } from '../mech/early-phases.ts';
@@ -7,7 +8,11 @@ import { LAYOUT_HINT } from './electronics-phase.ts';
 import { selectParts } from './electronics-select.ts';
 import { BomLineSchema, costBom, costLine } from './manufacturing-cost.ts';
 import { fabricationFiles, getNode, mechanicalStep, type TwinNode } from './manufacturing-fab.ts';
-import { bringUpPlan, pinmapOf, type PlanInput } from './manufacturing-plan.ts';
+import { pinmapOf } from './manufacturing-pinmap.ts';
+import { bringUpPlan } from './manufacturing-plan.ts';
+
+/** The schematic's nets as the electronics phase records them (`pins` as `REF.PIN`). */
+const NetsSchema = z.array(z.object({ name: z.string(), pins: z.array(z.string()) }));
 
 /** The latest delivery of a type by an earlier phase, or a data failure naming what is missing. */
 function needed(input: PhaseInput, type: string, what: string): Deliverable {
@@ -35,22 +40,23 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
     const lines = BomLineSchema.array().safeParse(bomNode!.properties.lines);
     if (!lines.success || !lines.data.length)
       throw new PhaseStop('data', `the bom ${bomDel.ref} holds no lines as eda.export_bom writes them`);
-    const nets = (schNode!.properties.nets ?? []) as PlanInput['nets'];
-
-    const fab = await fabricationFiles(input, pcbNode!);
-    const step = await mechanicalStep(input, cadDel);
-
+    const nets = NetsSchema.safeParse(schNode!.properties.nets ?? []);
+    if (!nets.success)
+      throw new PhaseStop('data', `the schematic ${schDel.ref} holds no nets as the electronics phase records them`);
     // The budget the electronics decision stated, recomputed by the same pure functions from the same request (the
     // decision keeps it only as prose), so the current limit cannot drift from what G6E approved.
     const sel = selectParts(String(input.request.goal));
     if (!sel.ok) throw new PhaseStop('data', `the parts table cannot serve the request: ${sel.unserved.join('; ')}`);
     const budget = powerBudget(sel.placed, sel.rail_v);
     const cost = costBom(lines.data, intent.parameters.budget);
+
+    const fab = await fabricationFiles(input, pcbNode!);
+    const step = await mechanicalStep(input, cadDel);
     const pinDel = priorOf(input, 'pinmap').at(-1);
     const fwDel = priorOf(input, 'firmware_source').at(-1);
     const pinNode: TwinNode | null = pinDel ? await getNode(input, pinDel) : null;
     const plan = bringUpPlan({
-      nets,
+      nets: nets.data,
       lines: lines.data,
       power: { usb_ma: budget.usb_ma, rail_v: budget.rail_v },
       ...(pinNode ? { pinmap: { ref: pinDel!.ref ?? pinNode.id, ...pinmapOf(pinNode.properties) } } : {}),

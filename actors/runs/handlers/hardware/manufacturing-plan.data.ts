@@ -13,6 +13,7 @@ export interface RailCheck {
   basis: string;
 }
 
+/** The rails of the reference board: USB's VBUS and the regulated 3V3 rail. */
 export const RAIL_CHECKS: RailCheck[] = [
   {
     net: '+5V',
@@ -46,6 +47,7 @@ export interface IspTarget {
   basis: string;
 }
 
+/** The microcontrollers of the parts table, by MPN. */
 export const ISP_TARGETS: IspTarget[] = [
   {
     mpn: 'ATMEGA328P-AU',
@@ -74,6 +76,7 @@ export interface I2cSensor {
   basis: string;
 }
 
+/** The I2C sensors of the parts table, by MPN prefix. */
 export const I2C_SENSORS: I2cSensor[] = [
   {
     mpn_prefix: 'SHT31',

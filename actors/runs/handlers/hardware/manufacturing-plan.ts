@@ -12,6 +12,7 @@ export interface TestStep {
   limits?: { min?: number; max?: number; unit: string };
 }
 
+/** What the plan is generated from: the board's nets and BOM, the stated power budget, the firmware's outputs. */
 export interface PlanInput {
   /** The schematic's nets (`pins` as `REF.PIN`), as the electronics phase records them. */
   nets: { name: string; pins: string[] }[];
@@ -23,26 +24,10 @@ export interface PlanInput {
   firmware?: { ref: string };
 }
 
+/** The plan's steps in bring-up order, and what could not be planned (each an open item of the release). */
 export interface BringUpPlan {
   steps: TestStep[];
   open_items: string[];
-}
-
-/**
- * Signal-to-pin pairs of a firmware pin map (the firmware phase's `pins`: {net, port, number, ...}; other spellings
- * {signal|name, pin|mcu_pin|gpio} accepted), and the I2C address it states for its sensor.
- */
-export function pinmapOf(props: Record<string, unknown>): Omit<NonNullable<PlanInput['pinmap']>, 'ref'> {
-  const signals: { signal: string; pin: string }[] = [];
-  const rows = Array.isArray(props.pins) ? (props.pins as Record<string, unknown>[]) : [];
-  for (const o of rows) {
-    const signal = [o?.signal, o?.net, o?.name].find((x) => typeof x === 'string');
-    const pin = [o?.port, o?.pin, o?.mcu_pin, o?.gpio, o?.number].find((x) => typeof x === 'string');
-    if (signal !== undefined && pin !== undefined)
-      signals.push({ signal: String(signal).replace(/^\//, ''), pin: String(pin) });
-  }
-  const address = (props.sensor as { i2c_address?: unknown } | undefined)?.i2c_address;
-  return { signals, ...(typeof address === 'number' ? { i2c_address: address } : {}) };
 }
 
 const bare = (net: string) => net.replace(/^\//, '');

@@ -3,7 +3,8 @@ import { partsCost } from '../../../../actors/runs/handlers/hardware/electronics
 import { schematicArgs } from '../../../../actors/runs/handlers/hardware/electronics-circuit.ts';
 import { selectParts } from '../../../../actors/runs/handlers/hardware/electronics-select.ts';
 import { costBom, costLine, type BomLineIn } from '../../../../actors/runs/handlers/hardware/manufacturing-cost.ts';
-import { bringUpPlan, pinmapOf, type PlanInput } from '../../../../actors/runs/handlers/hardware/manufacturing-plan.ts';
+import { pinmapOf } from '../../../../actors/runs/handlers/hardware/manufacturing-pinmap.ts';
+import { bringUpPlan, type PlanInput } from '../../../../actors/runs/handlers/hardware/manufacturing-plan.ts';
 
 /** The reference board as the electronics phase draws it: its nets ('/'-prefixed as KiCad's netlist names them) and BOM lines. */
 function reference() {
