@@ -26,39 +26,40 @@ export const KICAD_MISSING =
 export const ROUTER_MISSING =
   'the autorouter route-rnd is not installed (not found on PATH; Debian package route-rnd); unavailable: eda.auto_route';
 
-let probe: { at: number; version: string | null } | undefined;
-
 const PROBE_TTL_MS = 60_000;
-
-/** Forget the cached probe (a test that changed the interpreter's world). */
-export function resetPcbnewProbe(): void {
-  probe = undefined;
-  inflight = undefined;
-  generation++;
-}
-
-/** KiCad's version when `pcbnew` imports (cached a minute), else null. Never throws. */
-export function pcbnewVersion(): Promise<string | null> {
-  if (probe && Date.now() - probe.at < PROBE_TTL_MS) return Promise.resolve(probe.version);
-  // One import at a time: concurrent health checks (and the warm-up at start) share the probe in flight.
-  const gen = generation;
-  inflight ??= importPcbnew().then((version) => {
-    // A reset meanwhile (another interpreter) drops this answer from the cache.
-    if (gen === generation) {
-      probe = { at: Date.now(), version };
-      inflight = undefined;
-    }
-    return version;
-  });
-  return inflight;
-}
-
-let inflight: Promise<string | null> | undefined;
 let generation = 0;
 
-function importPcbnew(): Promise<string | null> {
+/**
+ * A probe of the interpreter's world, cached a minute; concurrent callers share the one in flight, and a reset (another
+ * interpreter) drops an answer still on its way.
+ */
+function cachedProbe<T>(run: () => Promise<T>): { get(): Promise<T>; reset(): void } {
+  let cached: { at: number; value: T } | undefined;
+  let inflight: Promise<T> | undefined;
+  return {
+    get() {
+      if (cached && Date.now() - cached.at < PROBE_TTL_MS) return Promise.resolve(cached.value);
+      const gen = generation;
+      inflight ??= run().then((value) => {
+        if (gen === generation) {
+          cached = { at: Date.now(), value };
+          inflight = undefined;
+        }
+        return value;
+      });
+      return inflight;
+    },
+    reset() {
+      cached = undefined;
+      inflight = undefined;
+    },
+  };
+}
+
+/** Runs the interpreter on a one-line program; its trimmed stdout when it exits 0 with output, else null. */
+function runPython(program: string): Promise<string | null> {
   return new Promise<string | null>((resolve) => {
-    const child = spawn(KICAD_PYTHON(), ['-c', 'import pcbnew; print(pcbnew.Version())'], {
+    const child = spawn(KICAD_PYTHON(), ['-c', program], {
       stdio: ['ignore', 'pipe', 'ignore'],
       env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8' },
     });
@@ -69,14 +70,36 @@ function importPcbnew(): Promise<string | null> {
   });
 }
 
+/** Importing pcbnew loads KiCad's libraries (about a second of CPU): done for a tool run, never for health. */
+const versionProbe = cachedProbe(() => runPython('import pcbnew; print(pcbnew.Version())'));
+/** Whether the interpreter finds the pcbnew module (no import: tens of milliseconds), for health. */
+const foundProbe = cachedProbe(
+  async () =>
+    (await runPython("import importlib.util; print('yes' if importlib.util.find_spec('pcbnew') else '')")) === 'yes',
+);
+
+/** Forget the cached probes (a test that changed the interpreter's world). */
+export function resetPcbnewProbe(): void {
+  generation++;
+  versionProbe.reset();
+  foundProbe.reset();
+}
+
+/** KiCad's version when `pcbnew` imports (cached a minute), else null. Never throws. */
+export const pcbnewVersion = (): Promise<string | null> => versionProbe.get();
+
+/** Whether the interpreter finds `pcbnew` (cached a minute), without importing it. Never throws. */
+export const pcbnewFound = (): Promise<boolean> => foundProbe.get();
+
 /**
- * The adapter's health: healthy with KiCad and the sandbox; degraded (the native tools still work) naming the tools
+ * The adapter's health (it never imports pcbnew: a found module is enough; a run that cannot import it fails with
+ * TOOL_UNAVAILABLE): healthy with KiCad and the sandbox; degraded (the native tools still work) naming the tools
  * that are unavailable and what to install otherwise.
  */
 export async function kicadEngineStatus(): Promise<EngineStatus> {
   const unavailable = [...ENGINE_TOOLS];
   const names = unavailable.map((t) => `eda.${t}`).join(', ');
-  if (!(await pcbnewVersion()))
+  if (!(await pcbnewFound()))
     return { status: 'degraded', message: `${KICAD_MISSING}; unavailable: ${names}`, unavailable };
   const sandbox = await checkEngineSandbox();
   if (sandbox) return { status: 'degraded', message: `${sandbox}; unavailable: ${names}`, unavailable };

@@ -18,9 +18,9 @@ const early = {
 };
 
 /**
- * The deterministic phase handlers. mech_v1 is fully deterministic; hardware_v1 shares the early phases and has its own
- * architecture and concept selection (handlers/hardware); its other phases use the LLM slot (an environment failure
- * until a model provider is configured).
+ * The deterministic phase handlers: every phase of mech_v1 and hardware_v1 has one (hardware_v1 shares intent and needs
+ * with mech_v1 and has its own from requirements on, handlers/hardware). A phase the table misses, or whose flow names a
+ * model, runs on the phase brain when a route exists (executors.ts).
  */
 export const DEFAULT_HANDLERS: HandlerTable = {
   mech_v1: { ...early, design: designPhase, simulation: simulationPhase },
