@@ -25,7 +25,10 @@ export interface PhaseInput {
    * runs (`harness.turn` with this caller: approval mode forward). Absent: serviceCaller(input) without an epoch.
    */
   caller?: Caller;
-  /** The bus, for other actors' read-only actions (e.g. `flows.compileIntent`); anything that writes goes through callTool. */
+  /**
+   * The bus, for other actors' read-only actions (e.g. `flows.compileIntent`) and engine actions that write only their
+   * own workspace outputs (`firmware.build`); anything that writes the twin goes through callTool.
+   */
   bus: BusCaller;
   signal: AbortSignal;
 }
