@@ -4,9 +4,9 @@ A fixed script of the eda adapter (actors/adapters/eda/pcbnew.ts runs it sandbox
 Plots every copper layer the board enables, F/B mask, silkscreen and paste and Edge.Cuts as Gerber X2 (netlist
 attributes on, aperture macros on so pads flash), PTH and NPTH Excellon files (metric, decimal, not merged) and the
 job file through KiCad 6's own GERBER_JOBFILE_WRITER, and the pick-and-place file through KiCad's own
-PLACE_FILE_EXPORTER (CSV, mm, both sides in one file, footprints marked "exclude from position files" left out, board
-origin as in KiCad's dialog default). Prints one JSON line listing the files with their layers, the position file and
-how many footprints it places.
+PLACE_FILE_EXPORTER (CSV, mm, both sides in one file named as KiCad's dialog names it, <board>-all-pos.csv;
+footprints marked "exclude from position files" left out; board origin, the dialog's default). Prints one JSON line
+listing the files with their layers, the position file and how many footprints it places.
 """
 import json
 import os
@@ -88,7 +88,7 @@ files.append({"path": job_path, "layer": "", "kind": "job"})
 
 # Pick-and-place: units mm, not SMD-only, through-hole kept, top and bottom, CSV, board origin (not the aux origin).
 placer = pcbnew.PLACE_FILE_EXPORTER(board, True, False, False, True, True, True, False)
-position_path = os.path.join(out_dir, base + "-both-pos.csv")
+position_path = os.path.join(out_dir, base + "-all-pos.csv")
 with open(position_path, "w", encoding="utf-8", newline="") as f:
     f.write(placer.GenPositionData())
 placed_count = placer.GetFootprintCount()

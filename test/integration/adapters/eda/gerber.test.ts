@@ -153,7 +153,7 @@ describe('eda.export_gerber output_dir and refusals', () => {
       const r = await tool.handler({ board_path: boardPath, output_dir: 'fab/pic/' }, toolContext());
       expect(r.output_dir).toBe('fab/pic');
       expect(r.files).toHaveLength(9 + 2 + 1);
-      expect([r.position_file, r.placed_count]).toEqual(['fab/pic/pic_programmer-both-pos.csv', 56]);
+      expect([r.position_file, r.placed_count]).toEqual(['fab/pic/pic_programmer-all-pos.csv', 56]);
     }
     expect(listFiles(path.join(demos.root, 'fab/pic')).sort()).toEqual(
       [
@@ -168,7 +168,7 @@ describe('eda.export_gerber output_dir and refusals', () => {
         'F_Silkscreen.gbr',
         'NPTH.drl',
         'PTH.drl',
-        'both-pos.csv',
+        'all-pos.csv',
         'job.gbrjob',
       ].map((s) => `pic_programmer-${s}`),
     );
