@@ -87,7 +87,7 @@ const recordLayout = (pid: string, boardPath: string) =>
   );
 
 describe('the manufacturing phase on the reference request with an imported board', () => {
-  it('costs the BOM as its next revision, plots the board with its position file, exports STEP and plans bring-up', async () => {
+  it('costs the BOM, plots the board with its position file, exports STEP and plans bring-up', async () => {
     const pid = await project('env sensor release');
     fs.mkdirSync(path.join(workspace, 'boards'), { recursive: true });
     fs.cpSync('/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb', `${workspace}/boards/board.kicad_pcb`);
@@ -189,7 +189,7 @@ describe('the manufacturing phase on the reference request with an imported boar
     expect(await okData(callTool(t.node.broker, 'twin.get_node', { item_key: elecBom.item_key }))).toMatchObject({
       id: elecBom.id,
     });
-  });
+  }, 600_000); // real engines (KiCad, the CAD kernel) on a shared machine: bounded by the tools' own timeouts, not 30 s
 });
 
 describe('the manufacturing phase refuses what it cannot release, recording nothing', () => {
