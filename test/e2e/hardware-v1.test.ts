@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { workspaceRoot } from '../../actors/adapters/kit/workspace.ts';
+import { importBoard } from '../support/board-import.ts';
 import { httpJson, type Json } from '../support/http-raw.ts';
 import { useTestNode } from '../support/node.ts';
 
@@ -39,54 +36,6 @@ async function project(name: string) {
   return p.json.id as string;
 }
 
-/** Imports a KiCad board into the project: the file into the workspace, its pcb_layout document over MCP. */
-async function importBoard(projectId: string) {
-  const ws = workspaceRoot(t.node.infra.config);
-  fs.mkdirSync(path.join(ws, 'boards'), { recursive: true });
-  fs.copyFileSync(
-    '/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb',
-    path.join(ws, 'boards/sensor.kicad_pcb'),
-  );
-  const client = new Client({ name: 'hardware-e2e', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
-  // An agent's write is held for a person: it waits in the approvals queue until approved there.
-  const call = client.callTool(
-    {
-      name: 'twin.record_document',
-      arguments: {
-        project_id: projectId,
-        document_type: 'pcb_layout',
-        name: 'Sensor board',
-        content: 'imported KiCad board',
-        properties: { board_path: 'boards/sensor.kicad_pcb' },
-      },
-    },
-    undefined,
-    { timeout: 300_000 },
-  );
-  let held: Json | undefined;
-  await expect
-    .poll(
-      async () => {
-        held = (await http('GET', `/v1/approvals?project_id=${projectId}&kind=tool_call`, undefined, DASH)).json
-          .items?.[0];
-        return held?.id ?? null;
-      },
-      { timeout: 60_000, interval: 100 },
-    )
-    .not.toBeNull();
-  const decided = await http(
-    'POST',
-    `/v1/approvals/${held!.id}/decision`,
-    { decision: 'approve', reason: 'the board to check' },
-    DASH,
-  );
-  expect(decided.status, JSON.stringify(decided.json)).toBe(200);
-  const r = await call;
-  await client.close();
-  expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
-}
-
 /** Waits (polling the run view) until the run holds the gate of `phase`; a run that ends first fails the test. */
 async function gateOf(runId: string, phase: string): Promise<Json> {
   let view: Json = {};
@@ -111,7 +60,7 @@ const nodeOf = async (id: string) => (await http('GET', `/v1/twin/nodes/${id}`))
 describe('hardware_v1 end to end on the real engines', () => {
   it('takes the reference request through all eleven approved gates to the end', async () => {
     const pid = await project('wall-mounted environmental sensor');
-    await importBoard(pid);
+    await importBoard(t.url, workspaceRoot(t.node.infra.config), pid);
     const run = await http('POST', '/v1/runs', {
       design_flow: 'hardware_v1',
       project_id: pid,

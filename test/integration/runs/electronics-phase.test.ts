@@ -1,16 +1,15 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { GatesActions } from '../../../contracts/actions/runs.actions.ts';
-import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
-import { serviceCaller, type PhaseInput } from '../../../actors/runs/executor.ts';
+import type { PhaseInput } from '../../../actors/runs/executor.ts';
 import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
 import { electronicsPhase } from '../../../actors/runs/handlers/hardware/electronics-phase.ts';
 import { postJson } from '../../support/http-raw.ts';
 import { useTestNode } from '../../support/node.ts';
+import { phaseInput } from '../../support/phase-input.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
 // The hardware_v1 electronics handler through the real registry, twin and eda adapter (KiCad files in a workspace of
@@ -23,33 +22,8 @@ afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
 const def = HARDWARE_V1.phases.find((p) => p.id === 'electronics')!;
 
 /** The runs actor's phase input for one attempt, recording the tools called. */
-function inputFor(projectId: string, goal: string) {
-  const called: string[] = [];
-  const input: PhaseInput = {
-    run_id: `run-${crypto.randomUUID()}`,
-    project_id: projectId,
-    flow_id: 'hardware_v1',
-    phase: def,
-    attempt: 1,
-    notes: [],
-    request: { goal },
-    facts: {},
-    prior: {},
-    bus: t.node.broker,
-    signal: new AbortController().signal,
-    callTool: (name, args, timeout = 600) => {
-      called.push(name);
-      return call(t.node.broker, ToolsActions.call, {
-        name,
-        arguments: args,
-        timeout_seconds: timeout,
-        call_id: `${input.run_id}:electronics:${crypto.randomUUID()}`,
-        caller: serviceCaller(input),
-      });
-    },
-  };
-  return { input, called };
-}
+const inputFor = (projectId: string, goal: string) =>
+  phaseInput(t.node.broker, HARDWARE_V1, { projectId, goal, phase: 'electronics' });
 
 const project = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
 const node = (input: PhaseInput, node_id: string) =>

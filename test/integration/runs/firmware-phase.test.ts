@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { GatesActions } from '../../../contracts/actions/runs.actions.ts';
-import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
-import { serviceCaller, type PhaseInput } from '../../../actors/runs/executor.ts';
+import type { PhaseInput } from '../../../actors/runs/executor.ts';
 import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
 import { electronicsPhase } from '../../../actors/runs/handlers/hardware/electronics-phase.ts';
 import { buildFirmware } from '../../../actors/runs/handlers/hardware/firmware-build.ts';
@@ -11,6 +10,7 @@ import { firmwarePhase } from '../../../actors/runs/handlers/hardware/firmware-p
 import type { Deliverable } from '../../../actors/runs/run.types.ts';
 import { postJson } from '../../support/http-raw.ts';
 import { useTestNode } from '../../support/node.ts';
+import { phaseInput } from '../../support/phase-input.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
 // The hardware_v1 firmware handler through the real registry, twin, eda adapter and firmware actor (gcc in the engine
@@ -19,36 +19,10 @@ import { callTool, okData } from '../../support/tools.ts';
 const REFERENCE =
   'a wall-mounted environmental sensor: a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost';
 const t = useTestNode({ realDb: true, workspace: 'firmware-phase-', startTimeoutMs: 120_000 });
-const defOf = (id: string) => HARDWARE_V1.phases.find((p) => p.id === id)!;
 
 /** The runs actor's phase input for one attempt of `phaseId`, recording the tools called. */
-function inputFor(projectId: string, phaseId: string, prior: Record<string, Deliverable[]> = {}, runId?: string) {
-  const called: string[] = [];
-  const input: PhaseInput = {
-    run_id: runId ?? `run-${crypto.randomUUID()}`,
-    project_id: projectId,
-    flow_id: 'hardware_v1',
-    phase: defOf(phaseId),
-    attempt: 1,
-    notes: [],
-    request: { goal: REFERENCE },
-    facts: {},
-    prior,
-    bus: t.node.broker,
-    signal: new AbortController().signal,
-    callTool: (name, args, timeout = 600) => {
-      called.push(name);
-      return call(t.node.broker, ToolsActions.call, {
-        name,
-        arguments: args,
-        timeout_seconds: timeout,
-        call_id: `${input.run_id}:${phaseId}:${crypto.randomUUID()}`,
-        caller: serviceCaller(input),
-      });
-    },
-  };
-  return { input, called };
-}
+const inputFor = (projectId: string, phase: string, prior: Record<string, Deliverable[]> = {}, runId?: string) =>
+  phaseInput(t.node.broker, HARDWARE_V1, { projectId, phase, prior, runId, goal: REFERENCE });
 
 const project = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
 const node = (input: PhaseInput, node_id: string) =>

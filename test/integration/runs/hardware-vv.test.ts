@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call } from '../../../brokers/actions.ts';
-import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
-import { serviceCaller, type PhaseInput } from '../../../actors/runs/executor.ts';
+import type { PhaseInput } from '../../../actors/runs/executor.ts';
 import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
 import { hardwareDesignPhase } from '../../../actors/runs/handlers/hardware/design.ts';
 import { electronicsPhase } from '../../../actors/runs/handlers/hardware/electronics-phase.ts';
@@ -11,6 +9,7 @@ import type { Verdict } from '../../../actors/runs/handlers/hardware/vv-verdicts
 import type { PhaseOutcome } from '../../../actors/runs/executor.ts';
 import { postJson } from '../../support/http-raw.ts';
 import { useTestNode } from '../../support/node.ts';
+import { phaseInput } from '../../support/phase-input.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
 // The hardware_v1 V&V handler through the real registry, CAD kernel, gmsh, CalculiX and eda adapter: the bracket
@@ -20,36 +19,8 @@ const goal = (shock: number) =>
   `a wall-mounted environmental sensor: an 80 x 60 x 30 mm enclosure of 0.4 kg held 50 mm off the wall by a 3 mm aluminium bracket, with a ${shock} g shock load, a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost`;
 const t = useTestNode({ realDb: true, workspace: 'hw-vv-ws-', startTimeoutMs: 120_000 });
 
-function inputFor(
-  runId: string,
-  projectId: string,
-  text: string,
-  phaseId: string,
-  prior: PhaseInput['prior'],
-): PhaseInput {
-  const input: PhaseInput = {
-    run_id: runId,
-    project_id: projectId,
-    flow_id: 'hardware_v1',
-    phase: HARDWARE_V1.phases.find((p) => p.id === phaseId)!,
-    attempt: 1,
-    notes: [],
-    request: { goal: text },
-    facts: {},
-    prior,
-    bus: t.node.broker,
-    signal: new AbortController().signal,
-    callTool: (name, args, timeout = 600) =>
-      call(t.node.broker, ToolsActions.call, {
-        name,
-        arguments: args,
-        timeout_seconds: timeout,
-        call_id: `${input.run_id}:${phaseId}:${crypto.randomUUID()}`,
-        caller: serviceCaller(input),
-      }),
-  };
-  return input;
-}
+const inputFor = (runId: string, projectId: string, text: string, phase: string, prior: PhaseInput['prior']) =>
+  phaseInput(t.node.broker, HARDWARE_V1, { runId, projectId, goal: text, phase, prior }).input;
 
 const ok = (o: PhaseOutcome) => {
   if (!o.ok) throw new Error(`${o.kind}: ${o.message}`);

@@ -5,9 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { GatesActions } from '../../../contracts/actions/runs.actions.ts';
-import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
-import { serviceCaller, type PhaseInput } from '../../../actors/runs/executor.ts';
+import type { PhaseInput } from '../../../actors/runs/executor.ts';
 import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
 import { electronicsPhase } from '../../../actors/runs/handlers/hardware/electronics-phase.ts';
 import { manufacturingPhase } from '../../../actors/runs/handlers/hardware/manufacturing-phase.ts';
@@ -15,6 +14,7 @@ import { commitBox } from '../../../actors/runs/handlers/mech/box-part.ts';
 import type { Deliverable } from '../../../actors/runs/run.types.ts';
 import { postJson } from '../../support/http-raw.ts';
 import { useTestNode } from '../../support/node.ts';
+import { phaseInput } from '../../support/phase-input.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
 // The hardware_v1 manufacturing handler through the real registry, twin, eda and CAD adapters (KiCad files in a
@@ -27,39 +27,8 @@ const t = useTestNode({ realDb: true, env: { SERVICE_WORKSPACE: workspace }, sta
 afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
 
 /** The runs actor's input for one phase of a run, recording the tools called. */
-function inputFor(runId: string, projectId: string, phaseId: string, prior: Record<string, Deliverable[]> = {}) {
-  const called: string[] = [];
-  const input: PhaseInput = {
-    run_id: runId,
-    project_id: projectId,
-    flow_id: 'hardware_v1',
-    phase: HARDWARE_V1.phases.find((p) => p.id === phaseId)!,
-    attempt: 1,
-    notes: [],
-    request: { goal: REFERENCE },
-    facts: {},
-    prior,
-    bus: t.node.broker,
-    signal: new AbortController().signal,
-    callTool: (name, args, timeout = 600) => {
-      called.push(name);
-      // The bus timeout the runs actor gives a tool call: the tool's own plus 10 s (not the 10 s default of a call).
-      return call(
-        t.node.broker,
-        ToolsActions.call,
-        {
-          name,
-          arguments: args,
-          timeout_seconds: timeout,
-          call_id: `${runId}:${phaseId}:${crypto.randomUUID()}`,
-          caller: serviceCaller(input),
-        },
-        { timeout: timeout * 1000 + 10_000 },
-      );
-    },
-  };
-  return { input, called };
-}
+const inputFor = (runId: string, projectId: string, phase: string, prior: Record<string, Deliverable[]> = {}) =>
+  phaseInput(t.node.broker, HARDWARE_V1, { runId, projectId, phase, prior, goal: REFERENCE });
 
 const project = async (name: string) => (await postJson(`${t.url}/v1/projects`, { name })).body.id as string;
 const node = (input: PhaseInput, node_id: string) =>
