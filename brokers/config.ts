@@ -72,6 +72,7 @@ export const ConfigSchema = z.object({
   SERVICE_SOLVER_MAX_NODES: z.coerce.number().int().min(100).default(95_000),
   SERVICE_CAD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SERVICE_CAD_HEAP_RECYCLE_MB: z.coerce.number().int().min(128).default(512),
+  SERVICE_CAD_IDLE_MS: z.coerce.number().int().min(0).default(300_000),
   SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
   SERVICE_EDA_PYTHON: z.string().min(1).default('/usr/bin/python3'),
   SERVICE_MODEL_PRICES_PATH: z.string().min(1).optional(),
@@ -132,6 +133,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'largest mesh the solver accepts, in nodes (95000: ~2 GB for SPOOLES with second-order tets); larger is refused',
   SERVICE_CAD_THREADS: 'OpenCascade kernel threads per process for the CAD adapters and sessions (the number of cores)',
   SERVICE_CAD_HEAP_RECYCLE_MB: 'a CAD kernel thread whose wasm heap passes this is replaced between tasks (512)',
+  SERVICE_CAD_IDLE_MS:
+    'a CAD kernel thread starts on first use and is released after this long without a task (300000 ms; 0 keeps it)',
   SERVICE_ENGINE_SANDBOX:
     'bwrap (default): engines (ccx, gmsh, ngspice) run under bubblewrap, only their scratch folder writable, no network, no other process visible; off only where each adapter runs in a locked-down container of its own (k8s)',
   SERVICE_EDA_PYTHON:

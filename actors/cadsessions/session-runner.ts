@@ -183,12 +183,13 @@ export function createSessionRunner(deps: RunnerDeps) {
       return serialize(id, async () => {
         await load(id, false);
         const closed = (await deps.store.close(id, deps.now()))!;
+        // A thread released while idle took the document with it: closing never starts a kernel just to drop it.
         await deps
           .pool()
           .run(
             'session',
             { session_id: id, expected_seq: 0, action: { type: 'drop' } },
-            { slot: deps.pool().slotFor(id) },
+            { slot: deps.pool().slotFor(id), ifRunning: true },
           )
           .catch(() => undefined);
         return closed;

@@ -1,4 +1,4 @@
 export { KernelPool, type KernelPoolOptions } from './host/pool.ts';
 export { KernelTaskError, type KernelFailure, type KernelFailureKind } from './host/protocol.ts';
-export { acquireKernelPool, releaseKernelPool } from './host/shared.ts';
+export { acquireKernelPool, currentKernelPool, releaseKernelPool } from './host/shared.ts';
 export type { KernelTasks } from './tasks.ts';
