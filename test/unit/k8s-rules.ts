@@ -1,3 +1,5 @@
+import { overlays, render } from './k8s-render.ts';
+import { checkScaling } from './k8s-scaling-rules.ts';
 import {
   ADAPTER_CPU,
   ADAPTER_DEFAULT_MEMORY,
@@ -9,7 +11,6 @@ import {
   flagArg,
   IMAGE,
   INTERNET_ROLES,
-  isKustomization,
   isObject,
   isServiceImage,
   NATS_MIN_PAYLOAD,
@@ -278,16 +279,27 @@ function checkAdapterNetwork(a: Pod, policies: Resource[], natsLabels: Y, postgr
       v.push(`${where(a.w)}: hosts ${webRole}, which fetches from the internet, but has no egress to port ${port}`);
 }
 
-/** Every rule, applied to a tree; `roles` are the launcher's role names. Returns the violations (empty = valid). */
+/**
+ * Every rule, applied to a tree: the kustomizations' structure, then each overlay (k8s-render.ts) as rendered, its
+ * violations prefixed with the overlay's folder. `roles` are the launcher's role names. Returns the violations (empty
+ * = valid). Field types, required fields and known kinds are the schemas' part (k8s-schemas.ts), not repeated here.
+ */
 export function check(tree: Tree, roles: readonly string[]): string[] {
   const v: string[] = [...tree.parseErrors];
-  const { kustomizations, patchFiles } = checkKustomizations(tree, v);
-
-  const resources: Resource[] = [];
-  for (const [file, docs] of tree.docs) {
-    if (isKustomization(file) || patchFiles.has(file)) continue;
-    for (const d of docs) if (isObject(d)) resources.push({ file, doc: d });
+  const { kustomizations } = checkKustomizations(tree, v);
+  const names = overlays(tree);
+  if (names.length === 0) v.push('no overlay (a kustomization that no other includes) under k8s/');
+  for (const overlay of names) {
+    const { resources, errors } = render(tree, overlay);
+    const found = [...errors];
+    checkOverlay(resources, kustomizations, roles, found);
+    v.push(...found.map((x) => `${overlay}: ${x}`));
   }
+  return v;
+}
+
+/** The rules on the objects one overlay renders to. */
+function checkOverlay(resources: Resource[], kustomizations: Resource[], roles: readonly string[], v: string[]): void {
   const ofKind = (kind: string) => resources.filter((r) => r.doc.kind === kind);
   const where = (r: Resource) => `${r.file}: ${r.doc.kind} ${r.doc.metadata?.name}`;
   const workloads = [...ofKind('Deployment'), ...ofKind('StatefulSet')];
@@ -362,26 +374,15 @@ export function check(tree: Tree, roles: readonly string[]): string[] {
   if (!services.get('gateway')?.doc.spec?.ports?.some((p: Y) => p?.port === 80))
     v.push('Service gateway does not listen on port 80');
 
-  // HPAs target Deployments that exist, on CPU at 70 percent; every adapter pod has one (1 to 8).
+  // Autoscaling (an HPA or a KEDA ScaledObject per adapter Deployment, never both) and scraping: k8s-scaling-rules.ts.
   const adapterPods = pods.filter(
     (p) => p.w.doc.kind === 'Deployment' && podLabels(p.w)?.['app.kubernetes.io/component'] === 'adapter',
   );
-  const hpas = ofKind('HorizontalPodAutoscaler');
-  for (const h of hpas) {
-    const ref = h.doc.spec?.scaleTargetRef;
-    if (ref?.kind !== 'Deployment' || !deployments.has(ref?.name))
-      v.push(`${where(h)}: targets ${ref?.kind} ${ref?.name}, not an existing Deployment`);
-    const cpu = (h.doc.spec?.metrics ?? []).find((m: Y) => m?.type === 'Resource' && m.resource?.name === 'cpu');
-    if (cpu?.resource?.target?.averageUtilization !== 70) v.push(`${where(h)}: no CPU 70% target`);
-    if (!(h.doc.spec?.minReplicas >= 1) || !(h.doc.spec?.maxReplicas >= h.doc.spec?.minReplicas))
-      v.push(`${where(h)}: bad replica bounds`);
-  }
-  for (const a of adapterPods) {
-    const h = hpas.find((x) => x.doc.spec?.scaleTargetRef?.name === a.name);
-    if (!h) v.push(`${where(a.w)}: no HorizontalPodAutoscaler`);
-    else if (h.doc.spec.minReplicas !== 1 || h.doc.spec.maxReplicas !== 8)
-      v.push(`${where(h)}: adapter HPA is not 1..8`);
-  }
+  checkScaling(
+    resources,
+    adapterPods.map((p) => ({ name: p.name, roles: p.roles, where: where(p.w) })),
+    v,
+  );
 
   const postgres = workloads.find((w) => w.doc.metadata?.name === 'postgres');
   const policies = ofKind('NetworkPolicy');
@@ -398,5 +399,4 @@ export function check(tree: Tree, roles: readonly string[]): string[] {
     for (const r of k.doc.replicas ?? [])
       if (!workloadNames.has(r?.name)) v.push(`${k.file}: replicas for unknown workload ${r?.name}`);
   }
-  return v;
 }

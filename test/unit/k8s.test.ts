@@ -7,11 +7,12 @@ import { check } from './k8s-rules.ts';
 import { doc, EXPECTED_DEPLOYMENTS, IMAGE, load, type Tree, type Y } from './k8s-support.ts';
 
 /**
- * The Kubernetes manifests in k8s/ are validated here, never applied: every YAML document is parsed and checked for
- * the structure the cluster needs (kustomizations complete, selectors matching, HPAs targeting real Deployments, every
- * launcher role hosted by exactly one Deployment) and for the spec's isolation rules (SPEC "Limits": read-only root,
- * tmpfs /tmp, limits, no privilege escalation, no network for adapters but what their roles need). `check`
- * (k8s-rules.ts) returns every violation; the mutation cases below prove that each rule bites.
+ * The Kubernetes manifests in k8s/ are validated here, never applied: every YAML document is parsed, the
+ * kustomizations checked, and each overlay rendered (k8s-render.ts) and checked for the structure the cluster needs
+ * (selectors matching, one autoscaler per adapter Deployment, HPA or KEDA ScaledObject, every launcher role hosted by
+ * exactly one Deployment) and for the spec's isolation rules (SPEC "Limits": read-only root, tmpfs /tmp, limits, no
+ * privilege escalation, no network for adapters but what their roles need). `check` (k8s-rules.ts) returns every
+ * violation; the mutation cases below prove that each rule bites. Schemas: k8s-schemas.test.ts.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -112,11 +113,6 @@ describe('k8s manifests', () => {
       name: 'a document without metadata.name',
       mutate: (t) => void delete doc(t, 'ConfigMap', 'service-config').metadata.name,
       expect: /no metadata\.name/,
-    },
-    {
-      name: 'a document without apiVersion',
-      mutate: (t) => void delete doc(t, 'Service', 'redis').apiVersion,
-      expect: /no apiVersion/,
     },
     {
       name: 'a writable root filesystem',
@@ -260,6 +256,64 @@ describe('k8s manifests', () => {
       name: 'adapter without HPA',
       mutate: (t) => void (doc(t, 'HorizontalPodAutoscaler', 'adapter-cadkernel').spec.scaleTargetRef.name = 'gateway'),
       expect: /adapter-cadkernel: no HorizontalPodAutoscaler/,
+    },
+    {
+      name: 'an adapter Deployment under an HPA and a ScaledObject',
+      mutate: (t) =>
+        void t.docs.get('overlays/prod/gateway-hpa.yaml')!.push({
+          ...structuredClone(doc(t, 'HorizontalPodAutoscaler', 'adapter-solver')),
+          metadata: { name: 'adapter-solver-cpu' },
+        }),
+      expect:
+        /overlays\/prod: Deployment adapter-solver is scaled by 2 autoscalers \(HorizontalPodAutoscaler adapter-solver-cpu, ScaledObject adapter-solver\)/,
+    },
+    {
+      name: 'a ScaledObject blind to the calls waiting',
+      mutate: (t) => {
+        const trigger = doc(t, 'ScaledObject', 'adapter-circuit').spec.triggers[1];
+        trigger.metadata.query = 'sum(service_tool_calls_in_flight{adapter="circuit"})';
+      },
+      expect:
+        /ScaledObject adapter-circuit: no prometheus trigger reads service_tool_calls_waiting\{adapter="circuit"\}/,
+    },
+    {
+      name: "a ScaledObject reading another adapter's backlog",
+      mutate: (t) => {
+        const trigger = doc(t, 'ScaledObject', 'adapter-eda').spec.triggers[1];
+        trigger.metadata.query = trigger.metadata.query.replaceAll('"eda"', '"web"');
+      },
+      expect: /ScaledObject adapter-eda: no prometheus trigger reads service_tool_calls_in_flight\{adapter="eda"\}/,
+    },
+    {
+      name: 'a ScaledObject without the CPU trigger',
+      mutate: (t) => void doc(t, 'ScaledObject', 'firmware').spec.triggers.splice(0, 1),
+      expect: /ScaledObject firmware: no CPU 70% trigger/,
+    },
+    {
+      name: 'a ScaledObject beyond 8 replicas',
+      mutate: (t) => void (doc(t, 'ScaledObject', 'adapter-web').spec.maxReplicaCount = 20),
+      expect: /ScaledObject adapter-web: adapter ScaledObject is not 1\.\.8/,
+    },
+    {
+      name: 'a ScaledObject on a missing Deployment',
+      mutate: (t) => void (doc(t, 'ScaledObject', 'adapter-cadscript').spec.scaleTargetRef.name = 'adapter-cadscrypt'),
+      expect:
+        /targets Deployment adapter-cadscrypt, not an existing Deployment[\s\S]*adapter-cadscript: no HorizontalPodAutoscaler or ScaledObject/,
+    },
+    {
+      name: 'backlog autoscaling with nothing scraping the gateway',
+      mutate: (t) => void (doc(t, 'ServiceMonitor', 'gateway').spec.selector.matchLabels = { app: 'gateway' }),
+      expect: /ServiceMonitor gateway: selects no Service[\s\S]*ScaledObjects read Prometheus, but no ServiceMonitor/,
+    },
+    {
+      name: 'a ServiceMonitor on a port the Service lacks',
+      mutate: (t) => void (doc(t, 'ServiceMonitor', 'gateway').spec.endpoints[0].port = 'metrics'),
+      expect: /ServiceMonitor gateway: endpoint port metrics is no named port/,
+    },
+    {
+      name: 'a ServiceMonitor scraping another path',
+      mutate: (t) => void (doc(t, 'ServiceMonitor', 'gateway').spec.endpoints[0].path = '/health'),
+      expect: /ServiceMonitor gateway: endpoint path \/health is not \/metrics/,
     },
     {
       name: 'probe path not /health',
