@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import moleculer, { type BrokerOptions } from 'moleculer';
 import type { ServiceConfig } from './config.ts';
 import { openDb, type Db } from './db/index.ts';
+import { drainNode } from './drain.ts';
 import { ActorErrorRegenerator } from './errors.ts';
 import type { Infra, RoleDefinition } from './infra.ts';
 import { moleculerLoggerOptions, type Logger } from './logger.ts';
@@ -88,6 +89,7 @@ export function createBroker(opts: CreateBrokerOptions): BrokerHandle {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      if (broker.started) await drainNode(broker, config.SERVICE_DRAIN_TIMEOUT_MS, log);
       await broker.stop();
       if (dbPromise) await (await dbPromise.catch(() => undefined))?.close();
       redis?.disconnect();

@@ -29,6 +29,7 @@ export const ConfigSchema = z.object({
   SERVICE_HTTP_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(50).default(72_000),
   SERVICE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(50).default(120_000),
   SERVICE_HTTP_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
+  SERVICE_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).default(25_000),
   SERVICE_HISTORY_TOKENS: z.coerce.number().int().min(100).default(12_000),
   SERVICE_CHAT_TWIN_WRITES: bool.default(true),
   SERVICE_CHAT_PROJECT_WRITES: bool.default(true),
@@ -104,6 +105,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_HTTP_IDLE_TIMEOUT_MS: 'a connection silent this long with no request being answered is closed (120000 ms)',
   SERVICE_HTTP_DRAIN_MS:
     'on stop, requests in flight get this long to finish before every connection is closed (10000 ms)',
+  SERVICE_DRAIN_TIMEOUT_MS:
+    "on SIGTERM an adapter node leaves the balancer, refuses new calls retryably and lets its calls in flight finish for up to this (25000 ms; k8s sets it from the adapter's call timeout); calls still running then are aborted as TOOL_UNAVAILABLE",
   SERVICE_HISTORY_TOKENS: 'tokens of thread history sent with a chat turn, newest exchanges first (12000)',
   SERVICE_CHAT_TWIN_WRITES: '0 leaves the twin write tools out of chat (read-only twin); default 1',
   SERVICE_CHAT_PROJECT_WRITES: '0 leaves the project write tools out of chat; default 1',

@@ -1,5 +1,6 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { action } from '../../../brokers/actions.ts';
+import type { DrainReport } from '../../../brokers/drain.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import {
   adapterActions,
@@ -12,7 +13,9 @@ import {
 import { toValidationIssues, type ValidationIssue } from '../../../contracts/errors.ts';
 import { invalidArguments, toolFailed, type ToolCallError, type ToolResult } from '../../../contracts/tool-result.ts';
 import { annotationsOf, TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
+import { adapterCallTimeoutSeconds } from './call-timeout.ts';
 import { callerPort } from './caller-port.ts';
+import { DrainSignal, InFlightCalls } from './in-flight.ts';
 import { untrustedInput } from './tool-input.ts';
 import {
   InvalidArgumentsError,
@@ -61,7 +64,8 @@ export function createAdapterService(def: AdapterDefinition) {
     const acts = adapterActions(def.id);
     const defs = typeof def.tools === 'function' ? def.tools(infra) : def.tools;
     const tools = new Map(defs.map((t) => [`${def.id}.${t.name}`, t]));
-    const running = new Map<string, AbortController>();
+    const running = new InFlightCalls();
+    const callTimeoutMs = adapterCallTimeoutSeconds(def.id) * 1000;
     const startedAt = Date.now();
     let lastInvocation: string | null = null;
     let engine: { at: number; value: Awaited<ReturnType<NonNullable<AdapterDefinition['checkEngine']>>> } | undefined;
@@ -108,7 +112,10 @@ export function createAdapterService(def: AdapterDefinition) {
     });
 
     async function invoke(p: InvokeParams, ctx: Context): Promise<ToolResult> {
+      // Draining (SIGTERM): refused before anything runs, retryably, so the caller runs it on another replica (issue 20).
+      running.refuseWhileDraining(acts.invoke.action, ctx.broker.nodeID);
       const started = performance.now();
+      const timeoutMs = Math.min(p.timeout_ms, callTimeoutMs);
       const fail = (error: ToolCallError): ToolResult => toolFailed(p.tool_id, error, performance.now() - started);
       const refuse = (issues: ValidationIssue[]): ToolResult =>
         invalidArguments(p.tool_id, issues, performance.now() - started);
@@ -142,7 +149,8 @@ export function createAdapterService(def: AdapterDefinition) {
 
       const controller = new AbortController();
       running.set(p.call_id, controller);
-      const timer = setTimeout(() => controller.abort(new TimeoutSignal()), p.timeout_ms);
+      infra.log.debug({ tool: p.tool_id, call: p.call_id }, 'tool_call_started');
+      const timer = setTimeout(() => controller.abort(new TimeoutSignal()), timeoutMs);
       const outputFiles: string[] = [];
       const port = callerPort(ctx, { callId: p.call_id, replyTo: p.progress_node });
       /** Progress still on its way to the caller's node: awaited (briefly) so the result never overtakes it. */
@@ -167,7 +175,7 @@ export function createAdapterService(def: AdapterDefinition) {
             notify: (method, params) => port.notify(method, params),
             async request(method, params) {
               if (!port.reachable) throw new ToolError(`${method} needs a client stream, and this call has none`);
-              const remaining = Math.max(1000, p.timeout_ms - (performance.now() - started));
+              const remaining = Math.max(1000, timeoutMs - (performance.now() - started));
               const r = await port.request(method, params, { timeoutMs: remaining });
               if (!r.delivered) throw new ToolError(`${method} could not reach the client: ${r.reason}`);
               return r.result;
@@ -199,13 +207,19 @@ export function createAdapterService(def: AdapterDefinition) {
         };
       } catch (err) {
         if (err instanceof TimeoutSignal) {
-          const seconds = Math.round(p.timeout_ms / 1000);
+          const seconds = Math.round(timeoutMs / 1000);
           return fail({
             type: 'TOOL_TIMEOUT',
             message: `tool ${p.tool_id} exceeded its timeout of ${seconds} seconds`,
             details: { timeout_seconds: seconds },
           });
         }
+        if (err instanceof DrainSignal)
+          return fail({
+            type: 'TOOL_UNAVAILABLE',
+            message: `${err.message}; it may be run again`,
+            details: 'draining',
+          });
         if (err instanceof CancelSignal)
           return fail({ type: 'CANCELLED', message: `call cancelled: ${err.message}`, details: err.message });
         if (err instanceof InvalidArgumentsError) return refuse(err.issues());
@@ -255,6 +269,12 @@ export function createAdapterService(def: AdapterDefinition) {
           const msg = ToolcallCancelSchema.safeParse(ctx.params);
           if (!msg.success) return;
           running.get(msg.data.call_id)?.abort(new CancelSignal(msg.data.reason ?? 'cancelled by the client'));
+        },
+      },
+      methods: {
+        /** The node's drain on SIGTERM (brokers/drain.ts `Drainable`). */
+        async drainCalls(timeoutMs: number): Promise<DrainReport> {
+          return { adapter: def.id, ...(await running.drain(timeoutMs)) };
         },
       },
     };
