@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { copyFixture, tempWorkspace } from '../../support/sim-fixtures.ts';
+import { startTestNode, type TestNode } from '../../support/node.ts';
+import { natsClusterEnv } from '../../support/servers.ts';
+import { spawnService, type LogLine, type SpawnedService } from '../../support/spawn.ts';
+import { invokeViaRegistry, okData } from '../../support/tools.ts';
+
+/**
+ * Issue 20, scale-down with a solve in flight, on the real NATS server with real processes: solver adapter A (its own
+ * process) runs a medium-mesh run_fea for the caller (this process: the tools registry); SIGTERM reaches A while the
+ * solve runs. A leaves the balancer, finishes the solve (correct result), exits 0; a call made after the SIGTERM goes
+ * to adapter B and runs there exactly once. No step waits on time: each waits for a log line, a registry state or a result.
+ */
+describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => {
+  const ws = tempWorkspace('solver-drain-');
+  const env = {
+    ...natsClusterEnv(),
+    SERVICE_WORKSPACE: ws.root,
+    SERVICE_DATA_DIR: 'memory://',
+    SERVICE_REQUEST_TIMEOUT_MS: '600000',
+  };
+  // debug: the kit's `tool_call_started` line is how the test sees a call running on a node.
+  const adapterEnv = { ...env, SERVICE_LOG_LEVEL: 'debug', SERVICE_DRAIN_TIMEOUT_MS: '600000' };
+  const spawned: SpawnedService[] = [];
+  let caller: TestNode;
+
+  const startAdapter = async () => {
+    const s = spawnService(['--roles', 'adapter:solver'], adapterEnv);
+    spawned.push(s);
+    const ready = await s.waitFor('node_ready', 120_000);
+    return { proc: s, nodeID: String(ready.node) };
+  };
+  const invokeNodes = () =>
+    (caller.node.broker.registry.getActionEndpoints('adapters.solver.invoke')?.endpoints ?? [])
+      .map((e: { node: { id: string } }) => e.node.id)
+      .sort();
+  const started = (callId: string) => (l: LogLine) => l.msg === 'tool_call_started' && l.call === callId;
+
+  beforeAll(() => {
+    copyFixture(ws.root, 'beam_medium.inp.gz');
+    copyFixture(ws.root, 'beam_coarse.inp');
+  });
+  afterAll(async () => {
+    await Promise.all(spawned.map((s) => s.kill('SIGKILL')));
+    await caller?.stop();
+    ws.remove();
+  });
+
+  it('finishes the solve in flight, exits 0, and the next call runs once on the other replica', async () => {
+    const a = await startAdapter();
+    caller = await startTestNode({ roles: 'tools', env });
+    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([a.nodeID]);
+
+    const first = okData(
+      invokeViaRegistry(
+        caller.node.broker,
+        'solver.run_fea',
+        {
+          mesh_file: 'beam_medium.inp',
+          load_case: 'tip load 1000 N',
+          analysis_type: 'static_stress',
+          material: 'steel',
+          fixed_node_set: 'FIXED',
+          load_node_set: 'LOAD',
+          load_force_n: [0, 0, -1000],
+        },
+        {},
+        { call_id: 'drain-first', timeout_seconds: 900 },
+      ),
+    );
+    first.catch(() => undefined);
+    await a.proc.waitFor(started('drain-first'), 120_000);
+
+    const b = await startAdapter();
+    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([a.nodeID, b.nodeID].sort());
+
+    a.proc.proc.kill('SIGTERM');
+    await a.proc.waitFor('node_draining', 60_000);
+    // A left the balancer: the caller's registry no longer offers it, though A is still on the bus finishing the solve.
+    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([b.nodeID]);
+    expect(a.proc.proc.exitCode).toBeNull();
+
+    const second = await okData(
+      invokeViaRegistry(
+        caller.node.broker,
+        'solver.run_fea',
+        {
+          mesh_file: 'beam_coarse.inp',
+          load_case: 'tip load after SIGTERM',
+          analysis_type: 'static_stress',
+          material: 'steel',
+          fixed_node_set: 'FIXED',
+          load_node_set: 'LOAD',
+          load_force_n: [0, 0, -1000],
+        },
+        {},
+        { call_id: 'drain-second', timeout_seconds: 900 },
+      ),
+    );
+    expect(second.reaction_force_n[2]).toBeCloseTo(1000, 0);
+
+    const fea = await first;
+    expect(-fea.load_set_mean_displacement_mm[2]).toBeCloseTo(7.58, 2);
+    expect(fea.reaction_force_n[2]).toBeCloseTo(1000, 0);
+    expect(fea).toMatchObject({ analysis_type: 'static_stress', mesh_nodes: 20135, warnings: [] });
+
+    expect(await a.proc.exited).toBe(0);
+    expect(a.proc.lines.find((l) => l.msg === 'adapter_drained')).toMatchObject({
+      adapter: 'solver',
+      in_flight: 1,
+      finished: 1,
+      aborted: 0,
+    });
+    // Each call ran exactly once, where it was sent: the first on A, the second on B.
+    const runs = (s: SpawnedService, callId: string) => s.lines.filter(started(callId)).length;
+    expect([runs(a.proc, 'drain-first'), runs(b.proc, 'drain-first')]).toEqual([1, 0]);
+    expect([runs(a.proc, 'drain-second'), runs(b.proc, 'drain-second')]).toEqual([0, 1]);
+
+    expect(await b.proc.kill('SIGTERM')).toBe(0);
+  }, 900_000);
+});
