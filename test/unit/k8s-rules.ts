@@ -1,4 +1,5 @@
 import { overlays, render } from './k8s-render.ts';
+import { checkDrain } from './k8s-drain-rules.ts';
 import { checkScaling } from './k8s-scaling-rules.ts';
 import {
   ADAPTER_CPU,
@@ -381,6 +382,11 @@ function checkOverlay(resources: Resource[], kustomizations: Resource[], roles: 
   checkScaling(
     resources,
     adapterPods.map((p) => ({ name: p.name, roles: p.roles, where: where(p.w) })),
+    v,
+  );
+  // Adapter pods drain on SIGTERM for longer than their longest call, inside the grace period: k8s-drain-rules.ts.
+  checkDrain(
+    adapterPods.map((p) => ({ roles: p.roles, spec: p.spec, container: p.c, where: where(p.w) })),
     v,
   );
 
