@@ -6,6 +6,8 @@ import type { ServiceConfig } from './config.ts';
 import { openDb, type Db } from './db/index.ts';
 import { drainNode } from './drain.ts';
 import { ActorErrorRegenerator } from './errors.ts';
+import './least-in-flight.strategy.ts';
+import { createLoadBalancing } from './load-board.ts';
 import type { Infra, RoleDefinition } from './infra.ts';
 import { moleculerLoggerOptions, type Logger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
@@ -28,7 +30,11 @@ export interface BrokerHandle {
   stop(): Promise<void>;
 }
 
-function brokerOptions(opts: CreateBrokerOptions, metrics: ReturnType<typeof createMetrics>): BrokerOptions {
+function brokerOptions(
+  opts: CreateBrokerOptions,
+  metrics: ReturnType<typeof createMetrics>,
+  balancing: ReturnType<typeof createLoadBalancing>,
+): BrokerOptions {
   const { config } = opts;
   const nodeID = config.SERVICE_NODE_ID ?? `${os.hostname()}-${process.pid}-${crypto.randomBytes(2).toString('hex')}`;
   const cacher = config.SERVICE_REDIS_URL
@@ -51,7 +57,7 @@ function brokerOptions(opts: CreateBrokerOptions, metrics: ReturnType<typeof cre
     metrics: false,
     tracing: false,
     skipProcessEventRegistration: true,
-    middlewares: [metrics.middleware, createContractValidation()],
+    middlewares: [metrics.middleware, createContractValidation(), balancing.middleware],
   };
 }
 
@@ -83,7 +89,10 @@ export function createBroker(opts: CreateBrokerOptions): BrokerHandle {
       return dbPromise;
     },
   };
-  const broker = new moleculer.ServiceBroker(brokerOptions(opts, metrics));
+  // The adapters' invoke is balanced by calls in flight (least-in-flight.strategy.ts), the rest round robin.
+  const balancing = createLoadBalancing(metrics.registry);
+  const broker = new moleculer.ServiceBroker(brokerOptions(opts, metrics, balancing));
+  balancing.attach(broker);
   for (const role of opts.roles) for (const make of role.services) broker.createService(make(infra));
 
   let stopping: Promise<void> | undefined;

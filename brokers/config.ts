@@ -72,6 +72,8 @@ export const ConfigSchema = z.object({
   SERVICE_SIM_FIELD_MAX_BYTES: z.coerce.number().int().min(256).default(1_500_000),
   SERVICE_SOLVER_MAX_NODES: z.coerce.number().int().min(100).default(95_000),
   SERVICE_CAD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  SERVICE_SOLVER_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  SERVICE_CADSCRIPT_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   SERVICE_CAD_HEAP_RECYCLE_MB: z.coerce.number().int().min(128).default(512),
   SERVICE_CAD_IDLE_MS: z.coerce.number().int().min(0).default(300_000),
   SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
@@ -135,6 +137,10 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_SOLVER_MAX_NODES:
     'largest mesh the solver accepts, in nodes (95000: ~2 GB for SPOOLES with second-order tets); larger is refused',
   SERVICE_CAD_THREADS: 'OpenCascade kernel threads per process for the CAD adapters and sessions (the number of cores)',
+  SERVICE_SOLVER_CONCURRENCY:
+    'solver calls one adapter node runs at once (the number of cores: one ccx per core); past it a call is refused, retryable, and goes to another replica or waits',
+  SERVICE_CADSCRIPT_CONCURRENCY:
+    'cadscript calls one adapter node runs at once (SERVICE_CAD_THREADS); past it a call is refused, retryable, and goes to another replica or waits',
   SERVICE_CAD_HEAP_RECYCLE_MB: 'a CAD kernel thread whose wasm heap passes this is replaced between tasks (512)',
   SERVICE_CAD_IDLE_MS:
     'a CAD kernel thread starts on first use and is released after this long without a task (300000 ms; 0 keeps it)',

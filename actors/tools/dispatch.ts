@@ -3,17 +3,30 @@ import { adapterActions, type AnnouncedTool } from '../../contracts/actions/adap
 import type { ToolCallParams } from '../../contracts/actions/tools.actions.ts';
 import { toolFailed, type ToolResult } from '../../contracts/tool-result.ts';
 import { call } from '../../brokers/actions.ts';
+import { boardOf, LoadBoard } from '../../brokers/load-board.ts';
+import '../../brokers/least-in-flight.strategy.ts';
+import { ADAPTER_BUSY_TYPE, AdapterLoadSchema } from '../../contracts/actions/adapter-load.ts';
 
 /** Grace past the tool's own deadline before the bus call itself gives up (the adapter answers TOOL_TIMEOUT first). */
 const BUS_GRACE_MS = 5000;
+/** A call waiting for a free slot looks again this often even with no news (an `adapters.load` hint may be lost). */
+const WAIT_POLL_MS = 2000;
 
 /** Moleculer errors that mean the adapter's node went away mid-call (a crash), not a tool refusal. */
 const NODE_LOST = new Set(['REQUEST_REJECTED', 'SERVICE_NOT_AVAILABLE', 'SERVICE_NOT_FOUND', 'INVALID_ENDPOINT']);
+/** Of those, the ones that mean a call sent to a chosen node was never sent (the node left before). */
+const NOT_SENT = new Set(['SERVICE_NOT_AVAILABLE', 'SERVICE_NOT_FOUND']);
+
+/** The board of a broker not built by createBroker: no published loads, so a waiting call looks again on its poll. */
+const fallbackBoard = new LoadBoard();
 
 /**
- * Sends one validated call to its adapter and passes its ToolResult through as it is. When the adapter gives no answer,
- * the failure is a ToolResult too: a crash of the adapter's node is TOOL_EXECUTION_ERROR (retried once on another node
- * only for idempotent tools), a node gone before the call started is TOOL_UNAVAILABLE, a deadline is TOOL_TIMEOUT.
+ * Sends one validated call to its adapter and passes its ToolResult through as it is. The adapter's replica is the one
+ * with the fewest calls in flight (LeastInFlight strategy). A replica that is full refuses the call before it starts
+ * (QUEUE_FULL): the call then waits here, first come first served, for a replica with a free slot and is sent there,
+ * still once; waiting counts against the call's timeout. When the adapter gives no answer, the failure is a ToolResult
+ * too: a crash of the adapter's node is TOOL_EXECUTION_ERROR (retried once on another node only for idempotent tools),
+ * a node gone before the call started is TOOL_UNAVAILABLE, a deadline is TOOL_TIMEOUT.
  */
 export async function dispatch(
   ctx: Context,
@@ -23,8 +36,23 @@ export async function dispatch(
 ): Promise<ToolResult> {
   const started = performance.now();
   const timeoutMs = p.timeout_seconds * 1000;
+  const deadline = started + timeoutMs;
   const acts = adapterActions(tool.adapter_id);
-  for (let attempt = 1; ; attempt++) {
+  const board = boardOf(ctx.broker) ?? fallbackBoard;
+  const failed = (error: Parameters<typeof toolFailed>[1]) =>
+    toolFailed(tool.tool_id, error, performance.now() - started);
+  const timedOut = (waited: boolean) =>
+    failed({
+      type: 'TOOL_TIMEOUT',
+      message: `tool ${tool.tool_id} exceeded its timeout of ${p.timeout_seconds} seconds${waited ? ' (waiting for a free ' + tool.adapter_id + ' replica)' : ''}`,
+      details: { timeout_seconds: p.timeout_seconds },
+    });
+  /** The node a waiting call was handed (a free slot there); undefined: the strategy chooses. */
+  let nodeID: string | undefined;
+  let attempt = 1;
+  for (;;) {
+    const remaining = Math.round(deadline - performance.now());
+    if (remaining < 1) return timedOut(true);
     try {
       return await call(
         ctx,
@@ -33,24 +61,28 @@ export async function dispatch(
           tool_id: tool.tool_id,
           arguments: p.arguments,
           call_id: p.call_id,
-          timeout_ms: timeoutMs,
+          timeout_ms: remaining,
           caller: p.caller,
           progress_node: p.progress_node,
         },
-        { timeout: timeoutMs + BUS_GRACE_MS, retries: 0 },
+        { timeout: remaining + BUS_GRACE_MS, retries: 0, ...(nodeID ? { nodeID } : {}) },
       );
     } catch (err) {
       const type = (err as { type?: string }).type ?? '';
-      const failed = (error: Parameters<typeof toolFailed>[1]) =>
-        toolFailed(tool.tool_id, error, performance.now() - started);
-      if (type === 'REQUEST_TIMEOUT') {
-        return failed({
-          type: 'TOOL_TIMEOUT',
-          message: `tool ${tool.tool_id} exceeded its timeout of ${p.timeout_seconds} seconds`,
-          details: { timeout_seconds: p.timeout_seconds },
-        });
+      if (type === ADAPTER_BUSY_TYPE || (nodeID && NOT_SENT.has(type))) {
+        // Refused before it started, or never sent: it has not run, so it waits for a free slot and goes again.
+        const load = AdapterLoadSchema.safeParse((err as { data?: unknown }).data);
+        if (load.success) board.report(load.data);
+        const pollMs = Math.min(WAIT_POLL_MS, Math.max(1, deadline - performance.now()));
+        nodeID = await board.waitForSlot(tool.adapter_id, { pollMs });
+        continue;
       }
-      if (NODE_LOST.has(type) && attempt < attempts) continue;
+      if (type === 'REQUEST_TIMEOUT') return timedOut(false);
+      if (NODE_LOST.has(type) && attempt < attempts) {
+        attempt++;
+        nodeID = undefined;
+        continue;
+      }
       if (NODE_LOST.has(type) && attempt === 1 && type !== 'REQUEST_REJECTED') {
         const message = `adapter ${tool.adapter_id} is unavailable: ${(err as Error).message}`;
         return failed({ type: 'TOOL_UNAVAILABLE', message, details: message });

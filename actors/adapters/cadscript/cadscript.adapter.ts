@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { createCadAdapter } from '../kit/cad/common.ts';
 import { fileTools } from '../kit/cad/file.tools.ts';
 import { scriptTools } from './script.tools.ts';
@@ -11,5 +12,8 @@ export const createCadscriptAdapter = createCadAdapter({
   id: 'cadscript',
   version: '0.1.0',
   capability: 'cad',
+  // One call per kernel thread of the process: past it a call is refused and goes to another replica (kit/backlog.ts).
+  concurrency: ({ config }) =>
+    config.SERVICE_CADSCRIPT_CONCURRENCY ?? config.SERVICE_CAD_THREADS ?? os.availableParallelism(),
   tools: (deps) => [...fileTools(deps), ...scriptTools(deps)],
 });

@@ -10,9 +10,12 @@ import {
   type AnnouncedTool,
   type InvokeParams,
 } from '../../../contracts/actions/adapters.actions.ts';
+import { ADAPTER_LOAD_EVENT, LEAST_IN_FLIGHT_STRATEGY } from '../../../contracts/actions/adapter-load.ts';
 import { toValidationIssues, type ValidationIssue } from '../../../contracts/errors.ts';
+import '../../../brokers/least-in-flight.strategy.ts';
 import { invalidArguments, toolFailed, type ToolCallError, type ToolResult } from '../../../contracts/tool-result.ts';
 import { annotationsOf, TOOL_CATALOGUE, UNCLASSIFIED_ANNOTATIONS } from '../../../contracts/tool-catalogue.ts';
+import { createBacklog, type Backlog } from './backlog.ts';
 import { adapterCallTimeoutSeconds } from './call-timeout.ts';
 import { callerPort } from './caller-port.ts';
 import { DrainSignal, InFlightCalls } from './in-flight.ts';
@@ -38,6 +41,11 @@ export interface AdapterDefinition {
   resourceLimits?: { max_memory_mb?: number; max_cpu_seconds?: number; max_disk_mb?: number };
   /** Checks the engine behind the adapter; `unhealthy` with a message naming what is missing. Cached per call burst. */
   checkEngine?(infra: Infra): Promise<EngineStatus>;
+  /**
+   * Calls one node runs at once (its pool or engine slots); past it a call is refused at once, retryable, and the
+   * registry sends it to another replica or waits for a slot (backlog.ts). Unset or null: no cap.
+   */
+  concurrency?(infra: Infra): number | null;
 }
 
 /**
@@ -68,6 +76,7 @@ export function createAdapterService(def: AdapterDefinition) {
     const callTimeoutMs = adapterCallTimeoutSeconds(def.id) * 1000;
     const startedAt = Date.now();
     let lastInvocation: string | null = null;
+    let backlog: Backlog | undefined;
     let engine: { at: number; value: Awaited<ReturnType<NonNullable<AdapterDefinition['checkEngine']>>> } | undefined;
 
     const engineStatus = async () => {
@@ -111,9 +120,24 @@ export function createAdapterService(def: AdapterDefinition) {
       };
     });
 
+    /** Runs the call in one of the node's slots; a full node throws its retryable refusal before anything starts. */
     async function invoke(p: InvokeParams, ctx: Context): Promise<ToolResult> {
       // Draining (SIGTERM): refused before anything runs, retryably, so the caller runs it on another replica (issue 20).
       running.refuseWhileDraining(acts.invoke.action, ctx.broker.nodeID);
+      const release = backlog!.acquire();
+      if (typeof release !== 'function') throw release;
+      const started = performance.now();
+      try {
+        const r = await run(p, ctx);
+        const status = r.status === 'success' ? 'success' : r.error.type;
+        backlog!.observe(p.tool_id, status, (performance.now() - started) / 1000);
+        return r;
+      } finally {
+        release();
+      }
+    }
+
+    async function run(p: InvokeParams, ctx: Context): Promise<ToolResult> {
       const started = performance.now();
       const timeoutMs = Math.min(p.timeout_ms, callTimeoutMs);
       const fail = (error: ToolCallError): ToolResult => toolFailed(p.tool_id, error, performance.now() - started);
@@ -262,7 +286,7 @@ export function createAdapterService(def: AdapterDefinition) {
             ...(unavailable.length ? { unavailable_tools: unavailable.map((n) => `${def.id}.${n}`) } : {}),
           };
         }),
-        invoke: action(acts.invoke, (p, ctx) => invoke(p, ctx)),
+        invoke: action(acts.invoke, (p, ctx) => invoke(p, ctx), { strategy: LEAST_IN_FLIGHT_STRATEGY }),
       },
       events: {
         [TOOLCALL_CANCEL_EVENT](ctx: Context) {
@@ -276,6 +300,19 @@ export function createAdapterService(def: AdapterDefinition) {
         async drainCalls(timeoutMs: number): Promise<DrainReport> {
           return { adapter: def.id, ...(await running.drain(timeoutMs)) };
         },
+      },
+      created() {
+        const broker = this.broker;
+        backlog = createBacklog({
+          adapterId: def.id,
+          nodeId: broker.nodeID,
+          limit: def.concurrency?.(infra) ?? null,
+          registry: infra.metrics.registry,
+          onChange: (load) => void broker.broadcast(ADAPTER_LOAD_EVENT, load).catch(() => undefined),
+        });
+      },
+      started() {
+        void this.broker.broadcast(ADAPTER_LOAD_EVENT, backlog!.load()).catch(() => undefined);
       },
     };
   };

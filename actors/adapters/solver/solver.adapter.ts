@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { ServiceSchema } from 'moleculer';
 import type { Infra } from '../../../brokers/infra.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
@@ -25,6 +26,8 @@ export function createSolverAdapter(infra: Infra): ServiceSchema {
     capability: 'fea',
     // SPEC Limits: the solver adapter example, 2048 MB, 600 CPU seconds, 512 MB disk.
     resourceLimits: { max_memory_mb: 2048, max_cpu_seconds: 600, max_disk_mb: 512 },
+    // One solve per core (ccx runs with OMP_NUM_THREADS=1): past it a call is refused and goes to another replica.
+    concurrency: ({ config }) => config.SERVICE_SOLVER_CONCURRENCY ?? os.availableParallelism(),
     tools: () => [
       ...feaTools(deps),
       ...resultTools(deps),

@@ -100,6 +100,7 @@ export function createCadAdapter(
       async started() {
         await deps.workspace.ensure();
         deps.pool();
+        await (schema.started as ((this: unknown) => unknown) | undefined)?.call(this);
       },
       async stopped() {
         if (pool) await releaseKernelPool(pool);
