@@ -23,8 +23,9 @@ const isDrainable = <S extends { name: string }>(svc: S): svc is S & Drainable =
 
 /**
  * The first half of a graceful stop (issue 20), run before `broker.stop()` while the node is still fully on the bus:
- * 1. leave the balancer: an INFO packet with no services, so other nodes stop picking this one (what `broker.stop()`
- *    itself sends first, sent here early so events such as a client's cancellation still arrive during the drain);
+ * 1. leave the balancer: an INFO packet listing this node's services with their events but no actions, so other nodes
+ *    stop sending it calls yet still send it events, a client's cancellation of a call it runs among them
+ *    (`broker.stop()` itself first sends an INFO with no services at all, after which no event arrives either);
  * 2. drain every drainable actor, in parallel, up to `timeoutMs`.
  * Then `broker.stop()` leaves the bus. Embedded (no transporter) there is no balancer to leave; the drain still runs.
  */
@@ -32,10 +33,16 @@ export async function drainNode(broker: moleculer.ServiceBroker, timeoutMs: numb
   const actors = broker.services.filter(isDrainable);
   if (broker.transit) {
     const registry = broker.registry as unknown as {
-      regenerateLocalRawInfo(incSeq: boolean, isStopping: boolean): unknown;
+      regenerateLocalRawInfo(incSeq: boolean, isStopping: boolean): { services: Record<string, unknown>[] };
+      nodes: { localNode: { rawInfo: unknown } };
+      localNodeInfoInvalidated: unknown;
       discoverer: { sendLocalNodeInfo(): Promise<void> };
     };
-    registry.regenerateLocalRawInfo(true, true);
+    // Moleculer's own INFO (a new seq, so every node takes it), its services' actions left out; sent as it is because
+    // the discoverer answers with the local node's rawInfo until a service is added or removed (none is, from here).
+    const info = registry.regenerateLocalRawInfo(true, false);
+    registry.localNodeInfoInvalidated = false;
+    registry.nodes.localNode.rawInfo = { ...info, services: info.services.map((svc) => ({ ...svc, actions: {} })) };
     await registry.discoverer.sendLocalNodeInfo();
   }
   if (!actors.length) return;

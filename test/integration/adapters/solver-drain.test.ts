@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TOOLCALL_CANCEL_EVENT } from '../../../contracts/actions/adapters.actions.ts';
 import { copyFixture, tempWorkspace } from '../../support/sim-fixtures.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { natsClusterEnv } from '../../support/servers.ts';
@@ -33,6 +34,13 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
   const invokeNodes = () =>
     (caller.node.broker.registry.getActionEndpoints('adapters.solver.invoke')?.endpoints ?? [])
       .map((e: { node: { id: string } }) => e.node.id)
+      .sort();
+  /** Nodes the caller would send a cancellation to: a draining node stays among them (it left the balancer, not the bus). */
+  const cancelNodes = () =>
+    caller.node.broker.registry.events
+      .getAllEndpoints(TOOLCALL_CANCEL_EVENT)
+      .map((e: { id: string }) => e.id)
+      .filter((id: string) => id !== caller.node.broker.nodeID)
       .sort();
   const started = (callId: string) => (l: LogLine) => l.msg === 'tool_call_started' && l.call === callId;
 
@@ -79,6 +87,7 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
     // A left the balancer: the caller's registry no longer offers it, though A is still on the bus finishing the solve.
     await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([b.nodeID]);
     expect(a.proc.proc.exitCode).toBeNull();
+    expect(cancelNodes()).toEqual([a.nodeID, b.nodeID].sort());
 
     const second = await okData(
       invokeViaRegistry(
@@ -117,5 +126,39 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
     expect([runs(a.proc, 'drain-second'), runs(b.proc, 'drain-second')]).toEqual([0, 1]);
 
     expect(await b.proc.kill('SIGTERM')).toBe(0);
+  }, 900_000);
+
+  it("passes a client's cancellation to the call it drains, which answers CANCELLED; then it exits 0", async () => {
+    const c = await startAdapter();
+    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([c.nodeID]);
+    const solve = invokeViaRegistry(
+      caller.node.broker,
+      'solver.run_fea',
+      {
+        mesh_file: 'beam_medium.inp',
+        load_case: 'cancelled while draining',
+        analysis_type: 'static_stress',
+        material: 'steel',
+        fixed_node_set: 'FIXED',
+        load_node_set: 'LOAD',
+        load_force_n: [0, 0, -1000],
+      },
+      {},
+      { call_id: 'drain-cancel', timeout_seconds: 900 },
+    );
+    await c.proc.waitFor(started('drain-cancel'), 120_000);
+    c.proc.proc.kill('SIGTERM');
+    await c.proc.waitFor('node_draining', 60_000);
+    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([]);
+    expect(cancelNodes()).toEqual([c.nodeID]);
+
+    // What the gateway sends when the client cancels (notifications/cancelled).
+    await caller.node.broker.broadcast(TOOLCALL_CANCEL_EVENT, {
+      call_id: 'drain-cancel',
+      reason: 'stopped by the engineer',
+    });
+    expect(await solve).toMatchObject({ status: 'error', error: { type: 'CANCELLED' } });
+    expect(await c.proc.exited).toBe(0);
+    expect(c.proc.lines.find((l) => l.msg === 'adapter_drained')).toMatchObject({ in_flight: 1, aborted: 0 });
   }, 900_000);
 });
