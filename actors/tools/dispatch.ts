@@ -20,6 +20,17 @@ const NOT_SENT = new Set(['SERVICE_NOT_AVAILABLE', 'SERVICE_NOT_FOUND']);
 /** The board of a broker not built by createBroker: no published loads, so a waiting call looks again on its poll. */
 const fallbackBoard = new LoadBoard();
 
+/** Calls being dispatched in this process, by call id: a client's cancel stops one that waits for a free slot. */
+const dispatching = new Map<string, AbortController>();
+
+/**
+ * Cancels a call of this process that waits for a free slot (the `toolcall.cancel` broadcast): it answers CANCELLED and
+ * is never sent. A call already running is the adapter's to cancel (it gets the same broadcast).
+ */
+export function cancelWaitingCall(callId: string, reason: string): void {
+  dispatching.get(callId)?.abort(reason);
+}
+
 /**
  * Sends one validated call to its adapter and passes its ToolResult through as it is. The adapter's replica is the one
  * with the fewest calls in flight (LeastInFlight strategy). A replica that is full refuses the call before it starts
@@ -47,51 +58,68 @@ export async function dispatch(
       message: `tool ${tool.tool_id} exceeded its timeout of ${p.timeout_seconds} seconds${waited ? ' (waiting for a free ' + tool.adapter_id + ' replica)' : ''}`,
       details: { timeout_seconds: p.timeout_seconds },
     });
-  /** The node a waiting call was handed (a free slot there); undefined: the strategy chooses. */
-  let nodeID: string | undefined;
-  let attempt = 1;
-  for (;;) {
-    const remaining = Math.round(deadline - performance.now());
-    if (remaining < 1) return timedOut(true);
-    try {
-      return await call(
-        ctx,
-        acts.invoke,
-        {
-          tool_id: tool.tool_id,
-          arguments: p.arguments,
-          call_id: p.call_id,
-          timeout_ms: remaining,
-          caller: p.caller,
-          progress_node: p.progress_node,
-        },
-        { timeout: remaining + BUS_GRACE_MS, retries: 0, ...(nodeID ? { nodeID } : {}) },
-      );
-    } catch (err) {
-      const type = (err as { type?: string }).type ?? '';
-      if (type === ADAPTER_BUSY_TYPE || (nodeID && NOT_SENT.has(type))) {
-        // Refused before it started, or never sent: it has not run, so it waits for a free slot and goes again.
-        const load = AdapterLoadSchema.safeParse((err as { data?: unknown }).data);
-        if (load.success) board.report(load.data);
-        const pollMs = Math.min(WAIT_POLL_MS, Math.max(1, deadline - performance.now()));
-        nodeID = await board.waitForSlot(tool.adapter_id, { pollMs });
-        continue;
+  const cancel = new AbortController();
+  dispatching.set(p.call_id, cancel);
+  try {
+    return await send();
+  } finally {
+    if (dispatching.get(p.call_id) === cancel) dispatching.delete(p.call_id);
+  }
+
+  async function send(): Promise<ToolResult> {
+    /** The node a waiting call was handed (a free slot there); undefined: the strategy chooses. */
+    let nodeID: string | undefined;
+    let attempt = 1;
+    for (;;) {
+      if (cancel.signal.aborted) {
+        const reason = String(cancel.signal.reason ?? 'cancelled by the client');
+        return failed({ type: 'CANCELLED', message: `call cancelled: ${reason}`, details: reason });
       }
-      if (type === 'REQUEST_TIMEOUT') return timedOut(false);
-      if (NODE_LOST.has(type) && attempt < attempts) {
-        attempt++;
-        nodeID = undefined;
-        continue;
+      const remaining = Math.round(deadline - performance.now());
+      if (remaining < 1) return timedOut(true);
+      try {
+        return await call(
+          ctx,
+          acts.invoke,
+          {
+            tool_id: tool.tool_id,
+            arguments: p.arguments,
+            call_id: p.call_id,
+            timeout_ms: remaining,
+            caller: p.caller,
+            progress_node: p.progress_node,
+          },
+          { timeout: remaining + BUS_GRACE_MS, retries: 0, ...(nodeID ? { nodeID } : {}) },
+        );
+      } catch (err) {
+        const type = (err as { type?: string }).type ?? '';
+        if (type === ADAPTER_BUSY_TYPE || (nodeID && NOT_SENT.has(type))) {
+          // Refused before it started, or never sent: it has not run, so it waits for a free slot and goes again.
+          // A node it was handed but could not be sent to has left the balancer (draining, issue 20) or the bus: what it
+          // published is dropped, or the wait would hand it out again at once.
+          if (nodeID && NOT_SENT.has(type)) board.forget(nodeID);
+          const load = AdapterLoadSchema.safeParse((err as { data?: unknown }).data);
+          if (load.success) board.report(load.data);
+          const pollMs = Math.min(WAIT_POLL_MS, Math.max(1, deadline - performance.now()));
+          nodeID = await board.waitForSlot(tool.adapter_id, { pollMs, signal: cancel.signal });
+          continue;
+        }
+        if (type === 'REQUEST_TIMEOUT') return timedOut(false);
+        if (NODE_LOST.has(type) && attempt < attempts) {
+          attempt++;
+          nodeID = undefined;
+          continue;
+        }
+        if (NODE_LOST.has(type) && attempt === 1 && type !== 'REQUEST_REJECTED') {
+          const message = `adapter ${tool.adapter_id} is unavailable: ${(err as Error).message}`;
+          return failed({ type: 'TOOL_UNAVAILABLE', message, details: message });
+        }
+        return failed({
+          type: 'TOOL_EXECUTION_ERROR',
+          message: `adapter ${tool.adapter_id} failed while running ${tool.tool_id}`,
+          details: (err as Error).message,
+        });
       }
-      if (NODE_LOST.has(type) && attempt === 1 && type !== 'REQUEST_REJECTED') {
-        const message = `adapter ${tool.adapter_id} is unavailable: ${(err as Error).message}`;
-        return failed({ type: 'TOOL_UNAVAILABLE', message, details: message });
-      }
-      return failed({
-        type: 'TOOL_EXECUTION_ERROR',
-        message: `adapter ${tool.adapter_id} failed while running ${tool.tool_id}`,
-        details: (err as Error).message,
-      });
     }
   }
 }

@@ -308,7 +308,9 @@ export function createAdapterService(def: AdapterDefinition) {
           nodeId: broker.nodeID,
           limit: def.concurrency?.(infra) ?? null,
           registry: infra.metrics.registry,
-          onChange: (load) => void broker.broadcast(ADAPTER_LOAD_EVENT, load).catch(() => undefined),
+          // A draining node offers no slots (issue 20): it stops publishing, so callers' boards do not hand it calls.
+          onChange: (load) =>
+            void (running.draining ? undefined : broker.broadcast(ADAPTER_LOAD_EVENT, load).catch(() => undefined)),
         });
       },
       started() {

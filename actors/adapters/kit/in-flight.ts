@@ -17,13 +17,18 @@ export class DrainSignal extends Error {
  * dispatch runs it on another replica, and it never runs twice because it never ran here.
  */
 export class InFlightCalls extends Map<string, AbortController> {
-  private draining = false;
+  private isDraining = false;
   private refusedCount = 0;
   private emptied: (() => void)[] = [];
 
+  /** Whether the actor drains: refusing new calls, its node leaving the bus. */
+  get draining(): boolean {
+    return this.isDraining;
+  }
+
   /** Throws the retryable refusal when the actor is draining; counts it. */
   refuseWhileDraining(action: string, nodeID: string): void {
-    if (!this.draining) return;
+    if (!this.isDraining) return;
     this.refusedCount++;
     throw new moleculer.Errors.ServiceNotAvailableError({ action, nodeID });
   }
@@ -39,7 +44,7 @@ export class InFlightCalls extends Map<string, AbortController> {
    * DrainSignal and waits for them to answer that (each abort settles its call at once: the kit races the handler).
    */
   async drain(timeoutMs: number): Promise<Omit<DrainReport, 'adapter'>> {
-    this.draining = true;
+    this.isDraining = true;
     const inFlight = this.size;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), timeoutMs)));
