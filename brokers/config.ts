@@ -13,6 +13,7 @@ const bool = z
 export const ConfigSchema = z.object({
   SERVICE_HOST: z.string().default('127.0.0.1'),
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).default(8765),
+  SERVICE_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SERVICE_TRANSPORTER: z.string().url().optional(),
   SERVICE_DATABASE_URL: z.string().optional(),
   SERVICE_DATA_DIR: z.string().default('.data'),
@@ -92,6 +93,8 @@ export type ServiceConfig = z.infer<typeof ConfigSchema> & { dataDir: string; ro
 export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_HOST: 'address the gateway listens on (127.0.0.1; 0.0.0.0 in a container)',
   SERVICE_PORT: 'gateway HTTP port (8765; 0 picks a free port)',
+  SERVICE_METRICS_PORT:
+    "port on SERVICE_HOST where every node serves its own Prometheus metrics at GET /metrics (unset = none: the gateway's /metrics serves only the gateway's process; 9464 in the cluster)",
   SERVICE_TRANSPORTER: 'NATS URL such as nats://127.0.0.1:4222; unset = one process, no transporter',
   SERVICE_DATABASE_URL: 'PostgreSQL URL; unset = embedded PGlite in SERVICE_DATA_DIR',
   SERVICE_DATA_DIR: 'folder for the embedded database and workspace (.data); memory:// keeps the database in memory',

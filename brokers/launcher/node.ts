@@ -1,5 +1,6 @@
 import type { GatewayRuntime } from '../../gateway/gateway.service.ts';
 import { createBroker, type BrokerHandle } from '../broker.ts';
+import { serveMetrics } from '../metrics-server.ts';
 import type { ServiceConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { resolveRoles, roleTable, type RoleOverrides } from './roles.ts';
@@ -7,6 +8,8 @@ import { resolveRoles, roleTable, type RoleOverrides } from './roles.ts';
 export interface StartedNode extends BrokerHandle {
   /** The gateway's address when this node hosts the gateway role. */
   gateway: GatewayRuntime;
+  /** The port of the node's own metrics server (SERVICE_METRICS_PORT), when it serves one. */
+  metricsPort?: number;
 }
 
 /**
@@ -32,15 +35,23 @@ export async function startNode(opts: {
     log: opts.log,
     now: opts.now,
   });
+  let metrics: Awaited<ReturnType<typeof serveMetrics>> | undefined;
+  const stop = async () => {
+    await handle.stop();
+    await metrics?.close();
+  };
   try {
     await handle.broker.start();
     await cacherReady(handle.broker.cacher as { connected?: boolean } | undefined);
     await gateway.serve?.();
+    const port = opts.config.SERVICE_METRICS_PORT;
+    if (port !== undefined)
+      metrics = await serveMetrics(handle.infra.metrics.registry, { host: opts.config.SERVICE_HOST, port });
   } catch (err) {
-    await handle.stop().catch(() => undefined);
+    await stop().catch(() => undefined);
     throw err;
   }
-  return { ...handle, gateway };
+  return { ...handle, stop, gateway, metricsPort: metrics?.port };
 }
 
 /**

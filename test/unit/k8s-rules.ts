@@ -215,7 +215,13 @@ function portKind(port: Y, db: boolean, web: boolean): 'nats' | 'dns' | 'postgre
 const describePorts = (db: boolean, web: boolean) =>
   ['NATS 4222', 'DNS 53', ...(db ? ['PostgreSQL 5432'] : []), ...(web ? ['HTTP(S) 80/443'] : [])].join(', ');
 
-/** Adapters: no ingress; egress to NATS and DNS, PostgreSQL only where a role uses it, the internet only for web. */
+/** An ingress rule that lets only the `monitoring` namespace reach the metrics port (components/monitoring). */
+const isMetricsScrape = (rule: Y) =>
+  JSON.stringify(rule?.ports) === JSON.stringify([{ protocol: 'TCP', port: 9464 }]) &&
+  JSON.stringify(rule?.from) ===
+    JSON.stringify([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+
+/** Adapters: no ingress but the metrics scrape; egress to NATS and DNS, PostgreSQL only where a role uses it, the internet only for web. */
 function checkAdapterNetwork(a: Pod, policies: Resource[], natsLabels: Y, postgresLabels: Y, v: string[]): void {
   const where = (r: Resource) => `${r.file}: ${r.doc.kind} ${r.doc.metadata?.name}`;
   const labels = a.w.doc.spec?.template?.metadata?.labels;
@@ -228,7 +234,8 @@ function checkAdapterNetwork(a: Pod, policies: Resource[], natsLabels: Y, postgr
   const webRole = a.roles.find((r) => INTERNET_ROLES.includes(r));
   const reach = new Set<string>();
   for (const p of mine) {
-    if ((p.doc.spec?.ingress ?? []).length) v.push(`${where(p)}: allows ingress to adapters`);
+    if ((p.doc.spec?.ingress ?? []).some((rule: Y) => !isMetricsScrape(rule)))
+      v.push(`${where(p)}: allows ingress to adapters (only the monitoring namespace to the metrics port 9464 may)`);
     if (!egress.includes(p)) continue;
     for (const rule of p.doc.spec?.egress ?? []) {
       const ports: Y[] = rule?.ports ?? [];

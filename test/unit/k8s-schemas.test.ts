@@ -60,7 +60,7 @@ describe('k8s manifests against the Kubernetes, KEDA and Prometheus-operator sch
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     for (const name of ['kubernetes-models', '@kubernetes-models/keda', '@kubernetes-models/prometheus-operator'])
       expect(pkg.devDependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(Object.keys(MODELS)).toHaveLength(12);
+    expect(Object.keys(MODELS)).toHaveLength(13);
   });
 
   it.skipIf(!hasKubectl)(
