@@ -1,13 +1,17 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { action, call } from '../../brokers/actions.ts';
 import type { Infra } from '../../brokers/infra.ts';
-import { adapterActions } from '../../contracts/actions/adapters.actions.ts';
+import {
+  adapterActions,
+  ToolcallCancelSchema,
+  TOOLCALL_CANCEL_EVENT,
+} from '../../contracts/actions/adapters.actions.ts';
 import { ToolsActions as T, type ToolCallParams } from '../../contracts/actions/tools.actions.ts';
 import type { RollupAdapter } from '../../contracts/health.ts';
 import { TOOL_CATALOGUE } from '../../contracts/tool-catalogue.ts';
 import { invalidArguments, toolFailed, toolNotFound, type ToolResult } from '../../contracts/tool-result.ts';
 import { ArgValidator } from './arg-validator.ts';
-import { dispatch } from './dispatch.ts';
+import { cancelWaitingCall, dispatch } from './dispatch.ts';
 import { gateHeldCall } from './hold-gate.ts';
 import { decideHold } from './hold-policy.ts';
 import { ToolRegistry } from './registry.ts';
@@ -120,6 +124,11 @@ export function createToolsService(infra: Infra): ServiceSchema {
     events: {
       '$services.changed'() {
         stale = true;
+      },
+      /** A client's cancel: a call waiting here for a free adapter slot answers CANCELLED and is never sent. */
+      [TOOLCALL_CANCEL_EVENT](ctx: Context) {
+        const msg = ToolcallCancelSchema.safeParse(ctx.params);
+        if (msg.success) cancelWaitingCall(msg.data.call_id, msg.data.reason ?? 'cancelled by the client');
       },
     },
 

@@ -10,9 +10,9 @@ import { createRootLogger } from '../../../brokers/logger.ts';
 import { createAdapterService } from '../../../actors/adapters/kit/adapter.service.ts';
 import { defineTool } from '../../../actors/adapters/kit/tool.ts';
 import { createToolsService } from '../../../actors/tools/tools.service.ts';
-import { adapterActions } from '../../../contracts/actions/adapters.actions.ts';
+import { adapterActions, TOOLCALL_CANCEL_EVENT } from '../../../contracts/actions/adapters.actions.ts';
 import { natsClusterEnv } from '../../support/servers.ts';
-import { callTool } from '../../support/tools.ts';
+import { callTool, invokeViaRegistry } from '../../support/tools.ts';
 
 const servers = inject('servers');
 const ADAPTER = 'backlogtest';
@@ -158,6 +158,27 @@ describe.runIf(servers.nats)('adapter concurrency limit and balancing on NATS', 
     await expect(waiting).resolves.toMatchObject({ status: 'success', data: { key: 'w3' } });
     await onB;
     expect(ranOn('w3')).toEqual([a.broker.nodeID]);
+  });
+
+  it('answers CANCELLED to a client cancel of a call waiting for a slot, which then never runs', async () => {
+    const onA = invoke(a.broker.nodeID, 'x1');
+    const onB = invoke(b.broker.nodeID, 'x2');
+    await started('x1');
+    await started('x2');
+    const callId = `c-${crypto.randomUUID()}`;
+    const waiting = invokeViaRegistry(caller.broker, `${ADAPTER}.hold`, { key: 'x3' }, {}, { call_id: callId });
+    const board = boardOf(caller.broker)!;
+    await vi.waitFor(() => expect(board.waiting(ADAPTER)).toBe(1), { timeout: 10_000, interval: 20 });
+    await caller.broker.broadcast(TOOLCALL_CANCEL_EVENT, { call_id: callId, reason: 'changed my mind' });
+    await expect(waiting).resolves.toMatchObject({
+      status: 'error',
+      error: { type: 'CANCELLED', message: 'call cancelled: changed my mind' },
+    });
+    expect(board.waiting(ADAPTER)).toBe(0);
+    open('x1');
+    open('x2');
+    await Promise.all([onA, onB]);
+    expect(ranOn('x3')).toEqual([]);
   });
 });
 
