@@ -28,9 +28,18 @@ export class PgliteDb extends PgDb {
   }
 }
 
+/**
+ * PostgreSQL's default shared_buffers (128 MB) is zeroed at start inside the wasm heap, which never shrinks: the embedded
+ * node would hold it resident from its first second. 32 MB keeps an idle all-roles node under 300 MB (bench:memory);
+ * the working set of one laptop's projects fits, and a deployment that outgrows it runs on PostgreSQL.
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 /** Opens (creating if needed) the embedded database in `dataDir`; `memory://` keeps it in memory. */
 export async function createPgliteDb(dataDir: string): Promise<PgliteDb> {
   if (!dataDir.startsWith('memory://')) await fs.mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  const pglite = await PGlite.create(dataDir, {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   return new PgliteDb(pglite);
 }
