@@ -30,8 +30,9 @@ export class PgliteDb extends PgDb {
 
 /**
  * PostgreSQL's default shared_buffers (128 MB) is zeroed at start inside the wasm heap, which never shrinks: the embedded
- * node would hold it resident from its first second. 32 MB keeps an idle all-roles node under 300 MB (bench:memory);
- * the working set of one laptop's projects fits, and a deployment that outgrows it runs on PostgreSQL.
+ * node would hold it resident from its first second. 16 MB takes about 100 MB off an idle all-roles node (bench:memory,
+ * reopening a data dir: 395 -> 272-316 MB); one laptop's working set fits, and a deployment that outgrows it runs on
+ * PostgreSQL.
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
