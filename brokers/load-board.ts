@@ -32,7 +32,9 @@ export class LoadBoard {
 
   /** Records a node's published load and hands its free slots to waiting calls. */
   report(load: AdapterLoad): void {
-    this.published.set(key(load.adapter_id, load.node_id), load);
+    const k = key(load.adapter_id, load.node_id);
+    const held = this.published.get(k);
+    if (!held || !olderThan(load, held)) this.published.set(k, load);
     this.wake(load.adapter_id);
   }
 
@@ -133,6 +135,12 @@ export class LoadBoard {
         free.push(load.node_id);
     return this.pick(adapterId, free, handed);
   }
+}
+
+/** Whether report `a` was made before `b` by the same node (reports without an order are never older). */
+function olderThan(a: AdapterLoad, b: AdapterLoad): boolean {
+  if (a.epoch === undefined || b.epoch === undefined || a.seq === undefined || b.seq === undefined) return false;
+  return a.epoch < b.epoch || (a.epoch === b.epoch && a.seq < b.seq);
 }
 
 function key(adapterId: string, nodeId: string): string {

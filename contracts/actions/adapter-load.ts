@@ -12,6 +12,12 @@ export const AdapterLoadSchema = z.object({
   in_flight: z.number().int().min(0),
   /** Calls the node runs at once; null = no limit. */
   limit: z.number().int().min(1).nullable(),
+  /**
+   * Orders one node's reports, which may arrive out of order (an event and a refusal travel apart): the adapter
+   * actor's start time (ms) and a count of its changes. A report older than the one a caller holds is ignored.
+   */
+  epoch: z.number().optional(),
+  seq: z.number().int().min(0).optional(),
 });
 export type AdapterLoad = z.infer<typeof AdapterLoadSchema>;
 

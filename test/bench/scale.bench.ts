@@ -107,7 +107,7 @@ function print(label: string, l: Line, one: Line) {
     `${label} | ${l.replicas} replica${l.replicas > 1 ? 's' : ' '} | ${l.calls} calls in ${l.spanS.toFixed(1)} s = ` +
       `${l.perMin.toFixed(1)}/min (x${(l.perMin / one.perMin).toFixed(2)} of 1) | latency p50 ${f(q(l.latency, 0.5))} ` +
       `p99 ${f(q(l.latency, 0.99))} | wait p50 ${f(q(l.wait, 0.5))} p99 ${f(q(l.wait, 0.99))} | ` +
-      `run p50 ${f(q(l.run, 0.5))}, slots busy ${((100 * l.run.reduce((a, b) => a + b, 0)) / (l.replicas * l.spanS * 1000)).toFixed(0)}% | ` +
+      `run p50 ${f(q(l.run, 0.5))} p99 ${f(q(l.run, 0.99))}, slots busy ${((100 * l.run.reduce((a, b) => a + b, 0)) / (l.replicas * l.spanS * 1000)).toFixed(0)}% | ` +
       `load ${l.load.map((x) => x.toFixed(2)).join(' ')}`,
   );
 }

@@ -62,8 +62,11 @@ export function createBacklog(opts: {
       }),
   );
   let inFlight = 0;
-  const load = (): AdapterLoad => ({ adapter_id: adapterId, node_id: nodeId, in_flight: inFlight, limit });
+  const epoch = Date.now();
+  let seq = 0;
+  const load = (): AdapterLoad => ({ adapter_id: adapterId, node_id: nodeId, in_flight: inFlight, limit, epoch, seq });
   const changed = () => {
+    seq++;
     inFlightGauge.set({ adapter: adapterId, node: nodeId }, inFlight);
     opts.onChange(load());
   };

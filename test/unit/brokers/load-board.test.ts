@@ -46,6 +46,20 @@ describe('LoadBoard.pick (the LeastInFlight choice)', () => {
   });
 });
 
+describe('LoadBoard.report', () => {
+  it("keeps a node's newest report when an older one arrives after it (an event overtaking a refusal)", () => {
+    const board = new LoadBoard(() => 0);
+    board.report({ ...load('a', 0), epoch: 1, seq: 8 });
+    board.report({ ...load('a', 1), epoch: 1, seq: 7 });
+    expect(board.inFlight('solver', 'a')).toBe(0);
+    board.report({ ...load('a', 1), epoch: 1, seq: 9 });
+    expect(board.inFlight('solver', 'a')).toBe(1);
+    // A restarted actor (a later epoch) starts its count again.
+    board.report({ ...load('a', 0), epoch: 2, seq: 0 });
+    expect(board.inFlight('solver', 'a')).toBe(0);
+  });
+});
+
 describe('LoadBoard.waitForSlot', () => {
   it('answers at once with a node that has a free slot', async () => {
     const board = new LoadBoard(() => 0);
