@@ -89,6 +89,8 @@ const afterCall = { rss: procMb(pid), threads: procThreads(pid) };
 await svc.waitFor('cad kernel thread released when idle', IDLE_MS + 120_000);
 await pause(1000);
 const released = { rss: procMb(pid), threads: procThreads(pid) };
+await pause(10_000);
+const releasedLater = procMb(pid);
 await svc.kill();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
@@ -109,7 +111,7 @@ console.log(
   `  after one CAD call (kernel thread started)     ${mb(afterCall.rss)}  (${afterCall.threads} OS threads; peak ${peak.peakTreeMb.toFixed(0)} MB)`,
 );
 console.log(
-  `  after the idle release (SERVICE_CAD_IDLE_MS=${IDLE_MS}) ${mb(released.rss)}  (${released.threads} OS threads)`,
+  `  1 s after the idle release (SERVICE_CAD_IDLE_MS=${IDLE_MS}) ${mb(released.rss)}  (${released.threads} OS threads; 11 s after: ${releasedLater.toFixed(0)} MB)`,
 );
 console.log(
   `  first CAD call ${firstMs.toFixed(0)} ms (thread start, kernel init and warm-up), the next ${warmMs.toFixed(0)} ms`,
