@@ -3,6 +3,7 @@ import type { Db } from './db.ts';
 import { migrate } from './migrate.ts';
 import { createPgDb } from './pg.ts';
 import { createPgliteDb } from './pglite.ts';
+import { prepareNewPgliteDir } from './prepare.ts';
 
 export interface OpenDbOptions {
   /** PostgreSQL URL; when absent the embedded PGlite database in `dataDir` is used. */
@@ -13,9 +14,9 @@ export interface OpenDbOptions {
 
 /** Opens the configured backend and applies pending migrations before anyone queries it. */
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
-  const db = opts.databaseUrl
-    ? createPgDb(opts.databaseUrl, opts.poolMax)
-    : await createPgliteDb(opts.dataDir.startsWith('memory://') ? 'memory://' : path.join(opts.dataDir, 'pgdata'));
+  const pgdata = opts.dataDir.startsWith('memory://') ? 'memory://' : path.join(opts.dataDir, 'pgdata');
+  if (!opts.databaseUrl) await prepareNewPgliteDir(pgdata);
+  const db = opts.databaseUrl ? createPgDb(opts.databaseUrl, opts.poolMax) : await createPgliteDb(pgdata);
   try {
     await migrate(db);
   } catch (err) {
