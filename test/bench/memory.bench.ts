@@ -18,8 +18,10 @@ import { procMb, procThreads, sampleTree } from './support/rss.ts';
 import { deploymentPeaks, printPeaks } from './support/deployment-peaks.ts';
 
 const IDLE_MS = Number(process.env.BENCH_CAD_IDLE_MS ?? 3000);
-/** How long a just-started process is left alone before its idle size is read. */
-const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5000);
+/** How long a just-started node is left alone before its idle size is read (V8 and glibc give memory back slowly). */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 15_000);
+/** The same for each Deployment's node (15 of them; their idle sizes barely move after 5 s). */
+const DEPLOYMENT_SETTLE_MS = Number(process.env.BENCH_DEPLOYMENT_SETTLE_MS ?? 5000);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (v: number) => `${v.toFixed(0).padStart(5)} MB`;
 
@@ -124,5 +126,5 @@ console.log(
 const servers = await probeServers();
 if (process.env.BENCH_DEPLOYMENTS === '0') console.log('\nDeployments skipped (BENCH_DEPLOYMENTS=0)');
 else if (!servers.pg || !servers.nats) console.log('\nDeployments skipped: PostgreSQL and NATS on 127.0.0.1 are needed');
-else printPeaks(await deploymentPeaks({ settleMs: SETTLE_MS }));
+else printPeaks(await deploymentPeaks({ settleMs: DEPLOYMENT_SETTLE_MS }));
 process.exit(0);
