@@ -78,7 +78,7 @@ export async function checkKernel(deps: {
 
 /**
  * Builds a CAD adapter actor: the kit's adapter service plus lifecycle hooks that take the shared kernel pool when
- * the actor starts (its threads start warming at once) and give it back when it stops.
+ * the actor starts (no thread starts until a call needs one) and give it back when it stops.
  */
 export function createCadAdapter(
   def: Omit<AdapterDefinition, 'tools' | 'checkEngine'> & { tools(deps: CadToolDeps): AdapterDefinition['tools'] },
