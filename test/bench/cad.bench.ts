@@ -81,7 +81,12 @@ await pool.close();
 
 const node = await startTestNode({
   roles: 'tools,adapter:cadscript',
-  env: { SERVICE_WORKSPACE: ws, SERVICE_CAD_THREADS: '1', SERVICE_LOG_LEVEL: 'error', SERVICE_CAD_IDLE_MS: `${IDLE_MS}` },
+  env: {
+    SERVICE_WORKSPACE: ws,
+    SERVICE_CAD_THREADS: '1',
+    SERVICE_LOG_LEVEL: 'error',
+    SERVICE_CAD_IDLE_MS: `${IDLE_MS}`,
+  },
 });
 const toolCall = async () => {
   const out = await call(

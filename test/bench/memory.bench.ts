@@ -80,7 +80,8 @@ const callCad = async () => {
     }),
   });
   const text = await res.text();
-  if (res.status !== 200 || !isGoodResult(text)) throw new Error(`CAD call failed: ${res.status} ${text.slice(0, 300)}`);
+  if (res.status !== 200 || !isGoodResult(text))
+    throw new Error(`CAD call failed: ${res.status} ${text.slice(0, 300)}`);
   return performance.now() - started;
 };
 const sampler = sampleTree(pid);
@@ -106,7 +107,9 @@ console.log(`bare node -e                                     ${mb(bareMb)}`);
 console.log(
   `npm start, first start (all roles, new PGlite data dir), started in ${(first.startMs / 1000).toFixed(1)} s`,
 );
-console.log(`  idle ${SETTLE_MS} ms after ready, no call           ${mb(firstIdle.rss)}  (${firstIdle.threads} OS threads)`);
+console.log(
+  `  idle ${SETTLE_MS} ms after ready, no call           ${mb(firstIdle.rss)}  (${firstIdle.threads} OS threads)`,
+);
 console.log(`npm start, next start (all roles, existing data dir), started in ${(startMs / 1000).toFixed(1)} s`);
 console.log(`  idle ${SETTLE_MS} ms after ready, no call           ${mb(idle.rss)}  (${idle.threads} OS threads)`);
 console.log(
@@ -125,6 +128,7 @@ console.log(
 // (3) per Deployment
 const servers = await probeServers();
 if (process.env.BENCH_DEPLOYMENTS === '0') console.log('\nDeployments skipped (BENCH_DEPLOYMENTS=0)');
-else if (!servers.pg || !servers.nats) console.log('\nDeployments skipped: PostgreSQL and NATS on 127.0.0.1 are needed');
+else if (!servers.pg || !servers.nats)
+  console.log('\nDeployments skipped: PostgreSQL and NATS on 127.0.0.1 are needed');
 else printPeaks(await deploymentPeaks({ settleMs: DEPLOYMENT_SETTLE_MS }));
 process.exit(0);

@@ -45,11 +45,12 @@ interface Slot {
 
 /**
  * The kernel threads of a process (notes "Service layout"): a fixed set of slots, each one worker thread running one
- * task at a time. A slot's thread starts on its first task (a node that never models pays nothing for the kernel)
- * and is released after `idleMs` without work. Stateless tasks go to the shortest queue; a session's tasks always go to the slot its
- * id hashes to, so its shapes stay in one heap. A task whose caller aborts (deadline, cancel) kills its thread; a
- * thread whose wasm heap passed the threshold (or ran too many tasks) is replaced between tasks; a crashed thread is
- * replaced on the next task. Session documents lost that way are rebuilt by their owner from the feature history.
+ * task at a time. A slot's thread starts on its first task (a node that never models pays nothing for the kernel) and
+ * is released after `idleMs` without work. Stateless tasks go to the shortest queue; a session's tasks always go to the
+ * slot its id hashes to, so its shapes stay in one heap. A task whose caller aborts (deadline, cancel) kills its
+ * thread; a thread whose wasm heap passed the threshold (or ran too many tasks) is replaced between tasks; a crashed
+ * thread is replaced on the next task. Session documents lost that way are rebuilt by their owner from the feature
+ * history.
  */
 export class KernelPool {
   private readonly slots: Slot[];

@@ -33,7 +33,8 @@ export function acquireKernelPool(config: KernelPoolConfig, log: KernelPoolLog):
       maxOldGenerationSizeMb: 1024,
       idleMs: config.SERVICE_CAD_IDLE_MS,
       onRecycle: (slot, reason) => log.info({ slot, reason }, 'cad kernel thread replaced'),
-      onRelease: (slot) => log.info({ slot, idle_ms: config.SERVICE_CAD_IDLE_MS }, 'cad kernel thread released when idle'),
+      onRelease: (slot) =>
+        log.info({ slot, idle_ms: config.SERVICE_CAD_IDLE_MS }, 'cad kernel thread released when idle'),
     });
     shared = { pool, refs: 0 };
   }
