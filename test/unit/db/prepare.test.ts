@@ -6,7 +6,7 @@ import { openDb } from '../../../brokers/db/open.ts';
 import { readMigrations } from '../../../brokers/db/migrate.ts';
 import { prepareNewPgliteDir } from '../../../brokers/db/prepare.ts';
 
-// A new embedded data folder is created and migrated in a worker thread (its wasm heap leaves with it); the node then
+// A new embedded data folder is created and migrated in a child process (its wasm heap leaves with it); the node then
 // opens a finished database.
 const dirs: string[] = [];
 afterEach(() => {
@@ -19,7 +19,7 @@ const tmp = () => {
 };
 
 describe('embedded database preparation', () => {
-  it('creates and migrates a new folder in a worker; opening it finds every migration applied', async () => {
+  it('creates and migrates a new folder in a child process; opening it finds every migration applied', async () => {
     const dir = tmp();
     await prepareNewPgliteDir(path.join(dir, 'pgdata'));
     expect(fs.existsSync(path.join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
