@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { workspaceRoot } from '../../actors/adapters/kit/workspace.ts';
+import { HARDWARE_V1 } from '../../actors/runs/flows/hardware-v1.ts';
 import { importBoard } from '../support/board-import.ts';
 import { httpJson, type Json } from '../support/http-raw.ts';
 import { useTestNode } from '../support/node.ts';
@@ -16,19 +17,7 @@ const http = (method: string, p: string, body?: unknown, headers?: Record<string
 const DASH = { 'x-service-surface': 'dashboard' };
 const goal = (shock: number) =>
   `a wall-mounted environmental sensor: an 80 x 60 x 30 mm enclosure of 0.4 kg held 50 mm off the wall by a 3 mm aluminium bracket, with a ${shock} g shock load, a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost`;
-const PHASES = [
-  'intent',
-  'needs',
-  'requirements',
-  'feasibility',
-  'architecture',
-  'concept_selection',
-  'design',
-  'electronics',
-  'firmware',
-  'simulation',
-  'manufacturing',
-];
+const PHASES = HARDWARE_V1.phases.map((p) => p.id);
 
 async function project(name: string) {
   const p = await http('POST', '/v1/projects', { name });
@@ -59,6 +48,7 @@ const nodeOf = async (id: string) => (await http('GET', `/v1/twin/nodes/${id}`))
 
 describe('hardware_v1 end to end on the real engines', () => {
   it('takes the reference request through all eleven approved gates to the end', async () => {
+    expect(PHASES).toHaveLength(11);
     const pid = await project('wall-mounted environmental sensor');
     await importBoard(t.url, workspaceRoot(t.node.infra.config), pid);
     const run = await http('POST', '/v1/runs', {
