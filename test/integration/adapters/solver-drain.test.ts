@@ -9,7 +9,7 @@ import { invokeViaRegistry, okData } from '../../support/tools.ts';
 /**
  * Issue 20, scale-down with a solve in flight, on the real NATS server with real processes: solver adapter A (its own
  * process) runs a medium-mesh run_fea for the caller (this process: the tools registry); SIGTERM reaches A while the
- * solve runs. A leaves the balancer, finishes the solve (correct result), exits 0; a call made after the SIGTERM goes
+ * solve runs (both replicas up before it starts). A leaves the balancer, finishes the solve (correct result), exits 0; a call made after the SIGTERM goes
  * to adapter B and runs there exactly once. No step waits on time: each waits for a log line, a registry state or a result.
  */
 describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => {
@@ -55,9 +55,11 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
   });
 
   it('finishes the solve in flight, exits 0, and the next call runs once on the other replica', async () => {
-    const a = await startAdapter();
+    // Both replicas are up before the solve starts, so nothing waits on a process start while it runs.
+    const one = await startAdapter();
+    const two = await startAdapter();
     caller = await startTestNode({ roles: 'tools', env });
-    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([a.nodeID]);
+    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([one.nodeID, two.nodeID].sort());
 
     const first = okData(
       invokeViaRegistry(
@@ -77,10 +79,10 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
       ),
     );
     first.catch(() => undefined);
-    await a.proc.waitFor(started('drain-first'), 120_000);
-
-    const b = await startAdapter();
-    await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([a.nodeID, b.nodeID].sort());
+    // A is the replica the balancer gave the solve to; B the other.
+    const runs = (s: { proc: SpawnedService }, callId: string) => s.proc.lines.filter(started(callId)).length;
+    await expect.poll(() => runs(one, 'drain-first') + runs(two, 'drain-first'), { timeout: 120_000 }).toBe(1);
+    const [a, b] = runs(one, 'drain-first') ? [one, two] : [two, one];
 
     a.proc.proc.kill('SIGTERM');
     await a.proc.waitFor('node_draining', 60_000);
@@ -121,9 +123,8 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
       aborted: 0,
     });
     // Each call ran exactly once, where it was sent: the first on A, the second on B.
-    const runs = (s: SpawnedService, callId: string) => s.lines.filter(started(callId)).length;
-    expect([runs(a.proc, 'drain-first'), runs(b.proc, 'drain-first')]).toEqual([1, 0]);
-    expect([runs(a.proc, 'drain-second'), runs(b.proc, 'drain-second')]).toEqual([0, 1]);
+    expect([runs(a, 'drain-first'), runs(b, 'drain-first')]).toEqual([1, 0]);
+    expect([runs(a, 'drain-second'), runs(b, 'drain-second')]).toEqual([0, 1]);
 
     expect(await b.proc.kill('SIGTERM')).toBe(0);
   }, 900_000);
