@@ -48,7 +48,8 @@ describe('the service launcher', () => {
     const env = { SERVICE_DATA_DIR: dataDir };
 
     const first = spawnService(['--port', '0'], env);
-    const ready = await first.waitFor('mcp_http_ready', 30_000);
+    // A first start prepares the database in a child process first (initdb and every migration): generous, not a speed check.
+    const ready = await first.waitFor('mcp_http_ready', 120_000);
     expect(ready).toMatchObject({ host: '127.0.0.1', auth_enforced: false });
     const url = `http://127.0.0.1:${ready.port}`;
     const created = await fetch(`${url}/v1/projects`, {
@@ -60,10 +61,10 @@ describe('the service launcher', () => {
     expect(await first.kill('SIGTERM')).toBe(0);
 
     const second = spawnService(['--port', '0'], env);
-    const again = await second.waitFor('mcp_http_ready', 30_000);
+    const again = await second.waitFor('mcp_http_ready', 60_000);
     const res = await fetch(`http://127.0.0.1:${again.port}/v1/projects/${id}`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id, name: 'kept' });
     expect(await second.kill('SIGTERM')).toBe(0);
-  }, 90_000);
+  }, 240_000);
 });
