@@ -43,7 +43,8 @@ export interface DashboardNode {
 export async function startDashboardNode(env: Record<string, string> = {}): Promise<DashboardNode> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dash-data-'));
   const service = spawnService(['--port', '0'], { SERVICE_DATA_DIR: dataDir, ...env });
-  const ready = await service.waitFor('mcp_http_ready', 60_000);
+  // A first start prepares its database in a child process (initdb and every migration): a deadline, not a speed check.
+  const ready = await service.waitFor('mcp_http_ready', 180_000);
   const url = `http://127.0.0.1:${String(ready.port)}`;
   return {
     url,

@@ -38,7 +38,7 @@ let workspace: string;
 beforeAll(async () => {
   workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'dash-flow-ws-'));
   [node, browser] = await Promise.all([startDashboardNode({ SERVICE_WORKSPACE: workspace }), launchChromium()]);
-}, 120_000);
+}, 240_000);
 afterAll(async () => {
   await browser?.close();
   await node?.stop();

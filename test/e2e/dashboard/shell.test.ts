@@ -18,7 +18,7 @@ let node: DashboardNode;
 let browser: Browser;
 beforeAll(async () => {
   [node, browser] = await Promise.all([startDashboardNode(), launchChromium()]);
-}, 120_000);
+}, 240_000);
 afterAll(async () => {
   await browser?.close();
   await node?.stop();

@@ -57,7 +57,7 @@ beforeAll(async () => {
   const res = await fetch(`${node.url}/v1/twin/import`, { method: 'POST', body: form });
   expect(res.status).toBe(201);
   model = ((await res.json()) as { node_id: string }).node_id;
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
