@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from './db.ts';
 import { migrate } from './migrate.ts';
@@ -12,11 +13,29 @@ export interface OpenDbOptions {
   poolMax?: number;
 }
 
+/**
+ * A migrated in-memory database to start from, named by `TEST_PGLITE_TEMPLATE` (a gzipped PGlite data folder). Only the
+ * test suite's global setup sets it (test/global-setup.ts): every test node's memory:// database then loads it instead
+ * of running initdb and every migration (about 4 s against 15 s on a loaded 2-core machine); the migrations still run
+ * after, so a template behind the code is brought up to date. Unset, unreadable: an empty database as always.
+ */
+async function memoryTemplate(): Promise<Blob | undefined> {
+  const file = process.env.TEST_PGLITE_TEMPLATE;
+  if (!file) return undefined;
+  try {
+    return new Blob([await fs.readFile(file)]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Opens the configured backend and applies pending migrations before anyone queries it. */
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const pgdata = opts.dataDir.startsWith('memory://') ? 'memory://' : path.join(opts.dataDir, 'pgdata');
   if (!opts.databaseUrl) await prepareNewPgliteDir(pgdata);
-  const db = opts.databaseUrl ? createPgDb(opts.databaseUrl, opts.poolMax) : await createPgliteDb(pgdata);
+  const db = opts.databaseUrl
+    ? createPgDb(opts.databaseUrl, opts.poolMax)
+    : await createPgliteDb(pgdata, pgdata === 'memory://' ? await memoryTemplate() : undefined);
   try {
     await migrate(db);
   } catch (err) {

@@ -36,11 +36,15 @@ export class PgliteDb extends PgDb {
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
-/** Opens (creating if needed) the embedded database in `dataDir`; `memory://` keeps it in memory. */
-export async function createPgliteDb(dataDir: string): Promise<PgliteDb> {
+/**
+ * Opens (creating if needed) the embedded database in `dataDir`; `memory://` keeps it in memory, started from
+ * `template` (a gzipped data folder from `dumpDataDir`) when one is given instead of an empty initdb.
+ */
+export async function createPgliteDb(dataDir: string, template?: Blob): Promise<PgliteDb> {
   if (!dataDir.startsWith('memory://')) await fs.mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    ...(template && dataDir.startsWith('memory://') ? { loadDataDir: template } : {}),
   });
   return new PgliteDb(pglite);
 }
