@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { workspaceRoot } from '../../actors/adapters/kit/workspace.ts';
 import { HARDWARE_V1 } from '../../actors/runs/flows/hardware-v1.ts';
 import { importBoard } from '../support/board-import.ts';
@@ -50,7 +50,16 @@ describe('hardware_v1 end to end on the real engines', () => {
   it('takes the reference request through all eleven approved gates to the end', async () => {
     expect(PHASES).toHaveLength(11);
     const pid = await project('wall-mounted environmental sensor');
-    await importBoard(t.url, workspaceRoot(t.node.infra.config), pid);
+    await importBoard(t.url, workspaceRoot(t.node.infra.config), pid, (probe, what) =>
+      vi.waitFor(
+        async () => {
+          const v = await probe();
+          if (v === undefined) throw new Error(`not yet: ${what}`);
+          return v;
+        },
+        { timeout: 60_000, interval: 50 },
+      ),
+    );
     const run = await http('POST', '/v1/runs', {
       design_flow: 'hardware_v1',
       project_id: pid,

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -24,22 +23,17 @@ export async function http(
   return { status: res.status, json: (text ? JSON.parse(text) : {}) as Json };
 }
 
-/** Polls `probe` every 50 ms until it answers something, for at most `ms` (a bench waits on the real engines). */
-export async function until<T>(probe: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/**
+ * How the caller waits for a condition in the service that announces nothing (a held call appearing in the queue):
+ * a test passes vitest's `vi.waitFor`, a bench its own poll (`test/bench/support/until.ts`).
+ */
+export type WaitFor = <T>(probe: () => Promise<T | undefined>, what: string) => Promise<T>;
 
 /**
  * Imports KiCad's pic_programmer board into a project the way the e2e test does: the file into the workspace, its
  * pcb_layout document recorded over MCP by an agent and approved in the approvals queue.
  */
-export async function importBoard(base: string, workspace: string, projectId: string): Promise<void> {
+export async function importBoard(base: string, workspace: string, projectId: string, waitFor: WaitFor): Promise<void> {
   fs.mkdirSync(path.join(workspace, 'boards'), { recursive: true });
   fs.copyFileSync(
     '/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb',
@@ -61,11 +55,10 @@ export async function importBoard(base: string, workspace: string, projectId: st
     undefined,
     { timeout: 300_000 },
   );
-  const held = await until(
+  const held = await waitFor(
     async () =>
       (await http(base, 'GET', `/v1/approvals?project_id=${projectId}&kind=tool_call`, undefined, DASH)).json.items?.[0]
         ?.id as string | undefined,
-    60_000,
     'the held pcb_layout write',
   );
   await http(base, 'POST', `/v1/approvals/${held}/decision`, { decision: 'approve', reason: 'bench' }, DASH);

@@ -1,6 +1,9 @@
-import { http, until, type Json } from '../../support/board-import.ts';
+import { http, importBoard as importBoardWith, type Json } from '../../support/board-import.ts';
+import { until } from './until.ts';
 
-export { importBoard } from '../../support/board-import.ts';
+/** Imports the board the way the e2e test does, waiting on the queue with the bench's own poll. */
+export const importBoard = (base: string, workspace: string, projectId: string): Promise<void> =>
+  importBoardWith(base, workspace, projectId, (probe, what) => until(probe, { what, timeoutMs: 60_000 }));
 
 /** One run over HTTP, every gate approved as soon as it is ready: wall time and each phase's own time (ms). */
 export async function timedRun(
@@ -23,8 +26,7 @@ export async function timedRun(
           ? v
           : undefined;
       },
-      600_000,
-      `run ${id}`,
+      { what: `run ${id}`, timeoutMs: 600_000 },
     );
     if (!(view.gate?.ready && view.gate.phase !== approved)) {
       if (view.status !== 'completed')
