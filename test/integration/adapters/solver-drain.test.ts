@@ -42,6 +42,23 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
       .map((e: { id: string }) => e.id)
       .filter((id: string) => id !== caller.node.broker.nodeID)
       .sort();
+  /** A run_fea call through the caller's registry: a 1000 N tip load on `mesh`, under `call_id`. */
+  const runFea = (mesh: string, load_case: string, call_id: string) =>
+    invokeViaRegistry(
+      caller.node.broker,
+      'solver.run_fea',
+      {
+        mesh_file: mesh,
+        load_case,
+        analysis_type: 'static_stress',
+        material: 'steel',
+        fixed_node_set: 'FIXED',
+        load_node_set: 'LOAD',
+        load_force_n: [0, 0, -1000],
+      },
+      {},
+      { call_id, timeout_seconds: 900 },
+    );
   const started = (callId: string) => (l: LogLine) => l.msg === 'tool_call_started' && l.call === callId;
 
   beforeAll(() => {
@@ -61,23 +78,7 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
     caller = await startTestNode({ roles: 'tools', env });
     await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([one.nodeID, two.nodeID].sort());
 
-    const first = okData(
-      invokeViaRegistry(
-        caller.node.broker,
-        'solver.run_fea',
-        {
-          mesh_file: 'beam_medium.inp',
-          load_case: 'tip load 1000 N',
-          analysis_type: 'static_stress',
-          material: 'steel',
-          fixed_node_set: 'FIXED',
-          load_node_set: 'LOAD',
-          load_force_n: [0, 0, -1000],
-        },
-        {},
-        { call_id: 'drain-first', timeout_seconds: 900 },
-      ),
-    );
+    const first = okData(runFea('beam_medium.inp', 'tip load 1000 N', 'drain-first'));
     first.catch(() => undefined);
     // A is the replica the balancer gave the solve to; B the other.
     const runs = (s: { proc: SpawnedService }, callId: string) => s.proc.lines.filter(started(callId)).length;
@@ -91,23 +92,7 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
     expect(a.proc.proc.exitCode).toBeNull();
     expect(cancelNodes()).toEqual([a.nodeID, b.nodeID].sort());
 
-    const second = await okData(
-      invokeViaRegistry(
-        caller.node.broker,
-        'solver.run_fea',
-        {
-          mesh_file: 'beam_coarse.inp',
-          load_case: 'tip load after SIGTERM',
-          analysis_type: 'static_stress',
-          material: 'steel',
-          fixed_node_set: 'FIXED',
-          load_node_set: 'LOAD',
-          load_force_n: [0, 0, -1000],
-        },
-        {},
-        { call_id: 'drain-second', timeout_seconds: 900 },
-      ),
-    );
+    const second = await okData(runFea('beam_coarse.inp', 'tip load after SIGTERM', 'drain-second'));
     expect(second.reaction_force_n[2]).toBeCloseTo(1000, 0);
 
     const fea = await first;
@@ -132,21 +117,7 @@ describe.runIf(inject('servers').nats)('solver adapter drain on SIGTERM', () => 
   it("passes a client's cancellation to the call it drains, which answers CANCELLED; then it exits 0", async () => {
     const c = await startAdapter();
     await expect.poll(invokeNodes, { timeout: 60_000 }).toEqual([c.nodeID]);
-    const solve = invokeViaRegistry(
-      caller.node.broker,
-      'solver.run_fea',
-      {
-        mesh_file: 'beam_medium.inp',
-        load_case: 'cancelled while draining',
-        analysis_type: 'static_stress',
-        material: 'steel',
-        fixed_node_set: 'FIXED',
-        load_node_set: 'LOAD',
-        load_force_n: [0, 0, -1000],
-      },
-      {},
-      { call_id: 'drain-cancel', timeout_seconds: 900 },
-    );
+    const solve = runFea('beam_medium.inp', 'cancelled while draining', 'drain-cancel');
     await c.proc.waitFor(started('drain-cancel'), 120_000);
     c.proc.proc.kill('SIGTERM');
     await c.proc.waitFor('node_draining', 60_000);
