@@ -68,4 +68,32 @@ describe('hardware_v1 V&V on the real engines', () => {
     expect(byReq('REQ-STRESS').status).toBe('fail');
     expect(out.summary).toMatch(/V&V FAIL/);
   }, 600_000);
+
+  it('stops as a data failure naming the schematic when it holds no recorded power budget (a run from before), recording nothing', async () => {
+    const pid = (await postJson(`${t.url}/v1/projects`, { name: 'schematic without budget' })).body.id as string;
+    const sch = await okData(
+      callTool(t.node.broker, 'twin.record_document', {
+        project_id: pid,
+        document_type: 'schematic',
+        name: 'board',
+        properties: { nets: [] },
+      }),
+    );
+    const { input, called } = phaseInput(t.node.broker, HARDWARE_V1, {
+      runId: `run-${crypto.randomUUID()}`,
+      projectId: pid,
+      goal: goal(2),
+      phase: 'simulation',
+      prior: {
+        design: [{ type: 'cad_model', node_id: crypto.randomUUID(), ref: 'CAD-NONE@1' }],
+        electronics: [{ type: 'schematic', node_id: sch.node_id, ref: sch.item_ref }],
+      },
+    });
+    const out = await hardwareVvPhase(input);
+    expect(out).toMatchObject({ ok: false, kind: 'data' });
+    expect(!out.ok && out.message).toMatch(
+      new RegExp(`^the schematic ${sch.item_ref} holds no power_budget as the electronics phase records it`),
+    );
+    expect(called.filter((n) => n !== 'twin.get_node')).toEqual([]);
+  });
 });

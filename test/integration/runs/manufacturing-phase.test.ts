@@ -8,7 +8,9 @@ import { GatesActions } from '../../../contracts/actions/runs.actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
 import type { PhaseInput } from '../../../actors/runs/executor.ts';
 import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
+import { powerBudget } from '../../../actors/runs/handlers/hardware/electronics-budget.ts';
 import { electronicsPhase } from '../../../actors/runs/handlers/hardware/electronics-phase.ts';
+import { selectParts } from '../../../actors/runs/handlers/hardware/electronics-select.ts';
 import { manufacturingPhase } from '../../../actors/runs/handlers/hardware/manufacturing-phase.ts';
 import { commitBox } from '../../../actors/runs/handlers/mech/box-part.ts';
 import type { Deliverable } from '../../../actors/runs/run.types.ts';
@@ -161,35 +163,49 @@ describe('the manufacturing phase on the reference request with an imported boar
   }, 600_000); // real engines (KiCad, the CAD kernel) on a shared machine: bounded by the tools' own timeouts, not 30 s
 });
 
-describe('the manufacturing phase refuses what it cannot release, recording nothing', () => {
-  it('a pcb_layout whose board_path escapes the workspace is a data failure naming it', async () => {
-    const pid = await project('escaping board');
-    const pcb = await recordLayout(pid, '../outside/board.kicad_pcb');
-    const runId = `run-${crypto.randomUUID()}`;
-    const bom = await okData(
-      callTool(t.node.broker, 'twin.record_document', {
-        project_id: pid,
-        document_type: 'bom',
-        name: 'board BOM',
-        properties: { lines: [{ designators: 'U1', quantity: 1, value: 'ATmega328P-AU', mpn: 'ATMEGA328P-AU' }] },
-      }),
-    );
-    const sch = await okData(
-      callTool(t.node.broker, 'twin.record_document', {
-        project_id: pid,
-        document_type: 'schematic',
-        name: 'board',
-        properties: { nets: [] },
-      }),
-    );
-    const prior = {
+/** A run's electronics records as the electronics phase writes them (schematic properties given), and a layout. */
+async function electronicsOf(pid: string, boardPath: string, schematic: Record<string, unknown>) {
+  const pcb = await recordLayout(pid, boardPath);
+  const bom = await okData(
+    callTool(t.node.broker, 'twin.record_document', {
+      project_id: pid,
+      document_type: 'bom',
+      name: 'board BOM',
+      properties: { lines: [{ designators: 'U1', quantity: 1, value: 'ATmega328P-AU', mpn: 'ATMEGA328P-AU' }] },
+    }),
+  );
+  const sch = await okData(
+    callTool(t.node.broker, 'twin.record_document', {
+      project_id: pid,
+      document_type: 'schematic',
+      name: 'board',
+      properties: schematic,
+    }),
+  );
+  return {
+    pcb,
+    sch,
+    prior: {
       design: [{ type: 'cad_model', node_id: crypto.randomUUID(), ref: 'CAD-NONE@1' }],
       electronics: [
         { type: 'schematic', node_id: sch.node_id, ref: sch.item_ref },
         { type: 'bom', node_id: bom.node_id, ref: bom.item_ref },
         { type: 'pcb_layout', node_id: pcb.node_id, ref: pcb.item_ref },
       ],
-    };
+    },
+  };
+}
+
+describe('the manufacturing phase refuses what it cannot release, recording nothing', () => {
+  it('a pcb_layout whose board_path escapes the workspace is a data failure naming it', async () => {
+    const pid = await project('escaping board');
+    const sel = selectParts(REFERENCE);
+    if (!sel.ok) throw new Error(sel.unserved.join('; '));
+    const { pcb, prior } = await electronicsOf(pid, '../outside/board.kicad_pcb', {
+      nets: [],
+      power_budget: powerBudget(sel.placed, sel.rail_v),
+    });
+    const runId = `run-${crypto.randomUUID()}`;
     const { input, called } = inputFor(runId, pid, 'manufacturing', prior);
     const out = await manufacturingPhase(input);
     expect(out).toMatchObject({ ok: false, kind: 'data' });
@@ -199,6 +215,20 @@ describe('the manufacturing phase refuses what it cannot release, recording noth
     expect(called).toContain('eda.export_gerber');
     expect(called.filter((n) => /^twin\.(record|stage)/.test(n) || n.startsWith('cadkernel.'))).toEqual([]);
     expect(fs.existsSync(path.join(workspace, 'manufacturing', runId))).toBe(false);
+  });
+
+  it('a schematic without the power budget the electronics phase records (a run from before) is a data failure naming it', async () => {
+    const pid = await project('schematic without budget');
+    const { sch, prior } = await electronicsOf(pid, 'boards/board.kicad_pcb', { nets: [] });
+    const { input, called } = inputFor(`run-${crypto.randomUUID()}`, pid, 'manufacturing', prior);
+    const out = await manufacturingPhase(input);
+    expect(out).toMatchObject({ ok: false, kind: 'data' });
+    expect(!out.ok && out.message).toMatch(
+      new RegExp(`^the schematic ${sch.item_ref} holds no power_budget as the electronics phase records it`),
+    );
+    expect(
+      called.filter((n) => /^twin\.(record|stage)/.test(n) || n.startsWith('eda.') || n.startsWith('cadkernel.')),
+    ).toEqual([]);
   });
 
   it('without a delivered pcb_layout it names what to attach and calls no tool', async () => {

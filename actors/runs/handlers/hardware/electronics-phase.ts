@@ -4,6 +4,7 @@ import { intentOf } from '../mech/early-phases.ts';
 import { phase, PhaseStop, use } from '../tools.ts';
 import { partsCost, powerBudget } from './electronics-budget.ts';
 import { schematicArgs } from './electronics-circuit.ts';
+import { electronicsProperties } from './electronics-record.ts';
 import { selectParts } from './electronics-select.ts';
 import { PRICE_SOURCE } from './parts.data.ts';
 
@@ -30,8 +31,9 @@ async function projectLayout(input: PhaseInput): Promise<{ key: string; name: st
 
 /**
  * electronics (hardware_v1): parts chosen from the parts table for the functions the request names, a KiCad schematic
- * generated from them that must pass ERC, its netlist recorded as the `schematic` and its BOM as the `bom`, the
- * worst-case power budget and parts cost closed in the design decision, and the project's layout checked with DRC when
+ * generated from them that must pass ERC, its netlist recorded as the `schematic` (with the rail, the worst-case power
+ * budget and the placed parts as properties, which V&V and manufacturing read) and its BOM as the `bom`, the budget
+ * and parts cost closed in the design decision, and the project's layout checked with DRC when
  * it holds one. Without a layout no pcb_layout is recorded (the gate names it missing); one is never claimed.
  */
 export const electronicsPhase: PhaseExecutor = (input) =>
@@ -78,6 +80,7 @@ export const electronicsPhase: PhaseExecutor = (input) =>
           warning_count: erc.warning_count,
           by_type: erc.by_type,
         },
+        ...electronicsProperties(sel.placed, budget),
       },
     });
     const bom = await use(input, 'eda.export_bom', { schematic_path: gen.schematic_path, format: 'csv' });

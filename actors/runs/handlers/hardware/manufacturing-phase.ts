@@ -3,9 +3,8 @@ import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import type { Deliverable } from '../../run.types.ts';
 import { intentOf } from '../mech/early-phases.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
-import { powerBudget } from './electronics-budget.ts';
 import { LAYOUT_HINT } from './electronics-phase.ts';
-import { selectParts } from './electronics-select.ts';
+import { recordedBudget } from './electronics-record.ts';
 import { BomLineSchema, costBom, costLine } from './manufacturing-cost.ts';
 import { fabricationFiles, getNode, mechanicalStep, type TwinNode } from './manufacturing-fab.ts';
 import { pinmapOf } from './manufacturing-pinmap.ts';
@@ -43,11 +42,9 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
     const nets = NetsSchema.safeParse(schNode!.properties.nets ?? []);
     if (!nets.success)
       throw new PhaseStop('data', `the schematic ${schDel.ref} holds no nets as the electronics phase records them`);
-    // The budget the electronics decision stated, recomputed by the same pure functions from the same request (the
-    // decision keeps it only as prose), so the current limit cannot drift from what G6E approved.
-    const sel = selectParts(String(input.request.goal));
-    if (!sel.ok) throw new PhaseStop('data', `the parts table cannot serve the request: ${sel.unserved.join('; ')}`);
-    const budget = powerBudget(sel.placed, sel.rail_v);
+    // The power budget the electronics phase recorded on the schematic G6E approved (read, never recomputed), so the
+    // current limit is the one approved; a schematic without it is a data failure naming it.
+    const budget = recordedBudget(schNode!.properties, schDel.ref ?? schNode!.id);
     const cost = costBom(lines.data, intent.parameters.budget);
 
     const fab = await fabricationFiles(input, pcbNode!);

@@ -45,7 +45,7 @@ const check = (value: number | null, limit: number, op: '<=' | '==') =>
 export interface VvEvidence {
   stress: { value: number; limit: number; node_id: string } | null;
   cost: { value: number | null; limit: number; currency: string; node_id: string | null } | null;
-  usb: { value: number; limit: number } | null;
+  usb: { value: number | null; limit: number } | null;
   logic: { value: number | null; limit: number } | null;
   erc: { errors: number; path: string } | null;
   drc: { passed: boolean; errors: number; unconnected: number; node_id: string } | null;
@@ -84,7 +84,8 @@ export function verdicts(e: VvEvidence): Verdict[] {
       limit: e.usb.limit,
       unit: 'mA',
       status: check(e.usb.value, e.usb.limit, '<='),
-      evidence: 'power budget of the chosen parts (datasheet maxima)',
+      evidence:
+        e.usb.value === null ? 'no schematic in this run' : 'power budget of the chosen parts (datasheet maxima)',
     });
   if (e.logic)
     rows.push({

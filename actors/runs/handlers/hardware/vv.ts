@@ -2,9 +2,8 @@ import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import { intentOf } from '../mech/early-phases.ts';
 import { staticStress } from '../mech/static-stress.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
-import { powerBudget } from './electronics-budget.ts';
-import { selectParts } from './electronics-select.ts';
 import { bracketLoadN } from './concepts.ts';
+import { recordedBudget, recordedParts } from './electronics-record.ts';
 import { CHOICES } from './reference-data.ts';
 import { hardwareRequirements } from './requirements.ts';
 import { verificationValues } from './vv-values.ts';
@@ -13,11 +12,14 @@ import { ldoJunction, verdicts, verdictTable, type VvEvidence } from './vv-verdi
 type Props = Record<string, any>;
 
 /** The latest deliverable of a type from earlier phases, with its twin node's properties; null when none. */
-async function latest(input: PhaseInput, type: string): Promise<{ node_id: string; properties: Props } | null> {
+async function latest(
+  input: PhaseInput,
+  type: string,
+): Promise<{ node_id: string; ref: string; properties: Props } | null> {
   const d = priorOf(input, type).at(-1);
   if (!d) return null;
   const n = await use<{ properties?: Props }>(input, 'twin.get_node', { node_id: d.node_id });
-  return { node_id: d.node_id, properties: n.properties ?? {} };
+  return { node_id: d.node_id, ref: d.ref ?? d.node_id, properties: n.properties ?? {} };
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -25,8 +27,9 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
 /**
  * simulation (hardware_v1, V&V): the bracket's FEA under the stated mass and shock (the one FEA path mech_v1 uses,
  * load at the free end, so conservative), ERC of the run's schematic again, the layout's DRC as the electronics phase
- * recorded it, the regulator's junction temperature by hand, the cost, supply current and logic rail, and the firmware
- * build: a verdict per key requirement, recorded as a test_result and the V&V decision. The stress verdict is left to
+ * recorded it, the regulator's junction temperature by hand, the cost, the supply current and logic rail of the power
+ * budget the electronics phase recorded on its schematic (a schematic without one stops the phase as a data failure),
+ * and the firmware build: a verdict per key requirement, recorded as a test_result and the V&V decision. The stress verdict is left to
  * the gate (its constraint check compares REQ-STRESS with the result, so a failing bracket holds the run at V&V); any
  * other failed requirement stops the phase. Missing evidence is reported as not verified, never as a pass.
  */
@@ -37,6 +40,11 @@ export const hardwareVvPhase: PhaseExecutor = (input) =>
     const { allowable, loadCase: k, constraints } = hardwareRequirements(intent);
     const cad = priorOf(input, 'cad_model').at(-1);
     if (!cad?.ref || !material) throw new PhaseStop('data', 'no bracket geometry was designed in this run');
+    // The rail, power budget and parts the electronics phase recorded on its schematic (read, never recomputed); a
+    // schematic without them stops here, before anything is recorded.
+    const sch = await latest(input, 'schematic');
+    const budget = sch ? recordedBudget(sch.properties, sch.ref) : null;
+    const placed = sch ? recordedParts(sch.properties, sch.ref) : null;
     const force = Math.round(bracketLoadN(k) * 100) / 100;
     const fea = await staticStress(
       input,
@@ -49,15 +57,12 @@ export const hardwareVvPhase: PhaseExecutor = (input) =>
       (stress) => ({ safety_factor: Math.round((material.yield_mpa / stress) * 100) / 100 }),
     );
 
-    const sch = await latest(input, 'schematic');
     const schPath = typeof sch?.properties.schematic_path === 'string' ? sch.properties.schematic_path : null;
     const erc = schPath ? await use(input, 'eda.run_erc', { schematic_path: schPath }) : null;
     const pcb = await latest(input, 'pcb_layout');
     const drc = pcb?.properties.drc as Props | undefined;
     const bom = await latest(input, 'bom');
     const fw = await latest(input, 'firmware_source');
-    const sel = selectParts(String(input.request.goal));
-    const budget = sel.ok ? powerBudget(sel.placed, sel.rail_v) : null;
     const thermal = budget ? ldoJunction(budget.regulator.dissipation_mw) : null;
     const limitOf = (id: string) => constraints.find((c) => c.id === id);
     const cost = limitOf('REQ-COST');
@@ -73,8 +78,8 @@ export const hardwareVvPhase: PhaseExecutor = (input) =>
             node_id: bom?.node_id ?? null,
           }
         : null,
-      usb: usb && budget ? { value: budget.usb_ma, limit: usb.limit } : null,
-      logic: logic ? { value: sch && budget ? budget.rail_v : null, limit: logic.limit } : null,
+      usb: usb ? { value: budget ? budget.usb_ma : null, limit: usb.limit } : null,
+      logic: logic ? { value: budget ? budget.rail_v : null, limit: logic.limit } : null,
       erc: erc && schPath ? { errors: Number(erc.error_count), path: schPath } : null,
       drc:
         pcb && drc
@@ -99,8 +104,7 @@ export const hardwareVvPhase: PhaseExecutor = (input) =>
     const open = rows.filter((r) => r.status === 'not_verified');
     const overall = failed.length ? 'FAIL' : open.length ? `PASS, ${open.length} not verified` : 'PASS';
     // The values the budgets and requirements are verified against (gates and the lifecycle read them from here).
-    const values =
-      sel.ok && budget && sch ? verificationValues(intent, sel.placed, budget, evidence.cost?.value ?? null) : {};
+    const values = placed && budget ? verificationValues(intent, placed, budget, evidence.cost?.value ?? null) : {};
     const tr = await use(input, 'twin.record_document', {
       document_type: 'test_result',
       name: `V&V: ${intent.goal_object}`,
