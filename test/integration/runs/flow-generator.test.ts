@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { RunFlowActions as F } from '../../../contracts/actions/design-flows.actions.ts';
-import { HarnessConfigActions as HC } from '../../../contracts/actions/harness-config.actions.ts';
-import { startOpenAIServer } from '../../support/llm-servers/openai.ts';
-import type { WireServer } from '../../support/llm-servers/wire-server.ts';
+import { LOCAL_ROUTE, useLocalModel } from '../../support/llm-servers/local-model.ts';
 import { useTestNode } from '../../support/node.ts';
 
 // flow.propose from a request (runs.proposeFlow) on a real node, the flow_generator role routed by its variable to a
@@ -11,26 +9,19 @@ import { useTestNode } from '../../support/node.ts';
 // that fails the check leaves the base flow with a note.
 const t = useTestNode({
   roles: 'harness,tools,holds,approvals,runs',
-  env: { SERVICE_ROUTE_FLOW_GENERATOR: 'local-llm:llama3.1:8b' },
+  env: { SERVICE_ROUTE_FLOW_GENERATOR: LOCAL_ROUTE },
 });
-const KEY = 'sk-local-test';
+const model = useLocalModel(t);
 const MECH = ['intent', 'needs', 'requirements', 'feasibility', 'design', 'simulation'];
-let server: WireServer;
-
-beforeAll(async () => {
-  server = await startOpenAIServer({ apiKey: KEY });
-  await call(t.node.broker, HC.addCredential, { provider: 'local-llm', api_key: KEY, base_url: server.url });
-});
-afterAll(() => server?.close());
 
 const propose = (p: Record<string, unknown>) =>
   call(t.node.broker, F.proposeFlow, { base_flow: 'mech_v1', ...p } as never);
 
 describe('flow.propose from a request', () => {
   it("tailors the base flow with the model's operations, held for a person like any proposal", async () => {
-    const from = server.requests.length;
+    const from = model.server.requests.length;
     const answer = { operations: [{ op: 'remove_phase', phase_id: 'feasibility' }], reason: 'a known bracket' };
-    server.enqueue({ text: [JSON.stringify(answer)] });
+    model.server.enqueue({ text: [JSON.stringify(answer)] });
     const v = await propose({ request: 'A shelf bracket we have made before: skip feasibility.' });
     expect(v).toMatchObject({
       flow_id: 'mech_v1',
@@ -38,33 +29,33 @@ describe('flow.propose from a request', () => {
       status: 'pending',
       note: 'tailored by the flow_generator model local-llm:llama3.1:8b (1 operation)',
     });
-    const sent = JSON.stringify(server.requests[from]!.body);
+    const sent = JSON.stringify(model.server.requests[from]!.body);
     expect(sent).toContain('skip feasibility');
     expect(sent).toContain('remove_phase');
   });
 
   it('falls back to the base flow with a note when the answer fails the schema or does not apply', async () => {
-    server.enqueue({ text: ['{"operations": [{"op": "rename_phase", "phase_id": "design"}]}'] });
+    model.server.enqueue({ text: ['{"operations": [{"op": "rename_phase", "phase_id": "design"}]}'] });
     const bad = await propose({ request: 'Rename design.' });
     expect(bad.phases).toEqual(MECH);
     expect(bad.note).toMatch(
       /answer of local-llm:llama3\.1:8b was not used: the answer does not match the operation schema/,
     );
-    server.enqueue({ text: ['{"operations": [{"op": "remove_phase", "phase_id": "firmware"}]}'] });
+    model.server.enqueue({ text: ['{"operations": [{"op": "remove_phase", "phase_id": "firmware"}]}'] });
     const wrong = await propose({ request: 'No firmware.' });
     expect(wrong.phases).toEqual(MECH);
     expect(wrong.note).toMatch(/its operations do not apply: .*no phase firmware/);
-    server.enqueue({ text: ['I would drop the simulation phase.'] });
+    model.server.enqueue({ text: ['I would drop the simulation phase.'] });
     expect((await propose({ request: 'Drop simulation.' })).note).toMatch(
       /the answer is not JSON; the base flow mech_v1/,
     );
   });
 
   it("a caller's own operations win: the model is not asked", async () => {
-    const asked = server.requests.length;
+    const asked = model.server.requests.length;
     const v = await propose({ request: 'ignored', operations: [{ op: 'remove_phase', phase_id: 'simulation' }] });
     expect(v.phases).toEqual(MECH.slice(0, 5));
     expect(v.note).toBeUndefined();
-    expect(server.requests.length).toBe(asked);
+    expect(model.server.requests.length).toBe(asked);
   });
 });

@@ -1,11 +1,7 @@
-import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
-import { HarnessConfigActions as HC } from '../../../contracts/actions/harness-config.actions.ts';
 import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
-import { postJson } from '../../support/http-raw.ts';
-import { startOpenAIServer } from '../../support/llm-servers/openai.ts';
-import type { WireServer } from '../../support/llm-servers/wire-server.ts';
+import { useLocalModel } from '../../support/llm-servers/local-model.ts';
 import { useTestNode } from '../../support/node.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
@@ -16,25 +12,13 @@ const t = useTestNode({
   roles: 'gateway,harness,tools,holds,projects,adapter:project,twin,adapter:twin,runs,gates,approvals',
   env: { SERVICE_PHASE_BRAIN: 'model' },
 });
-const KEY = 'sk-local-test';
-let server: WireServer;
-
-beforeAll(async () => {
-  server = await startOpenAIServer({ apiKey: KEY });
-  await call(t.node.broker, HC.addCredential, { provider: 'local-llm', api_key: KEY, base_url: server.url });
-});
-afterAll(() => server?.close());
+const model = useLocalModel(t);
 
 describe('a run through the phase brain', () => {
   it("runs mech_v1's intent phase as a model turn: the intent it recorded is the deliverable and the gate is ready", async () => {
-    const project = (await postJson(`${t.url}/v1/projects`, { name: `brain run ${crypto.randomUUID()}` })).body
-      .id as string;
-    await call(t.node.broker, HC.setProjectRoutes, {
-      project_id: project,
-      routes: { phase_brain: 'local-llm:llama3.1:8b' },
-    });
+    const project = await model.project('brain run', 'phase_brain');
     const intent = { entity_type: 'intent', name: 'Intent: shelf bracket', statement: 'Hold a 5 kg shelf.' };
-    server.enqueue(
+    model.server.enqueue(
       { toolCalls: [{ id: 'i1', name: 'twin__record_engineering_entity', args: [JSON.stringify(intent)] }] },
       { text: ['I recorded the intent of the shelf bracket in the twin.'] },
     );

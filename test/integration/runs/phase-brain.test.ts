@@ -1,15 +1,12 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
-import { HarnessConfigActions as HC } from '../../../contracts/actions/harness-config.actions.ts';
 import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import type { PhaseDef } from '../../../contracts/flow-defs.ts';
 import { serviceCaller, type PhaseExecutor, type PhaseInput } from '../../../actors/runs/executor.ts';
 import { executorFor } from '../../../actors/runs/executors.ts';
 import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
-import { postJson } from '../../support/http-raw.ts';
-import { startOpenAIServer } from '../../support/llm-servers/openai.ts';
-import type { WireServer } from '../../support/llm-servers/wire-server.ts';
+import { LOCAL_MODEL, useLocalModel } from '../../support/llm-servers/local-model.ts';
 import { useTestNode } from '../../support/node.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
@@ -18,26 +15,13 @@ import { callTool, okData } from '../../support/tools.ts';
 // service caller); the executor is the one the runs actor uses. Routes are per project, so one project has a
 // phase_brain route and another has none.
 const t = useTestNode({ roles: 'gateway,harness,tools,holds,projects,adapter:project,twin,adapter:twin' });
-const KEY = 'sk-local-test';
-const MODEL = 'llama3.1:8b';
+const model = useLocalModel(t);
 const firmware = HARDWARE_V1.phases.find((p) => p.id === 'firmware')!;
 const USAGE = { prompt_tokens: 100, completion_tokens: 10 };
 const toolCall = (id: string, name: string, args: object) => ({ id, name, args: [JSON.stringify(args)] });
-let server: WireServer;
-
-beforeAll(async () => {
-  server = await startOpenAIServer({ apiKey: KEY });
-  await call(t.node.broker, HC.addCredential, { provider: 'local-llm', api_key: KEY, base_url: server.url });
-});
-afterAll(() => server?.close());
 
 /** A project of its own; `routed`: with a phase_brain route to the local model. */
-async function project(routed: boolean) {
-  const id = (await postJson(`${t.url}/v1/projects`, { name: `brain ${crypto.randomUUID()}` })).body.id as string;
-  if (routed)
-    await call(t.node.broker, HC.setProjectRoutes, { project_id: id, routes: { phase_brain: `local-llm:${MODEL}` } });
-  return id;
-}
+const project = (routed: boolean) => model.project('brain', routed ? 'phase_brain' : undefined);
 
 /** The runs actor's phase input for one attempt (service caller scoped to the run, tools through the registry). */
 function inputFor(projectId: string, phase: PhaseDef = firmware): PhaseInput {
@@ -71,8 +55,8 @@ const deterministic: PhaseExecutor = async () => ({ ok: true, summary: 'handler 
 describe('the phase brain', () => {
   it('runs a phase without a handler as one model turn: the decision its tool call recorded is the deliverable', async () => {
     const input = inputFor(await project(true), { ...firmware, disciplines: ['firmware'] });
-    const from = server.requests.length;
-    server.enqueue(
+    const from = model.server.requests.length;
+    model.server.enqueue(
       {
         toolCalls: [
           toolCall('d1', 'twin__record_decision', { title: 'Firmware: FreeRTOS, 100 Hz loop', decision: 'go' }),
@@ -99,12 +83,12 @@ describe('the phase brain', () => {
     expect(node).toMatchObject({ node_type: 'design_decision', name: 'Firmware: FreeRTOS, 100 Hz loop' });
 
     // The request: routed as phase_brain (the discipline's role falls back to it), the phase prompt, the phase tools.
-    const body = server.requests[from]!.body as {
+    const body = model.server.requests[from]!.body as {
       model: string;
       messages: { content: string }[];
       tools: { function: { name: string } }[];
     };
-    expect(body.model).toBe(MODEL);
+    expect(body.model).toBe(LOCAL_MODEL);
     expect(body.messages[0]!.content).toContain('Control loop, tasks, pin map and drivers.');
     expect(body.messages[0]!.content).toContain('- design_decision (recorded with twin.record_decision)');
     expect(body.messages[0]!.content).toContain('pin map recorded');
@@ -115,13 +99,13 @@ describe('the phase brain', () => {
   });
 
   it('fails a reply that claims work no tool call did as ungrounded (reasoning)', async () => {
-    server.enqueue({ text: ['I recorded the firmware decision in the twin.'], usage: USAGE });
+    model.server.enqueue({ text: ['I recorded the firmware decision in the twin.'], usage: USAGE });
     const out = await executorFor({})(inputFor(await project(true)));
     expect(out).toMatchObject({ ok: false, kind: 'reasoning', message: expect.stringMatching(/ungrounded/) });
   });
 
   it('fails an honest reply without the required deliverable as a design failure naming it', async () => {
-    server.enqueue({ text: ['The pin map depends on a board that does not exist yet.'], usage: USAGE });
+    model.server.enqueue({ text: ['The pin map depends on a board that does not exist yet.'], usage: USAGE });
     const out = await executorFor({})(inputFor(await project(true)));
     expect(out).toMatchObject({
       ok: false,
@@ -132,7 +116,7 @@ describe('the phase brain', () => {
 
   it('without a route: the handler runs (a flow model or SERVICE_PHASE_BRAIN=model); no handler fails naming the route', async () => {
     const id = await project(false);
-    const asked = server.requests.length;
+    const asked = model.server.requests.length;
     const table = { hardware_v1: { firmware: deterministic } };
     expect(await executorFor(table, { brain: 'model' })(inputFor(id))).toMatchObject({
       ok: true,
@@ -143,11 +127,11 @@ describe('the phase brain', () => {
     const none = await executorFor({})(inputFor(id));
     expect(none).toMatchObject({ ok: false, kind: 'environment' });
     expect(none.ok || none.message).toMatch(/needs a model.*SERVICE_ROUTE_PHASE_BRAIN=<provider>:<model>/);
-    expect(server.requests.length).toBe(asked); // no model was called
+    expect(model.server.requests.length).toBe(asked); // no model was called
   });
 
   it('with a route and SERVICE_PHASE_BRAIN=model, the brain runs instead of the handler', async () => {
-    server.enqueue({ text: ['Nothing to record.'], usage: USAGE });
+    model.server.enqueue({ text: ['Nothing to record.'], usage: USAGE });
     const table = { hardware_v1: { firmware: deterministic } };
     const out = await executorFor(table, { brain: 'model' })(inputFor(await project(true)));
     expect(out).toMatchObject({ ok: false, kind: 'design' });
