@@ -1,5 +1,6 @@
 import type { PhaseExecutor } from '../../executor.ts';
 import { intentOf } from '../mech/early-phases.ts';
+import { recordRequirements } from '../mech/requirements-record.ts';
 import { phase, use } from '../tools.ts';
 import { bracketChoice } from './bracket-choice.ts';
 import { hardwareFacts } from './request-facts.ts';
@@ -85,30 +86,13 @@ export const hardwareRequirementsPhase: PhaseExecutor = (input) =>
   phase(async () => {
     const intent = await intentOf(input);
     const { constraints, allowable, loadCase: k } = hardwareRequirements(intent);
-    const cs = await use(input, 'twin.record_constraint_set', {
-      name: `Requirements: ${intent.goal_object}`,
+    return recordRequirements(input, intent, {
       constraints,
-    });
-    const prose = [
-      `# ${intent.goal_object}`,
-      intent.immediate_request,
-      `An enclosure of ${k.mass_kg} kg (${k.envelope_mm.join(' x ')} mm) held ${k.standoff_mm} mm off the wall by a bracket, under a ${k.shock_g} g shock.`,
-      `Requirement values live in ${cs.item_ref}.`,
-    ].join('\n\n');
-    await use(input, 'twin.record_document', { document_type: 'prd', content: prose });
-    const d = await use(input, 'twin.record_decision', {
-      title: 'Requirements baseline',
+      statement: `An enclosure of ${k.mass_kg} kg (${k.envelope_mm.join(' x ')} mm) held ${k.standoff_mm} mm off the wall by a bracket, under a ${k.shock_g} g shock.`,
       decision: `Verify the bracket stress by finite-element analysis against ${allowable} MPa; cost by inspection of the BOM; supply current by the power budget; the logic rail by inspection of the schematic`,
       rationale: constraints.map((c) => `${c.id}: ${c.message}`).join('; '),
-      depends_on: [cs.item_key],
+      summary: `allowable bracket stress ${allowable} MPa`,
     });
-    return {
-      summary: `constraint set ${cs.item_ref} with ${constraints.length} requirements; allowable bracket stress ${allowable} MPa`,
-      deliverables: [
-        { type: 'constraint_set', node_id: cs.node_id, ref: cs.item_ref },
-        { type: 'design_decision', node_id: d.node_id },
-      ],
-    };
   });
 
 /** feasibility (hardware_v1): the stated bracket's cantilever hand calculation, labelled as such, and the risks. */

@@ -4,6 +4,7 @@ import type { CompiledIntent } from '../../../../contracts/intent.ts';
 import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
 import { cantilever } from './hand-calc.ts';
+import { recordRequirements } from './requirements-record.ts';
 
 /**
  * The intent of the run's request, compiled by the flows actor (the compiler is deterministic, so every phase reads
@@ -105,30 +106,13 @@ export const requirementsPhase: PhaseExecutor = (input) =>
         message: 'stated envelope',
       })),
     ];
-    const cs = await use(input, 'twin.record_constraint_set', {
-      name: `Requirements: ${intent.goal_object}`,
+    return recordRequirements(input, intent, {
       constraints,
-    });
-    const prose = [
-      `# ${intent.goal_object}`,
-      intent.immediate_request,
-      `The part carries ${p.loads.map((l) => `${l.magnitude_n} N at the ${l.location}`).join(' and ') || 'no stated load'}, in ${p.material.name}, within ${p.dimensions_mm.join(' x ')} mm.`,
-      `Requirement values live in ${cs.item_ref}.`,
-    ].join('\n\n');
-    await use(input, 'twin.record_document', { document_type: 'prd', content: prose });
-    const d = await use(input, 'twin.record_decision', {
-      title: 'Requirements baseline',
+      statement: `The part carries ${p.loads.map((l) => `${l.magnitude_n} N at the ${l.location}`).join(' and ') || 'no stated load'}, in ${p.material.name}, within ${p.dimensions_mm.join(' x ')} mm.`,
       decision: `Verify stress by finite-element analysis against ${allowable} MPa and the envelope by inspection of the geometry`,
       rationale: `allowable = yield ${p.material.yield_mpa} MPa / safety factor ${sf}`,
-      depends_on: [cs.item_key],
+      summary: `allowable stress ${allowable} MPa`,
     });
-    return {
-      summary: `constraint set ${cs.item_ref} with ${constraints.length} requirements; allowable stress ${allowable} MPa`,
-      deliverables: [
-        { type: 'constraint_set', node_id: cs.node_id, ref: cs.item_ref },
-        { type: 'design_decision', node_id: d.node_id },
-      ],
-    };
   });
 
 /** feasibility: a first-order hand calculation, labelled as such (never as analysis), and the risks. */
