@@ -22,6 +22,20 @@ export const HarnessRoleSchema = z
   });
 export type HarnessRole = z.infer<typeof HarnessRoleSchema>;
 
+/** The role `phase_brain:<discipline>` falls back to within each routing source (`phase_brain`), or null for a base role. */
+export const baseRoleOf = (role: string): string | null => (role.startsWith('phase_brain:') ? 'phase_brain' : null);
+
+/** The variable that routes a role: `SERVICE_ROUTE_` + the role upper-cased, `:` and `-` replaced by `_`. */
+export const routeVarName = (role: string): string => `SERVICE_ROUTE_${role.toUpperCase().replace(/[:-]/g, '_')}`;
+
+/** `provider:model` split at its first colon (the model may hold colons, as in `llama3.1:8b`), trimmed; else undefined. */
+export function splitRoute(text: string): { provider: string; model: string } | undefined {
+  const at = text.indexOf(':');
+  const provider = at > 0 ? text.slice(0, at).trim() : '';
+  const model = at > 0 ? text.slice(at + 1).trim() : '';
+  return provider && model ? { provider, model } : undefined;
+}
+
 /** Provider families, each on its own wire format: OpenAI chat completions (any base URL) and Anthropic messages. */
 export const ProviderFamilySchema = z.enum(['openai_compatible', 'anthropic']);
 export type ProviderFamily = z.infer<typeof ProviderFamilySchema>;

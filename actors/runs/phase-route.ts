@@ -1,7 +1,7 @@
 import { call, type Caller as BusCaller } from '../../brokers/actions.ts';
 import { HarnessConfigActions as HC } from '../../contracts/actions/harness-config.actions.ts';
 import type { PhaseDef } from '../../contracts/flow-defs.ts';
-import { HarnessRoleSchema, type ModelRef } from '../../contracts/harness.ts';
+import { baseRoleOf, HarnessRoleSchema, routeVarName, splitRoute, type ModelRef } from '../../contracts/harness.ts';
 import type { ResolvedRoute } from '../../contracts/harness-config.ts';
 
 /**
@@ -22,16 +22,14 @@ export function brainRole(phase: Pick<PhaseDef, 'disciplines'>): string {
 
 /** The phase's `model` (`provider:model`, the model part may hold colons) as the harness's phase route. */
 export function phaseModelOf(phase: Pick<PhaseDef, 'model'>): ModelRef | undefined {
-  const text = phase.model;
-  const at = text ? text.indexOf(':') : -1;
-  if (!text || at <= 0) return undefined;
-  return { provider: text.slice(0, at), model: text.slice(at + 1) };
+  return phase.model ? splitRoute(phase.model) : undefined;
 }
 
 /** What to configure for a role: its variable, the routes file, and a credential (named in a failure message). */
-export const routeHint = (role: string) =>
-  `configure a route with SERVICE_ROUTE_${role.toUpperCase().replace(/[:-]/g, '_')}=<provider>:<model>` +
-  `${role !== 'phase_brain' ? ' or SERVICE_ROUTE_PHASE_BRAIN' : ''}, the SERVICE_MODEL_ROUTES_PATH file, or the project's routes (PUT /v1/harness/routing/projects/{id}), and a credential for its provider (POST /v1/harness/credentials)`;
+export const routeHint = (role: string) => {
+  const base = baseRoleOf(role);
+  return `configure a route with ${routeVarName(role)}=<provider>:<model>${base ? ` or ${routeVarName(base)}` : ''}, the SERVICE_MODEL_ROUTES_PATH file, or the project's routes (PUT /v1/harness/routing/projects/{id}), and a credential for its provider (POST /v1/harness/credentials)`;
+};
 
 /**
  * Asks the harness (`harness.resolveRoute`, a routing lookup: no model call) for the phase's brain route. A harness

@@ -1,4 +1,11 @@
-import { HARNESS_BASE_ROLES, HarnessRoleSchema, ProviderIdSchema } from '../../../contracts/harness.ts';
+import {
+  baseRoleOf,
+  HARNESS_BASE_ROLES,
+  HarnessRoleSchema,
+  ProviderIdSchema,
+  routeVarName,
+  splitRoute,
+} from '../../../contracts/harness.ts';
 import type { RouteSource } from '../../../contracts/harness-config.ts';
 
 /**
@@ -51,8 +58,7 @@ export type Resolution =
 /** Judges a provider/model pair: null when it fits, else why not. */
 export type FitJudge = (ref: RouteRef) => string | null;
 
-/** The variable that routes a role: `SERVICE_ROUTE_` + the role upper-cased, `:` and `-` replaced by `_`. */
-export const routeVarName = (role: string) => `SERVICE_ROUTE_${role.toUpperCase().replace(/[:-]/g, '_')}`;
+export { routeVarName };
 
 /** Parses `provider:model` (the model may itself hold colons, as in `llama3.1:8b`). */
 export function parseRoute(text: unknown): RouteEntry {
@@ -61,28 +67,24 @@ export function parseRoute(text: unknown): RouteEntry {
     return parseRoute(typeof o.provider === 'string' && typeof o.model === 'string' ? `${o.provider}:${o.model}` : '');
   }
   if (typeof text !== 'string') return { invalid: `a route is "<provider>:<model>", not ${JSON.stringify(text)}` };
-  const at = text.indexOf(':');
-  const provider = at > 0 ? text.slice(0, at).trim() : '';
-  const model = at > 0 ? text.slice(at + 1).trim() : '';
-  if (!provider || !model) return { invalid: `a route is "<provider>:<model>", not ${JSON.stringify(text)}` };
+  const split = splitRoute(text);
+  if (!split) return { invalid: `a route is "<provider>:<model>", not ${JSON.stringify(text)}` };
+  const { provider, model } = split;
   if (!ProviderIdSchema.safeParse(provider).success)
     return { invalid: `provider ${JSON.stringify(provider)} is not a provider id (lower case letters, digits, _ . -)` };
   if (model.length > 200) return { invalid: `model name over 200 characters in ${JSON.stringify(provider)}` };
   return { provider, model };
 }
 
-/** The base role of `phase_brain:<discipline>`, or none. */
-const baseOf = (role: string) => (role.startsWith('phase_brain:') ? 'phase_brain' : null);
-
 function lookup(role: string, table: Record<string, RouteEntry> | undefined): RouteEntry | undefined {
   if (!table) return undefined;
-  const base = baseOf(role);
+  const base = baseRoleOf(role);
   return Object.hasOwn(table, role) ? table[role] : base && Object.hasOwn(table, base) ? table[base] : undefined;
 }
 
 function envLookup(role: string, env: Record<string, string> | undefined): RouteEntry | undefined {
   if (!env) return undefined;
-  const base = baseOf(role);
+  const base = baseRoleOf(role);
   const value = env[routeVarName(role)] ?? (base ? env[routeVarName(base)] : undefined);
   return value === undefined ? undefined : parseRoute(value);
 }
