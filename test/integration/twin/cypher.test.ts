@@ -1,127 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CypherError, runCypher, type CypherOptions } from '../../../actors/twin/cypher/index.ts';
-import { migrate, type Db } from '../../../brokers/db/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { CypherOptions } from '../../../actors/twin/cypher/index.ts';
+import { N, useCypherGraph } from '../../support/cypher-graph.ts';
 import { describeEachDb, type MakeDb } from '../../support/pg.ts';
 
-/** Node ids of the test graph, readable in failures. */
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const N = {
-  intent: id(1),
-  constraints: id(2),
-  bracket1: id(3),
-  bracket2: id(4),
-  sim: id(5),
-  draft: id(6),
-  abandoned: id(7),
-  note: id(8),
-  k1: id(11),
-  k2: id(12),
-  k3: id(13),
-  gear: id(21),
-  linkA: id(31),
-  linkB: id(32),
-};
-
-/**
- * Project p1: an intent, a constraint set derived from it, two committed revisions of item BRK (rev 2 REVISION_OF
- * and SUPERSEDES rev 1), a simulation result DERIVES_FROM rev 2, a draft rev 3 of run r1, an abandoned rev of run r0,
- * a note that references the draft, and three decisions depending on each other in a cycle.
- * Project p2: one cad_model. Project pm: two nodes the mutation tests change.
- */
-async function seed(db: Db): Promise<void> {
-  const nodes: [string, string, string, string, object, string | null, number | null, string | null, string | null][] =
-    [
-      [N.intent, 'p1', 'intent', 'Lift 5 kg', { priority: 1 }, 'INT', 1, 'committed', null],
-      [N.constraints, 'p1', 'constraint_set', 'Bracket limits', { max_mass_kg: 2 }, 'CS', 1, 'approved', null],
-      [
-        N.bracket1,
-        'p1',
-        'cad_model',
-        'Bracket',
-        { mass_kg: 1.5, material: 'steel', machined: true },
-        'BRK',
-        1,
-        'committed',
-        null,
-      ],
-      [
-        N.bracket2,
-        'p1',
-        'cad_model',
-        'Bracket',
-        { mass_kg: 1.2, material: 'aluminium', machined: false, code: '1.2' },
-        'BRK',
-        2,
-        'committed',
-        null,
-      ],
-      [N.sim, 'p1', 'simulation_result', 'Bracket FEA', { max_stress_mpa: 120, passed: true }, null, null, null, null],
-      [N.draft, 'p1', 'cad_model', 'Bracket', { mass_kg: 1.1, material: 'titanium' }, 'BRK', 3, 'draft', 'r1'],
-      [N.abandoned, 'p1', 'cad_model', 'Bracket', { mass_kg: 0.9 }, 'BRK', 3, 'abandoned', 'r0'],
-      [N.note, 'p1', 'document', 'Review note', {}, null, null, null, null],
-      [N.k1, 'p1', 'decision', 'K1', { rank: 3 }, null, null, null, null],
-      [N.k2, 'p1', 'decision', 'K2', { rank: 1 }, null, null, null, null],
-      [N.k3, 'p1', 'decision', 'K3', { rank: 2 }, null, null, null, null],
-      [N.gear, 'p2', 'cad_model', 'Gear', { mass_kg: 0.4 }, 'GEAR', 1, 'committed', null],
-      [N.linkA, 'pm', 'cad_model', 'Link A', { colour: 'red' }, null, null, null, null],
-      [N.linkB, 'pm', 'cad_model', 'Link B', {}, null, null, null, null],
-    ];
-  for (const [nid, project, type, name, props, key, rev, status, run] of nodes) {
-    await db.query(
-      `INSERT INTO twin_nodes (id, project_id, node_type, name, properties, item_key, revision, revision_status, run_id)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)`,
-      [nid, project, type, name, JSON.stringify(props), key, rev, status, run],
-    );
-  }
-  const edges: [string, string, string, object][] = [
-    [N.constraints, N.intent, 'DERIVES_FROM', {}],
-    [N.bracket2, N.bracket1, 'REVISION_OF', { change_reason: 'lighter' }],
-    [N.bracket2, N.bracket1, 'SUPERSEDES', {}],
-    [N.bracket2, N.constraints, 'SATISFIES', { margin: 0.4 }],
-    [N.sim, N.bracket2, 'DERIVES_FROM', { revision: 2 }],
-    [N.draft, N.bracket2, 'REVISION_OF', { change_reason: 'lighter still' }],
-    [N.abandoned, N.bracket2, 'REVISION_OF', {}],
-    [N.note, N.draft, 'REFERENCES', {}],
-    [N.k1, N.k2, 'DEPENDS_ON', {}],
-    [N.k2, N.k3, 'DEPENDS_ON', {}],
-    [N.k3, N.k1, 'DEPENDS_ON', {}],
-    [N.linkA, N.linkB, 'CONNECTS', { note: 'old' }],
-  ];
-  for (const [src, dst, type, props] of edges) {
-    await db.query('INSERT INTO twin_edges (src, dst, rel_type, properties) VALUES ($1, $2, $3, $4::jsonb)', [
-      src,
-      dst,
-      type,
-      JSON.stringify(props),
-    ]);
-  }
-}
-
-/** One suite over the real schema, run on PGlite and on PostgreSQL: the generated SQL must work on both. */
+/** Reads over the real schema, run on PGlite and on PostgreSQL: the generated SQL must work on both. */
 function describeCypher(backend: string, make: MakeDb): void {
-  describe(`twin.query_cypher on ${backend}`, () => {
-    let db: Db;
-    let dispose: () => Promise<void>;
-    const run = (text: string, opts: CypherOptions = {}) => runCypher(db, text, opts);
-    const column = async (text: string, name: string, opts: CypherOptions = {}) =>
-      (await run(text, opts)).rows.map((r) => r[name]);
-    const failure = async (text: string, opts: CypherOptions = {}): Promise<CypherError> => {
-      const err: unknown = await run(text, opts).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(CypherError);
-      return err as CypherError;
-    };
-
-    beforeAll(async () => {
-      ({ db, dispose } = await make());
-      await migrate(db);
-      await seed(db);
-    });
-    afterAll(async () => {
-      await dispose();
-    });
+  describe(`twin.query_cypher reads on ${backend}`, () => {
+    const { run, column, failure } = useCypherGraph(make);
 
     it('matches a label as written and in PascalCase, hiding drafts and abandoned revisions', async () => {
       const q = (label: string) =>
@@ -393,58 +278,6 @@ function describeCypher(backend: string, make: MakeDb): void {
     it('reports a type error PostgreSQL finds as a CypherError', async () => {
       const e = await failure('MATCH (n:Decision) RETURN sum(n.name) AS s');
       expect(e.kind).toBe('database');
-    });
-
-    it('refuses writes without --allow-twin-mutations and changes nothing', async () => {
-      const e = await failure("MATCH (n {name: 'Link A'}) SET n.colour = 'blue'");
-      expect(e.message).toMatch(
-        /^twin\.query_cypher is read-only; the server was not started with --allow-twin-mutations/,
-      );
-      const { rows } = await db.query<{ colour: string }>(
-        "SELECT properties->>'colour' AS colour FROM twin_nodes WHERE id = $1",
-        [N.linkA],
-      );
-      expect(rows[0].colour).toBe('red');
-    });
-
-    it('sets properties and names when mutations are allowed', async () => {
-      const res = await run(
-        "MATCH (n {project_id: 'pm', name: 'Link A'}) SET n.colour = 'blue', n.mass_kg = 2, n.name = 'Link A2'",
-        { allowMutations: true },
-      );
-      expect(res.rows).toEqual([{ properties_set: 3, relationships_created: 0, relationships_deleted: 0 }]);
-      const { rows } = await db.query<{ name: string; properties: unknown }>(
-        'SELECT name, properties FROM twin_nodes WHERE id = $1',
-        [N.linkA],
-      );
-      expect(rows[0]).toEqual({ name: 'Link A2', properties: { colour: 'blue', mass_kg: 2 } });
-      await run('MATCH (n {id: $id}) SET n.colour = null', { allowMutations: true, params: { id: N.linkA } });
-      expect(await column('MATCH (n {id: $id}) RETURN n.properties AS p', 'p', { params: { id: N.linkA } })).toEqual([
-        { mass_kg: 2 },
-      ]);
-    });
-
-    it('creates and deletes relationships when mutations are allowed', async () => {
-      const opts = { allowMutations: true, params: { a: N.linkA, b: N.linkB } };
-      const created = await run('MATCH (a {id: $a}), (b {id: $b}) CREATE (b)-[:DRIVES {ratio: 2}]->(a)', opts);
-      expect(created.rows[0]).toMatchObject({ relationships_created: 1 });
-      const back = await run('MATCH (b {id: $b})-[r:DRIVES]->(a {id: $a}) RETURN r.ratio AS ratio', opts);
-      expect(back.rows).toEqual([{ ratio: 2 }]);
-      const deleted = await run("MATCH (a {project_id: 'pm'})-[r]-() DELETE r", opts);
-      expect(deleted.rows[0]).toMatchObject({ relationships_deleted: 2 });
-      const { rows } = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM twin_edges WHERE src = ANY($1::uuid[])',
-        [[N.linkA, N.linkB]],
-      );
-      expect(rows[0].n).toBe(0);
-    });
-
-    it('rolls back every write of a query when one fails', async () => {
-      const e = await failure("MATCH (n {project_id: 'pm'}) SET n.flag = true, n.name = 3", { allowMutations: true });
-      expect(e.message).toMatch(/a node name must be a string/);
-      expect(await column("MATCH (n {project_id: 'pm'}) WHERE exists(n.flag) RETURN n.name AS name", 'name')).toEqual(
-        [],
-      );
     });
   });
 }
