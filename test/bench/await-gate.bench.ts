@@ -64,9 +64,14 @@ try {
   await service.kill('SIGTERM');
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const row = (label: string, xs: number[]) =>
-  `${label.padEnd(44)} p50 ${pct(xs, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(xs, 0.99).toFixed(1).padStart(7)} ms  max ${Math.max(...xs).toFixed(1).padStart(7)} ms\n`;
+  `${label.padEnd(44)} p50 ${pct(xs, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(xs, 0.99).toFixed(1).padStart(7)} ms  max ${Math.max(
+    ...xs,
+  )
+    .toFixed(1)
+    .padStart(7)} ms\n`;
 process.stdout.write(
   `\nbench:await-gate  ${runs} mech_v1 runs, SDK client without elicitation, ${os.availableParallelism()} cores, Node ${process.version}\n`,
 );
