@@ -8,8 +8,11 @@ import fp from 'fastify-plugin';
 /** Where `npm install` (postinstall: `vite build`) puts the dashboard's static files. */
 export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist/', import.meta.url));
 
-/** Paths that belong to the API: an unknown one is the JSON 404, never the app. */
-const API_PREFIXES = ['/v1', '/api', '/mcp', '/health', '/metrics'];
+/**
+ * Paths that belong to the API: an unknown one is the JSON 404, never the app. `/docs` is the API reference page
+ * (swagger-ui) with its own files, and `/openapi.json` its document: a missing file there is no dashboard page.
+ */
+const API_PREFIXES = ['/v1', '/api', '/mcp', '/health', '/metrics', '/docs', '/openapi.json'];
 
 const isApiPath = (p: string) => API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
 

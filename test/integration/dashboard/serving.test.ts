@@ -54,11 +54,17 @@ describe('the dashboard on the gateway port', () => {
       ['GET', '/api/v1/nope'],
       ['GET', '/mcp/nope'],
       ['GET', '/assets/missing.js'],
+      // The API reference's own files (/docs, swagger-ui): a missing one is no dashboard page.
+      ['GET', '/docs/static/missing.js'],
+      ['GET', '/docs/static/any/path?x=%ff'],
+      ['HEAD', '/docs/static/missing.css'],
+      ['GET', '/openapi.json/x'],
       ['POST', '/projects'],
       ['DELETE', '/runs'],
     ] as const) {
       const res = await fetch(`${t.url}${p}`, { method });
       expect(res.status, `${method} ${p}`).toBe(404);
+      if (method === 'HEAD') continue;
       expect((await res.json()) as unknown, `${method} ${p}`).toMatchObject({ error: { code: 'NOT_FOUND' } });
     }
   });
