@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 
 /** One route the gateway registered: its method and URL pattern, and whether it reads a multipart form. */
 export interface RouteEntry {
@@ -7,9 +8,13 @@ export interface RouteEntry {
   multipart: boolean;
 }
 
-/** Route options a route sets to say it reads a multipart form (`config: { multipart: true }`). */
+/**
+ * Route options a route sets to say it reads a multipart form (`config: { multipart: true, form }`): `form` is the
+ * form's fields beside its `file` part, the contract the route checks them with, so the API reference shows the form.
+ */
 export interface MultipartRouteConfig {
   multipart?: boolean;
+  form?: z.ZodObject;
 }
 
 /**

@@ -29,7 +29,7 @@ function uploadRoutes(deps: GatewayDeps, conversions: Conversions) {
 
     r.post(
       '/',
-      { schema: { response: { 200: ConversionResultSchema } }, config: { multipart: true } },
+      { schema: { response: { 200: ConversionResultSchema } }, config: { multipart: true, form: z.object({}) } },
       async (req, reply) => {
         if (!req.isMultipart())
           return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data in field "file"');

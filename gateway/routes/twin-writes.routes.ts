@@ -87,7 +87,7 @@ export function twinWritesRoutes(deps: GatewayDeps) {
 
     r.post(
       '/import',
-      { schema: { response: { 201: ImportResultSchema } }, config: { multipart: true } },
+      { schema: { response: { 201: ImportResultSchema } }, config: { multipart: true, form: ImportFieldsSchema } },
       async (req, reply) => {
         const { upload, fields } = await readForm(req, deps.config.SERVICE_UPLOAD_LIMIT_BYTES);
         const nul =
