@@ -8,7 +8,7 @@ import type { ToolResult } from '../../../contracts/tool-result.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { createTestDatabase } from '../../support/pg.ts';
 import { natsClusterEnv } from '../../support/servers.ts';
-import { copyFixture } from '../../support/sim-fixtures.ts';
+import { copyFixture, SIM_FIXTURES } from '../../support/sim-fixtures.ts';
 import { spawnService } from '../../support/spawn.ts';
 import { procMb, sampleTree } from './rss.ts';
 import { until } from './until.ts';
@@ -94,9 +94,32 @@ const DEPLOYMENTS: Deployment[] = [
       },
     },
   },
-  { name: 'adapter-circuit', roles: 'adapter:circuit' },
+  {
+    name: 'adapter-circuit',
+    roles: 'adapter:circuit',
+    work: {
+      doc: 'circuit.run_simulation of the RC low-pass fixture: AC sweep, then a transient (ngspice, under the sampling)',
+      async run(tool) {
+        const netlist = fs.readFileSync(path.join(SIM_FIXTURES, 'spice/rc_lowpass.cir'), 'utf8');
+        for (const analysis_type of ['ac', 'transient'])
+          await tool('circuit.run_simulation', { netlist, analysis_type, probes: ['v(out)'] });
+      },
+    },
+  },
   { name: 'firmware', roles: 'firmware' },
-  { name: 'adapter-eda', roles: 'adapter:eda' },
+  {
+    name: 'adapter-eda',
+    roles: 'adapter:eda',
+    work: {
+      doc: "KiCad's largest demo (video): netlist + ERC of its 8 sheets, then DRC + Gerbers of its 7.4 MB board (pcbnew)",
+      async run(tool) {
+        await tool('eda.export_netlist', { schematic_path: 'video/video.kicad_sch', format: 'kicad' });
+        await tool('eda.run_erc', { schematic_path: 'video/video.kicad_sch' });
+        await tool('eda.run_drc', { board_path: 'video/video.kicad_pcb' });
+        await tool('eda.export_gerber', { board_path: 'video/video.kicad_pcb' });
+      },
+    },
+  },
   { name: 'adapter-web', roles: 'adapter:web' },
 ];
 
@@ -120,6 +143,7 @@ export async function deploymentPeaks(opts: { settleMs: number }): Promise<PeakR
   const db = await createTestDatabase('bench_memory');
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-peaks-'));
   copyFixture(ws, 'beam_medium.inp.gz');
+  fs.cpSync('/usr/share/kicad/demos/video', path.join(ws, 'video'), { recursive: true });
   const bus = natsClusterEnv();
   const env = {
     ...bus,
