@@ -3,8 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call } from '../../../brokers/actions.ts';
+import { FirmwareActions } from '../../../contracts/actions/firmware.actions.ts';
 import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import type { ToolResult } from '../../../contracts/tool-result.ts';
+import type { ServiceBroker } from 'moleculer';
+import { sensorFirmware } from '../../support/firmware-parts.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { createTestDatabase } from '../../support/pg.ts';
 import { natsClusterEnv } from '../../support/servers.ts';
@@ -17,10 +20,13 @@ import { until } from './until.ts';
 interface Deployment {
   name: string;
   roles: string;
-  work?: { doc: string; run(tool: ToolCaller): Promise<void> };
+  work?: { doc: string; run(tool: ToolCaller, bus: ServiceBroker): Promise<void> };
 }
 
 type ToolCaller = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** How a bus call reports an action whose service has not joined yet. */
+const ABSENT = new Set(['SERVICE_UNAVAILABLE', 'SERVICE_NOT_FOUND', 'SERVICE_NOT_AVAILABLE']);
 
 const PLATE = { length: 100, width: 40, thickness: 10, fillet: 2, hole_count: 2, hole_diameter: 6 };
 
@@ -106,7 +112,26 @@ const DEPLOYMENTS: Deployment[] = [
       },
     },
   },
-  { name: 'firmware', roles: 'firmware' },
+  {
+    name: 'firmware',
+    roles: 'firmware',
+    work: {
+      doc: "firmware.build of the sensor board's generated scaffold (gcc, five units and a link)",
+      async run(_tool, bus) {
+        const files = sensorFirmware();
+        // The firmware role joins the bus a moment after its node is ready.
+        const out = await until(
+          () =>
+            call(bus, FirmwareActions.build, { run_id: `peak-${crypto.randomUUID()}`, files }).catch((err: unknown) => {
+              if (ABSENT.has((err as { type?: string }).type ?? '')) return undefined;
+              throw err;
+            }),
+          { what: 'firmware.build available', timeoutMs: 60_000, everyMs: 250 },
+        );
+        if (!out.passed) throw new Error(`the scaffold did not build: ${out.output.slice(0, 300)}`);
+      },
+    },
+  },
   {
     name: 'adapter-eda',
     roles: 'adapter:eda',
@@ -185,7 +210,9 @@ export async function deploymentPeaks(opts: { settleMs: number }): Promise<PeakR
       if (out.status !== 'success') throw new Error(`${name} failed: ${JSON.stringify(out).slice(0, 400)}`);
       return out.data;
     };
-    for (const d of DEPLOYMENTS) {
+    // BENCH_DEPLOYMENTS=<name,...> measures only those (all by default).
+    const only = process.env.BENCH_DEPLOYMENTS?.split(',');
+    for (const d of DEPLOYMENTS.filter((x) => !only || only.includes(x.name))) {
       const node = spawnService(['--roles', d.roles], env);
       try {
         await node.waitFor((l) => l.msg === 'node_ready' || l.msg === 'mcp_http_ready', 300_000);
@@ -194,7 +221,7 @@ export async function deploymentPeaks(opts: { settleMs: number }): Promise<PeakR
         const idleMb = procMb(pid);
         const sampler = sampleTree(pid);
         const started = performance.now();
-        await d.work?.run(tool);
+        await d.work?.run(tool, broker);
         const workMs = performance.now() - started;
         const { peakTreeMb, nodeHwmMb } = sampler.stop();
         rows.push({

@@ -5,9 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { ActorError } from '../../../brokers/errors.ts';
-import { mcuPinMap, type MappedPart } from '../../../actors/runs/handlers/hardware/firmware-pinmap.ts';
-import { firmwareSources } from '../../../actors/runs/handlers/hardware/firmware-scaffold.ts';
 import { FirmwareActions } from '../../../contracts/actions/firmware.actions.ts';
+import { sensorFirmware } from '../../support/firmware-parts.ts';
 import { useTestNode } from '../../support/node.ts';
 
 // firmware.build on a real node hosting the firmware role: gcc in the engine sandbox (bwrap), sources under the
@@ -50,33 +49,7 @@ describe('firmware.build refuses hostile paths, writing nothing', () => {
 
 describe('firmware.build on the host', () => {
   it('compiles the scaffold generated from a pin map: passed, no diagnostics, and the program runs', async () => {
-    const parts: MappedPart[] = [
-      {
-        reference: 'U1',
-        value: 'ATmega328P-AU',
-        footprint: 'Package_QFP:TQFP-32_7x7mm_P0.8mm',
-        lib_id: 'MCU_Microchip_ATmega:ATmega328P-AU',
-        pins: [
-          { number: '27', name: 'SDA/PC4', net: '/SDA' },
-          { number: '28', name: 'SCL/PC5', net: '/SCL' },
-          { number: '29', name: '~{RESET}/PC6', net: '/RESET' },
-        ],
-      },
-      {
-        reference: 'U2',
-        value: 'SHT31-DIS',
-        footprint: 'Sensor_Humidity:SHT31',
-        lib_id: 'Sensor_Humidity:SHT31-DIS',
-        pins: [
-          { number: '1', name: 'SDA', net: '/SDA' },
-          { number: '2', name: 'ADDR', net: 'GND' },
-          { number: '4', name: 'SCL', net: '/SCL' },
-        ],
-      },
-    ];
-    const pm = mcuPinMap(parts);
-    if (!pm.ok) throw new Error(pm.reason);
-    const out = await build('run-scaffold', firmwareSources(pm.map));
+    const out = await build('run-scaffold', sensorFirmware());
     expect(out).toMatchObject({
       passed: true,
       diagnostics: [],
