@@ -13,6 +13,7 @@ import { createTestDatabase } from '../../support/pg.ts';
 import { natsClusterEnv } from '../../support/servers.ts';
 import { copyFixture, SIM_FIXTURES } from '../../support/sim-fixtures.ts';
 import { spawnService } from '../../support/spawn.ts';
+import { MCP_HEADERS, mcpLoad, openSession } from './mcp-load.ts';
 import { procMb, sampleTree } from './rss.ts';
 import { until } from './until.ts';
 
@@ -20,7 +21,7 @@ import { until } from './until.ts';
 interface Deployment {
   name: string;
   roles: string;
-  work?: { doc: string; run(tool: ToolCaller, bus: ServiceBroker): Promise<void> };
+  work?: { doc: string; run(tool: ToolCaller, bus: ServiceBroker, port?: number): Promise<void> };
 }
 
 type ToolCaller = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -32,7 +33,24 @@ const PLATE = { length: 100, width: 40, thickness: 10, fillet: 2, hole_count: 2,
 
 /** The Deployments of k8s/base/{gateway,harness,actors,adapters}.yaml, with the k8s env that changes memory. */
 const DEPLOYMENTS: Deployment[] = [
-  { name: 'gateway', roles: 'gateway' },
+  {
+    name: 'gateway',
+    roles: 'gateway',
+    work: {
+      doc: 'MCP tools/list over Streamable HTTP, 50 connections for 10 s (the registry on the tools node)',
+      async run(_tool, _bus, port) {
+        const base = `http://127.0.0.1:${port}`;
+        const headers = { ...MCP_HEADERS, 'mcp-session-id': await openSession(base) };
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+        await until(async () => (await fetch(`${base}/mcp`, { method: 'POST', headers, body })).ok || undefined, {
+          what: 'the gateway answering',
+        });
+        const r = await mcpLoad('gateway', { url: `${base}/mcp`, body, headers, connections: 50, seconds: 10 });
+        if (r.non2xx + r.errors + r.rpcErrors > 0 || r.calls === 0)
+          throw new Error(`tools/list under load failed: ${JSON.stringify(r)}`);
+      },
+    },
+  },
   { name: 'harness', roles: 'harness' },
   { name: 'projects', roles: 'projects,adapter:project' },
   { name: 'tools', roles: 'tools' },
@@ -215,13 +233,13 @@ export async function deploymentPeaks(opts: { settleMs: number }): Promise<PeakR
     for (const d of DEPLOYMENTS.filter((x) => !only || only.includes(x.name))) {
       const node = spawnService(['--roles', d.roles], env);
       try {
-        await node.waitFor((l) => l.msg === 'node_ready' || l.msg === 'mcp_http_ready', 300_000);
+        const ready = await node.waitFor((l) => l.msg === 'node_ready' || l.msg === 'mcp_http_ready', 300_000);
         const pid = node.proc.pid!;
         await new Promise((r) => setTimeout(r, opts.settleMs));
         const idleMb = procMb(pid);
         const sampler = sampleTree(pid);
         const started = performance.now();
-        await d.work?.run(tool, broker);
+        await d.work?.run(tool, broker, ready.port as number | undefined);
         const workMs = performance.now() - started;
         const { peakTreeMb, nodeHwmMb } = sampler.stop();
         rows.push({
