@@ -30,7 +30,14 @@ export const FirmwareBuildIdSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9_][A-Za-z0-9_-]*$/, 'letters, digits, _ and - only');
 
-/** `firmware.build`: compile and link these sources on the host (gcc, C11, every warning an error). */
+/** Microcontrollers a cross build targets (avr-gcc's `-mmcu` names), with their flash and RAM. */
+export const FirmwareMcuSchema = z.enum(['atmega328p']);
+export type FirmwareMcu = z.infer<typeof FirmwareMcuSchema>;
+
+/**
+ * `firmware.build`: compile and link these sources on the host (gcc, C11, every warning an error) and, when `target`
+ * names a microcontroller, for it too (its cross compiler, the same flags but -Os): the program's flash and RAM use.
+ */
 export const FirmwareBuildRequestSchema = z.object({
   run_id: FirmwareBuildIdSchema,
   files: z
@@ -41,6 +48,7 @@ export const FirmwareBuildRequestSchema = z.object({
     .refine((fs) => fs.some((f) => f.path.endsWith('.c')), 'at least one .c file'),
   /** Seconds the whole build may take (each gcc run is killed when it runs out). */
   timeout_seconds: z.number().int().min(1).max(600).default(120),
+  target: FirmwareMcuSchema.optional(),
 });
 export type FirmwareBuildRequest = z.infer<typeof FirmwareBuildRequestSchema>;
 
@@ -54,7 +62,34 @@ export const FirmwareDiagnosticSchema = z.object({
 });
 export type FirmwareDiagnostic = z.infer<typeof FirmwareDiagnosticSchema>;
 
-/** What a build answers: a failing compile is a result (passed false, its diagnostics), never an error. */
+/**
+ * The cross build for the target microcontroller. `available` false (with `reason`) when this node has no cross
+ * compiler: nothing was built and nothing is claimed. Flash is .text + .data, RAM .data + .bss (static use; the stack
+ * comes on top), as avr-size counts them; the Intel HEX image is what the ISP programmer writes.
+ */
+export const FirmwareTargetBuildSchema = z.object({
+  mcu: FirmwareMcuSchema,
+  available: z.boolean(),
+  reason: z.string().nullable(),
+  compiler: z.string().nullable(),
+  flags: z.array(z.string()),
+  passed: z.boolean(),
+  diagnostics: z.array(FirmwareDiagnosticSchema),
+  error_count: z.number().int().min(0),
+  warning_count: z.number().int().min(0),
+  flash_bytes: z.number().int().min(0).nullable(),
+  flash_max_bytes: z.number().int().min(1),
+  ram_bytes: z.number().int().min(0).nullable(),
+  ram_max_bytes: z.number().int().min(1),
+  hex: z.object({ path: z.string(), bytes: z.number().int().min(0) }).nullable(),
+  output: z.string(),
+});
+export type FirmwareTargetBuild = z.infer<typeof FirmwareTargetBuildSchema>;
+
+/**
+ * What a build answers: a failing compile is a result (passed false, its diagnostics), never an error. `passed` holds
+ * for the host build and, when a target was asked for and could be built, the target build too.
+ */
 export const FirmwareBuildResultSchema = z.object({
   passed: z.boolean(),
   /** `gcc (Debian 12.2.0-14) 12.2.0`: the first line of `gcc --version`. */
@@ -73,6 +108,8 @@ export const FirmwareBuildResultSchema = z.object({
   sandboxed: z.boolean(),
   /** Linker or driver output that is no `file:line:col` diagnostic (first 4 KB), empty when there was none. */
   output: z.string(),
+  /** The cross build, when the request named a target; null otherwise. */
+  target: FirmwareTargetBuildSchema.nullable(),
 });
 export type FirmwareBuildResult = z.infer<typeof FirmwareBuildResultSchema>;
 

@@ -8,6 +8,7 @@ import type { FirmwareBuildRequest, FirmwareBuildResult, FirmwareHealth } from '
 import { checkEngineSandbox, findProgram, setEngineSandbox } from '../adapters/kit/sandbox.ts';
 import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../adapters/kit/tool.ts';
 import { Workspace, workspaceRoot } from '../adapters/kit/workspace.ts';
+import { avrBuild } from './avr.ts';
 import { GCC_FLAGS, GCC_MISSING, gccBuild, runGcc } from './gcc.ts';
 import { buildDir, writeSources } from './sources.ts';
 
@@ -78,8 +79,18 @@ export function createFirmwareService(infra: Infra): ServiceSchema {
         mode,
       );
       const dir = buildDir(req.run_id);
+      const target = req.target
+        ? await avrBuild(
+            req.target,
+            req.files.map((f) => f.path),
+            dirs,
+            dir,
+            controller.signal,
+            mode,
+          )
+        : null;
       return {
-        passed: b.passed,
+        passed: b.passed && (!target || !target.available || target.passed),
         compiler,
         flags: [...GCC_FLAGS],
         diagnostics: b.diagnostics,
@@ -90,6 +101,7 @@ export function createFirmwareService(infra: Infra): ServiceSchema {
         build_dir: dir,
         sandboxed: b.sandboxed,
         output: b.output,
+        target,
       };
     } finally {
       clearTimeout(timer);

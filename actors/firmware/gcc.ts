@@ -24,21 +24,47 @@ export function parseDiagnostics(stderr: string): FirmwareDiagnostic[] {
   });
 }
 
-/** One sandboxed gcc run in `cwd`, with `root` (the build folder) its only writable place. */
+/** One sandboxed run of a toolchain program (`gcc` by default) in `cwd`, with `root` (the build folder) its only writable place. */
 export async function runGcc(
   args: readonly string[],
-  opts: { root: string; cwd: string; signal: AbortSignal; mode?: EngineSandbox },
+  opts: { root: string; cwd: string; signal: AbortSignal; mode?: EngineSandbox; program?: string; missing?: string },
 ): Promise<EngineRun & { sandboxed: boolean }> {
-  const cmd = await engineCommand('gcc', args, {
+  const cmd = await engineCommand(opts.program ?? 'gcc', args, {
     scratch: opts.root,
     cwd: opts.cwd,
-    missing: GCC_MISSING,
+    missing: opts.missing ?? GCC_MISSING,
     mode: opts.mode,
   });
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C', TMPDIR: opts.root };
   const run = await spawnEngine(cmd, { cwd: opts.cwd, env, signal: opts.signal });
   return { ...run, sandboxed: cmd.sandboxed };
 }
+
+/**
+ * How one target is built: its compiler, the flags of each compile, the link's extra arguments, and the output folder
+ * and program name under the build folder's `build/`. The host build is `HOST`; a cross build names its own.
+ */
+export interface Toolchain {
+  cc: string;
+  missing: string;
+  compileFlags: readonly string[];
+  /** Flags that make its diagnostics one `file:line:col: severity: message` line each (recorded in no result). */
+  diagnosticFlags: readonly string[];
+  linkArgs: readonly string[];
+  /** Sub-folder of `build/` for the objects and the program ('' = build/ itself). */
+  subdir: string;
+  program: string;
+}
+
+export const HOST: Toolchain = {
+  cc: 'gcc',
+  missing: GCC_MISSING,
+  compileFlags: GCC_FLAGS,
+  diagnosticFlags: ['-fdiagnostics-plain-output'],
+  linkArgs: ['-O2', '-lm'],
+  subdir: '',
+  program: 'firmware',
+};
 
 /** The result of compiling and linking one build's sources. */
 export interface GccBuild {
@@ -51,50 +77,53 @@ export interface GccBuild {
 }
 
 /**
- * Compiles each `.c` source (in order, one gcc per file, so a diagnostic names its file as given) into `out`, then
- * links them into `out/firmware` when every compile passed. An abort (timeout) kills the running gcc and rejects
- * with the signal's reason.
+ * Compiles each `.c` source with `tc` (in order, one compiler run per file, so a diagnostic names its file as given)
+ * into `out` (or its `tc.subdir`), then links them into the program there when every compile passed. An abort
+ * (timeout) kills the running compiler and rejects with the signal's reason.
  */
 export async function gccBuild(
   sources: readonly string[],
   dirs: { root: string; src: string; out: string },
   signal: AbortSignal,
   mode?: EngineSandbox,
-): Promise<GccBuild> {
+  tc: Toolchain = HOST,
+): Promise<GccBuild & { programPath: string }> {
   const diagnostics: FirmwareDiagnostic[] = [];
   const objects: { file: string; bytes: number }[] = [];
   const other: string[] = [];
   let sandboxed = true;
   let failed = false;
-  const objOf = (c: string) => path.join(dirs.out, `${c.replace(/\//g, '__').slice(0, -2)}.o`);
+  const out = path.join(dirs.out, tc.subdir);
+  await fs.mkdir(out, { recursive: true });
+  const run = (args: readonly string[]) =>
+    runGcc(args, { ...dirs, cwd: dirs.src, signal, mode, program: tc.cc, missing: tc.missing });
+  const objOf = (c: string) => path.join(out, `${c.replace(/\//g, '__').slice(0, -2)}.o`);
   for (const c of sources.filter((s) => s.endsWith('.c'))) {
-    const run = await runGcc([...GCC_FLAGS, '-fdiagnostics-plain-output', '-I', '.', '-c', c, '-o', objOf(c)], {
-      ...dirs,
-      cwd: dirs.src,
-      signal,
-      mode,
-    });
-    if (run.aborted) throw signal.reason;
-    sandboxed &&= run.sandboxed;
-    const diags = parseDiagnostics(run.stderr);
+    const cc = await run([...tc.compileFlags, ...tc.diagnosticFlags, '-I', '.', '-c', c, '-o', objOf(c)]);
+    if (cc.aborted) throw signal.reason;
+    sandboxed &&= cc.sandboxed;
+    const diags = parseDiagnostics(cc.stderr);
     diagnostics.push(...diags);
-    if (!diags.length && run.stderr.trim()) other.push(run.stderr.trim());
-    if (run.exitCode !== 0) failed = true;
+    if (!diags.length && cc.stderr.trim()) other.push(cc.stderr.trim());
+    if (cc.exitCode !== 0) failed = true;
     else objects.push({ file: c, bytes: (await fs.stat(objOf(c))).size });
   }
   let binaryBytes: number | null = null;
+  const bin = path.join(out, tc.program);
   if (!failed) {
-    const bin = path.join(dirs.out, 'firmware');
-    const link = await runGcc(['-O2', '-o', bin, ...objects.map((o) => objOf(o.file)), '-lm'], {
-      ...dirs,
-      cwd: dirs.src,
-      signal,
-      mode,
-    });
+    const link = await run(['-o', bin, ...objects.map((o) => objOf(o.file)), ...tc.linkArgs]);
     if (link.aborted) throw signal.reason;
     if (link.stderr.trim()) other.push(link.stderr.trim());
     if (link.exitCode === 0) binaryBytes = (await fs.stat(bin)).size;
     else failed = true;
   }
-  return { passed: !failed, diagnostics, objects, binaryBytes, output: other.join('\n').slice(0, 4096), sandboxed };
+  return {
+    passed: !failed,
+    diagnostics,
+    objects,
+    binaryBytes,
+    output: other.join('\n').slice(0, 4096),
+    sandboxed,
+    programPath: bin,
+  };
 }

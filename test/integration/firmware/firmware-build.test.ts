@@ -61,7 +61,9 @@ describe('firmware.build on the host', () => {
       sandboxed: true,
     });
     expect(out.compiler).toMatch(/^gcc /);
-    expect(out.objects.map((o) => o.file)).toEqual(['hal_host.c', 'main.c', 'sht31.c']);
+    // hal_avr.c is the target's HAL: the host compiles it to an empty object and links hal_host.c's functions.
+    expect(out.objects.map((o) => o.file)).toEqual(['hal_avr.c', 'hal_host.c', 'main.c', 'sht31.c']);
+    expect(out.target).toBeNull();
     expect(out.objects.every((o) => o.bytes > 0) && out.binary!.bytes > 0).toBe(true);
     // The compiled CRC-8 against the datasheet's example, and the simulated sensor through the driver.
     const log = execFileSync(path.join(workspace, out.binary!.path), { encoding: 'utf8' });

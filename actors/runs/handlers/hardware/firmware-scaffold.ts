@@ -5,7 +5,7 @@ import type { McuPin, PinMap } from './firmware-pinmap.ts';
 export const MEASURE_PERIOD_S = 10;
 
 /** The hand-written sources kept as templates beside this file (firmware-templates/, see FIRMWARE.md there). */
-const TEMPLATES = ['hal.h', 'hal_host.c', 'main.c', 'sht31.c', 'sht31.h'] as const;
+const TEMPLATES = ['hal.h', 'hal_avr.c', 'hal_host.c', 'main.c', 'sht31.c', 'sht31.h'] as const;
 const TEMPLATE_DIR = new URL('./firmware-templates/', import.meta.url);
 
 /** One generated source file. */

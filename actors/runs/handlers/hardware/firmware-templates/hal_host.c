@@ -2,8 +2,10 @@
  * Host implementation of hal.h: the I2C bus is simulated with one SHT31 at SHT31_I2C_ADDR answering the single-shot
  * command with fixed raw words (0x6666 -> 25.00 C, 0x8000 -> 50.00 %RH) and their CRCs; delays advance a simulated
  * clock instead of sleeping; the loop stops after HOST_CYCLES measurements. It stands in for the hardware so the
- * drivers build, link and run on the build machine.
+ * drivers build, link and run on the build machine. avr-gcc (which defines __AVR__) compiles it to nothing and links
+ * hal_avr.c instead.
  */
+#ifndef __AVR__
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,3 +58,4 @@ void hal_log(const char *fmt, ...) {
 }
 
 int hal_running(void) { return cycles < HOST_CYCLES; }
+#endif /* !__AVR__ */
