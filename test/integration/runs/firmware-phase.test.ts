@@ -54,7 +54,7 @@ describe('the firmware phase', () => {
     );
   });
 
-  it('on the reference board: records the pin map, a firmware source that builds, and the host-build decision', async () => {
+  it('on the reference board: records the pin map, a firmware source that builds on the host and for the ATmega328P, and the decision', async () => {
     const pid = await project('env sensor');
     const runId = `run-${crypto.randomUUID()}`;
     const el = await electronicsPhase(inputFor(pid, 'electronics', {}, runId).input);
@@ -86,7 +86,15 @@ describe('the firmware phase', () => {
 
     const fw = await node(input, out.deliverables[1]!.node_id);
     const files = fw.properties.files as { path: string; sha256: string; bytes: number }[];
-    expect(files.map((f) => f.path)).toEqual(['hal.h', 'hal_host.c', 'main.c', 'pins.h', 'sht31.c', 'sht31.h']);
+    expect(files.map((f) => f.path)).toEqual([
+      'hal.h',
+      'hal_avr.c',
+      'hal_host.c',
+      'main.c',
+      'pins.h',
+      'sht31.c',
+      'sht31.h',
+    ]);
     expect(files.every((f) => /^[0-9a-f]{64}$/.test(f.sha256) && f.bytes > 0)).toBe(true);
     expect(fw.properties.build).toMatchObject({
       passed: true,
@@ -97,8 +105,27 @@ describe('the firmware phase', () => {
       sandboxed: true,
       binary: { path: `firmware/${runId}/build/firmware` },
     });
+    // The part's own build: avr-gcc for the ATmega328P the pin map names, its flash and RAM against the part's.
+    const target = fw.properties.target_build as Record<string, any>;
+    expect(target).toMatchObject({
+      mcu: 'atmega328p',
+      available: true,
+      passed: true,
+      compiler: expect.stringMatching(/^avr-gcc /),
+      flash_max_bytes: 32_768,
+      ram_max_bytes: 2_048,
+      hex: { path: `firmware/${runId}/build/atmega328p/firmware.hex` },
+    });
+    expect(target.flash_bytes).toBeGreaterThan(0);
+    expect(target.flash_bytes).toBeLessThan(32_768);
+    expect(target.ram_bytes).toBeLessThan(2_048);
     const decision = await node(input, out.deliverables[2]!.node_id);
-    expect(decision.properties.decision).toMatch(/built on the host with Debian gcc/);
+    expect(decision.properties.decision).toMatch(/on the host with Debian gcc .* for the microcontroller with avr-gcc/);
+    expect(decision.properties.decision).toMatch(
+      new RegExp(
+        `atmega328p: flash ${target.flash_bytes} of 32768 bytes \\(\\d+ %\\), static RAM ${target.ram_bytes} of 2048`,
+      ),
+    );
     expect(decision.properties.decision).toMatch(
       /SDA SDA\/PC4 \(pad 27\), SCL SCL\/PC5 \(pad 28\) to U2 SHT31-DIS at 0x44/,
     );

@@ -57,10 +57,16 @@ describe('hardware_v1 V&V on the real engines', () => {
     expect(byReq('REQ-LOGIC-V')).toMatchObject({ status: 'pass', value: 3.3 });
     expect(byReq('ERC')).toMatchObject({ status: 'pass', value: 0 });
     expect(byReq('DRC')).toMatchObject({ status: 'not_verified', value: null });
-    expect(byReq('Firmware')).toMatchObject({ status: 'not_verified' });
+    expect(byReq('Firmware builds')).toMatchObject({ status: 'not_verified' });
+    // Without a firmware build there is no target build either: its flash and RAM fit stay open too.
+    expect(byReq('Firmware flash')).toMatchObject({
+      status: 'not_verified',
+      evidence: 'no firmware build in this run',
+    });
+    expect(byReq('Firmware static RAM')).toMatchObject({ status: 'not_verified' });
     expect(byReq('Regulator junction')).toMatchObject({ status: 'pass' });
     expect(rows.filter((r) => r.status === 'pass').length).toBe(6);
-    expect(out.summary).toMatch(/V&V PASS, 2 not verified/);
+    expect(out.summary).toMatch(/V&V PASS, 4 not verified/);
   }, 600_000);
 
   it('fails the 20 g bracket by FEA in its verdict and leaves the stop to the gate', async () => {

@@ -50,7 +50,21 @@ export interface VvEvidence {
   erc: { errors: number; path: string } | null;
   drc: { passed: boolean; errors: number; unconnected: number; node_id: string } | null;
   thermal: { tj_c: number; dissipation_mw: number } | null;
-  firmware: { passed: boolean | null; node_id: string } | null;
+  firmware: {
+    passed: boolean | null;
+    node_id: string;
+    target: TargetEvidence | null;
+  } | null;
+}
+
+/** The firmware's target build: its use of the part (null sizes: not built, `reason` says why). */
+export interface TargetEvidence {
+  mcu: string;
+  flash: number | null;
+  flash_max: number;
+  ram: number | null;
+  ram_max: number;
+  reason: string | null;
 }
 
 /** The verdict table (pure): one row per key requirement; missing evidence is `not_verified`, never a pass. */
@@ -135,6 +149,25 @@ export function verdicts(e: VvEvidence): Verdict[] {
     status: e.firmware?.passed == null ? 'not_verified' : e.firmware.passed ? 'pass' : 'fail',
     evidence: e.firmware ? `firmware_source ${e.firmware.node_id}` : 'no firmware build in this run',
   });
+  const t = e.firmware?.target;
+  const why = !e.firmware
+    ? 'no firmware build in this run'
+    : !t
+      ? 'no target build for this microcontroller'
+      : (t.reason ?? `target build of firmware_source ${e.firmware.node_id} (${t.mcu})`);
+  for (const [what, value, limit] of [
+    ['flash', t?.flash ?? null, t?.flash_max],
+    ['static RAM', t?.ram ?? null, t?.ram_max],
+  ] as const)
+    rows.push({
+      requirement: `Firmware ${what} fits the microcontroller`,
+      method: 'test',
+      value,
+      limit: limit ?? 0,
+      unit: `bytes ${what}`,
+      status: limit === undefined ? 'not_verified' : check(value, limit, '<='),
+      evidence: why,
+    });
   return rows;
 }
 

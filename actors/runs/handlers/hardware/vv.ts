@@ -7,7 +7,7 @@ import { recordedBudget, recordedParts } from './electronics-record.ts';
 import { CHOICES } from './reference-data.ts';
 import { hardwareRequirements } from './requirements.ts';
 import { verificationValues } from './vv-values.ts';
-import { ldoJunction, verdicts, verdictTable, type VvEvidence } from './vv-verdicts.ts';
+import { ldoJunction, verdicts, verdictTable, type TargetEvidence, type VvEvidence } from './vv-verdicts.ts';
 
 type Props = Record<string, any>;
 
@@ -23,6 +23,19 @@ async function latest(
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The firmware record's target build as V&V evidence (a record without one: no target build). */
+function targetEvidence(t: Props | null | undefined): TargetEvidence | null {
+  if (!t || typeof t.mcu !== 'string') return null;
+  return {
+    mcu: t.mcu,
+    flash: t.available ? num(t.flash_bytes) : null,
+    flash_max: num(t.flash_max_bytes) ?? 0,
+    ram: t.available ? num(t.ram_bytes) : null,
+    ram_max: num(t.ram_max_bytes) ?? 0,
+    reason: typeof t.reason === 'string' ? t.reason : null,
+  };
+}
 
 /**
  * simulation (hardware_v1, V&V): the bracket's FEA under the stated mass and shock (the one FEA path mech_v1 uses,
@@ -95,6 +108,7 @@ export const hardwareVvPhase: PhaseExecutor = (input) =>
         ? {
             passed: typeof fw.properties.build?.passed === 'boolean' ? fw.properties.build.passed : null,
             node_id: fw.node_id,
+            target: targetEvidence(fw.properties.target_build as Props | null | undefined),
           }
         : null,
     };

@@ -94,7 +94,15 @@ describe('the generated sources', () => {
 
   it('are the templates plus pins.h, sorted, the same bytes every time, with the period filled in', () => {
     const files = firmwareSources(r.map, 30);
-    expect(files.map((f) => f.path)).toEqual(['hal.h', 'hal_host.c', 'main.c', 'pins.h', 'sht31.c', 'sht31.h']);
+    expect(files.map((f) => f.path)).toEqual([
+      'hal.h',
+      'hal_avr.c',
+      'hal_host.c',
+      'main.c',
+      'pins.h',
+      'sht31.c',
+      'sht31.h',
+    ]);
     expect(firmwareSources(r.map, 30)).toEqual(files);
     const main = files.find((f) => f.path === 'main.c')!.content;
     expect(main).toContain('#define MEASURE_PERIOD_S 30u');
