@@ -90,7 +90,13 @@ describe('hardware_v1 end to end on the real engines', () => {
     const verdicts = vv.properties.verdicts as Json[];
     expect(verdicts.filter((v) => v.status !== 'pass')).toEqual([]);
     expect(verdicts.map((v) => v.requirement)).toEqual(
-      expect.arrayContaining(['ERC errors', 'DRC errors and unconnected items', 'Firmware builds']),
+      expect.arrayContaining([
+        'ERC errors',
+        'DRC errors and unconnected items',
+        'Firmware builds',
+        'Firmware flash fits the microcontroller',
+        'Firmware static RAM fits the microcontroller',
+      ]),
     );
     expect((await nodeOf(of('electronics', 'bom'))).properties.lines.length).toBeGreaterThan(5);
     const fw = await nodeOf(of('firmware', 'firmware_source'));
@@ -99,6 +105,15 @@ describe('hardware_v1 end to end on the real engines', () => {
       (byId.manufacturing.deliverables as Json[])
         .filter((d) => d.type === 'manufacturing_file')
         .map((d) => nodeOf(d.node_id as string)),
+    );
+    // The bring-up plan programs the part with the image the firmware phase built for it.
+    const hex = fw.properties.target_build.hex.path as string;
+    expect(hex).toMatch(/\/build\/atmega328p\/firmware\.hex$/);
+    const plan = await nodeOf(
+      (byId.manufacturing.deliverables as Json[]).find((d) => d.type === 'test_plan')!.node_id as string,
+    );
+    expect((plan.properties.steps as Json[]).find((st) => st.id === 'F2')!.procedure).toContain(
+      `avrdude -p m328p -U flash:w:${hex}:i`,
     );
     const fab = files.find((n) => n.properties.kind === 'fabrication')!;
     expect(JSON.stringify(fab.properties)).toMatch(/\.gbr/i);

@@ -20,6 +20,14 @@ function needed(input: PhaseInput, type: string, what: string): Deliverable {
   return d;
 }
 
+/** The target build's image a firmware_source records (its HEX and flash size), when the part was built for. */
+function imageOf(t: unknown): { image?: { hex: string; flash_bytes: number } } {
+  const b = t as { passed?: unknown; hex?: { path?: unknown }; flash_bytes?: unknown } | null | undefined;
+  return b?.passed === true && typeof b.hex?.path === 'string' && typeof b.flash_bytes === 'number'
+    ? { image: { hex: b.hex.path, flash_bytes: b.flash_bytes } }
+    : {};
+}
+
 /**
  * manufacturing (hardware_v1, gate G8): the release package of the board and the bracket. The electronics bom costed
  * line by line from the parts table against the stated budget; Gerber, drill, job and pick-and-place files of the
@@ -52,12 +60,13 @@ export const manufacturingPhase: PhaseExecutor = (input) =>
     const pinDel = priorOf(input, 'pinmap').at(-1);
     const fwDel = priorOf(input, 'firmware_source').at(-1);
     const pinNode: TwinNode | null = pinDel ? await getNode(input, pinDel) : null;
+    const fwNode: TwinNode | null = fwDel ? await getNode(input, fwDel) : null;
     const plan = bringUpPlan({
       nets: nets.data,
       lines: lines.data,
       power: { usb_ma: budget.usb_ma, rail_v: budget.rail_v },
       ...(pinNode ? { pinmap: { ref: pinDel!.ref ?? pinNode.id, ...pinmapOf(pinNode.properties) } } : {}),
-      ...(fwDel ? { firmware: { ref: fwDel.ref ?? fwDel.node_id } } : {}),
+      ...(fwDel ? { firmware: { ref: fwDel.ref ?? fwDel.node_id, ...imageOf(fwNode?.properties.target_build) } } : {}),
     });
 
     // The costed BOM is a document of its own (a manufacturing_file of kind costed_bom pinning the bom revision it

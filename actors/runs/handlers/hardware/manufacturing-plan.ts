@@ -21,7 +21,15 @@ export interface PlanInput {
   power: { usb_ma: number; rail_v: number };
   /** The firmware phase's pin map when it delivered one: signal name to MCU pin/port. */
   pinmap?: { ref: string; signals: { signal: string; pin: string }[]; i2c_address?: number };
-  firmware?: { ref: string };
+  /** The firmware phase's source record and, when it built for the part, its image (HEX path, flash bytes). */
+  firmware?: { ref: string; image?: { hex: string; flash_bytes: number } };
+}
+
+/** What the programming step writes: the target build's HEX image when there is one, else what to build. */
+function firmwareImage(fw: PlanInput['firmware'], part: string): string {
+  if (!fw) return 'a bring-up image that polls each I2C sensor once a second';
+  if (!fw.image) return `the firmware built from ${fw.ref} (no target image was built: build it for the part first)`;
+  return `the firmware built from ${fw.ref}: ${fw.image.hex} (${fw.image.flash_bytes} bytes of flash; avrdude -p ${part} -U flash:w:${fw.image.hex}:i)`;
 }
 
 /** The plan's steps in bring-up order, and what could not be planned (each an open item of the release). */
@@ -118,7 +126,7 @@ export function bringUpPlan(p: PlanInput): BringUpPlan {
       {
         stage: 'programming',
         title: `Fuses and image of ${ref}`,
-        procedure: `Write low fuse ${t.low_fuse}, read it back, then write ${p.firmware ? `the firmware built from ${p.firmware.ref}` : 'a bring-up image that polls each I2C sensor once a second'} and verify.`,
+        procedure: `Write low fuse ${t.low_fuse}, read it back, then write ${firmwareImage(p.firmware, t.avrdude_part)} and verify.`,
         measure_at: hdr,
         expected: `low fuse ${t.low_fuse}; flash verify OK`,
         pass: `read-back low fuse = ${t.low_fuse} and avrdude verifies the flash without error`,

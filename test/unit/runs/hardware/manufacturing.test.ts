@@ -119,7 +119,18 @@ describe('bringUpPlan', () => {
         ],
       },
     });
-    expect(p.steps.find((s) => s.id === 'F2')!.procedure).toContain('the firmware built from FW-1@1');
+    expect(p.steps.find((s) => s.id === 'F2')!.procedure).toContain(
+      'the firmware built from FW-1@1 (no target image was built: build it for the part first)',
+    );
+    const imaged = bringUpPlan({
+      nets,
+      lines,
+      power: POWER,
+      firmware: { ref: 'FW-1@1', image: { hex: 'firmware/r1/build/atmega328p/firmware.hex', flash_bytes: 5560 } },
+    });
+    expect(imaged.steps.find((s) => s.id === 'F2')!.procedure).toContain(
+      'the firmware built from FW-1@1: firmware/r1/build/atmega328p/firmware.hex (5560 bytes of flash; avrdude -p m328p -U flash:w:firmware/r1/build/atmega328p/firmware.hex:i)',
+    );
     expect(p.steps.find((s) => s.id === 'I1')!.procedure).toContain('(MCU side per PIN-1@1: SCL PC5)');
     expect(p.open_items).toEqual([]);
     const wrong = bringUpPlan({
