@@ -1,7 +1,7 @@
 import type { PhaseDriver } from '../../contracts/design-flows.ts';
 import type { EffectiveRoute } from '../../contracts/harness-config.ts';
 import type { PhaseDef } from '../../contracts/flow-defs.ts';
-import { brainRole } from './phase-route.ts';
+import { brainRole, brainRoles } from './phase-route.ts';
 
 /**
  * The harness's phase_brain routes (`harness.routing`), or why they could not be read: a harness that is not reachable
@@ -12,10 +12,15 @@ export type ModelRoutes = { reachable: true; routes: EffectiveRoute[] } | { reac
 /** Registered tools that cannot run: tool id -> why (its adapter lists it in `unavailable_tools`, or is unhealthy). */
 export type UnavailableTools = Readonly<Record<string, string>>;
 
-/** The route that would drive the phase, as the executor asks for it (`brainRole`, falling back to `phase_brain`). */
+/**
+ * The route that would drive the phase, as the executor picks it: the first discipline's role with a route of its own
+ * (the routing view lists such a role), else `phase_brain`.
+ */
 function routeOf(phase: PhaseDef, routes: EffectiveRoute[]): EffectiveRoute | undefined {
-  const role = brainRole(phase);
-  return routes.find((x) => x.role === role) ?? routes.find((x) => x.role === 'phase_brain');
+  const own = brainRoles(phase)
+    .map((role) => routes.find((x) => x.role === role))
+    .find((x) => x?.provider && x.model);
+  return own ?? routes.find((x) => x.role === brainRole(phase)) ?? routes.find((x) => x.role === 'phase_brain');
 }
 
 /** The phase's model route: usable (routed and credentialed), or a sentence saying why not. */

@@ -5,8 +5,10 @@ import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import type { PhaseDef } from '../../../contracts/flow-defs.ts';
 import { serviceCaller, type PhaseExecutor, type PhaseInput } from '../../../actors/runs/executor.ts';
 import { executorFor } from '../../../actors/runs/executors.ts';
+import { brainRoute } from '../../../actors/runs/phase-route.ts';
+import { HarnessConfigActions as HC } from '../../../contracts/actions/harness-config.actions.ts';
 import { HARDWARE_V1 } from '../../../actors/runs/flows/hardware-v1.ts';
-import { LOCAL_MODEL, useLocalModel } from '../../support/llm-servers/local-model.ts';
+import { LOCAL_MODEL, LOCAL_ROUTE, useLocalModel } from '../../support/llm-servers/local-model.ts';
 import { useTestNode } from '../../support/node.ts';
 import { callTool, okData } from '../../support/tools.ts';
 
@@ -96,6 +98,20 @@ describe('the phase brain', () => {
     const names = body.tools.map((x) => x.function.name);
     expect(names).toEqual(expect.arrayContaining(['twin__record_decision', 'twin__record_document']));
     expect(names).not.toContain('flow__start_run');
+  });
+
+  it('routes a phase of several disciplines by the first whose role has a route of its own, else by its first', async () => {
+    const phase = { ...firmware, disciplines: ['mechanical', 'firmware'] };
+    const id = await model.project('brain roles');
+    const routes = (r: Record<string, string>) =>
+      call(t.node.broker, HC.setProjectRoutes, { project_id: id, routes: r });
+    const route = () => brainRoute(t.node.broker, phase, { project_id: id, run_id: `run_${crypto.randomUUID()}` });
+    await routes({ phase_brain: 'local-llm:base-model', 'phase_brain:firmware': LOCAL_ROUTE });
+    expect(await route()).toMatchObject({ ok: true, role: 'phase_brain:firmware', route: { model: LOCAL_MODEL } });
+    await routes({ phase_brain: LOCAL_ROUTE });
+    expect(await route()).toMatchObject({ ok: true, role: 'phase_brain:mechanical', route: { model: LOCAL_MODEL } });
+    await routes({ 'phase_brain:firmware': LOCAL_ROUTE });
+    expect(await route()).toMatchObject({ ok: true, role: 'phase_brain:firmware' });
   });
 
   it('fails a reply that claims work no tool call did as ungrounded (reasoning)', async () => {

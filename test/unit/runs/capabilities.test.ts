@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilityReport, deliverableCapability, type CapabilityInputs } from '../../../actors/runs/capabilities.ts';
 import { handlerPhases } from '../../../actors/runs/capability-inputs.ts';
 import { FLOWS } from '../../../actors/runs/flows/index.ts';
+import { phaseDriver } from '../../../actors/runs/phase-readiness.ts';
 import type { EffectiveRoute } from '../../../contracts/harness-config.ts';
 
 const TWIN = [
@@ -116,6 +117,17 @@ describe('the capability report: can each phase run now', () => {
     expect(design.missing).toContain(`tool cadscript.create_parametric (for cad_model) cannot run: ${why}`);
     expect(design.deliverables[0].capability).not.toBe('FULL');
     expect(engineless.phases.find((p) => p.id === 'simulation')?.runnable).toBe(true);
+  });
+
+  it("a phase of several disciplines is runnable by a later discipline's own route, as the executor picks it", () => {
+    const phase = {
+      ...FLOWS.hardware_v1.phases.find((p) => p.id === 'firmware')!,
+      disciplines: ['mechanical', 'firmware'],
+    };
+    const own = { reachable: true as const, routes: [route('phase_brain:firmware', 'openai', 'gpt-x')] };
+    expect(phaseDriver('hardware_v1', phase, new Set(), own, 'model')).toEqual({ handler: 'model', missing: [] });
+    const none = { reachable: true as const, routes: [route('phase_brain', null, null)] };
+    expect(phaseDriver('hardware_v1', phase, new Set(), none, 'model').handler).toBe('none');
   });
 
   it('a usable phase_brain route makes a phase without a handler runnable by the model brain; a flow model without one falls back to the handler', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brainRole, phaseModelOf, routeHint } from '../../../actors/runs/phase-route.ts';
+import { brainRole, brainRoles, phaseModelOf, routeHint } from '../../../actors/runs/phase-route.ts';
 import { parseRoute } from '../../../actors/harness/config/routing.ts';
 
 // The phase brain's routing names (actors/runs/phase-route.ts) share the harness's vocabulary (contracts/harness.ts):
@@ -9,6 +9,11 @@ describe('the phase brain route', () => {
     expect(brainRole({ disciplines: ['firmware', 'electronics'] })).toBe('phase_brain:firmware');
     expect(brainRole({ disciplines: [] })).toBe('phase_brain');
     expect(brainRole({ disciplines: ['Not A Role!'] })).toBe('phase_brain');
+    expect(brainRoles({ disciplines: ['firmware', 'Not A Role!', 'electronics', 'firmware'] })).toEqual([
+      'phase_brain:firmware',
+      'phase_brain:electronics',
+    ]);
+    expect(brainRoles({ disciplines: [] })).toEqual(['phase_brain']);
   });
 
   it("reads the phase's model as the harness reads a route (the model may hold colons)", () => {
