@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { spawnService } from '../support/spawn.ts';
+import { until } from './support/until.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 20);
 const TARGET_MS = 1000;
@@ -49,10 +50,10 @@ try {
     if (post.status !== 201) throw new Error(`starting a run: ${post.status} ${await post.text()}`);
     const run = (await post.json()) as { id: string };
     // The gate opens once the intent phase has run; the bench times the answer at an open gate, not the phase.
-    for (let polls = 0; !(await tool('flow.status', { run_id: run.id })).open_gate; polls++) {
-      if (polls > 600) throw new Error(`run ${run.id}: no open gate after ${polls} polls`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(async () => ((await tool('flow.status', { run_id: run.id })).open_gate ? true : undefined), {
+      what: `run ${run.id}: its first gate open`,
+      timeoutMs: 30_000,
+    });
     const [waited, answer] = await timed('flow.await_gate', { run_id: run.id, wait_seconds: 30 });
     if (answer.status !== 'awaiting_gate') throw new Error(`await_gate answered ${JSON.stringify(answer)}`);
     const [read] = await timed('flow.status', { run_id: run.id });
