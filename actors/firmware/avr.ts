@@ -38,6 +38,9 @@ const toolchain = (mcu: FirmwareMcu): Toolchain => ({
   program: 'firmware.elf',
 });
 
+/** `avr-gcc --version`'s first line, once per process. */
+let avrVersion: Promise<string> | undefined;
+
 /** Section sizes of `avr-size -A`: `.text 5406 0` lines. */
 export function sectionSizes(text: string): Record<string, number> {
   const out: Record<string, number> = {};
@@ -71,8 +74,15 @@ export async function avrBuild(
     return { ...base, ...none, available: false, reason: AVR_GCC_MISSING, compiler: null, passed: false, output: '' };
   const tool = (program: string, args: readonly string[]) =>
     runGcc(args, { ...dirs, cwd: dirs.src, signal, mode, program, missing: AVR_GCC_MISSING });
-  const version = await tool('avr-gcc', ['--version']);
-  const compiler = version.stdout.split('\n')[0]?.trim() || 'avr-gcc';
+  // The compiler's name line, asked once per process (as the host gcc's is); a failed ask is asked again next build.
+  avrVersion ??= tool('avr-gcc', ['--version']).then(
+    (v) => v.stdout.split('\n')[0]?.trim() || 'avr-gcc',
+    (err: unknown) => {
+      avrVersion = undefined;
+      throw err;
+    },
+  );
+  const compiler = await avrVersion;
   const b = await gccBuild(sources, dirs, signal, mode, toolchain(mcu));
   const counts = {
     diagnostics: b.diagnostics,
