@@ -31,8 +31,8 @@ const given = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v
  * (verified) when authentication is on, never a field of the body. Surface: the header (absent = `unknown`, any other
  * value 422); on-behalf-of and agent only with surface agent (422 otherwise); an agent needs on-behalf-of (422), which
  * must equal the principal when authentication is on (403); with it off the on-behalf-of user is the approver,
- * unverified. An older per-kind route records surface `unknown`. An inline decision is `local:elicitation` unless its
- * own request is authenticated, and is recorded with surface chat.
+ * unverified. An older per-kind route records surface `unknown`. An inline decision needs a token like every other
+ * route when authentication is on; with it off it is `local:elicitation`, unverified; it is recorded with surface chat.
  */
 export function resolveDecider(
   h: ApprovalHeaders,
@@ -42,7 +42,8 @@ export function resolveDecider(
   const refuse = (code: IdentityRefusal['code'], message: string, details: Record<string, unknown> = {}) => ({
     refusal: { code, message, details },
   });
-  if (auth.on && 'error' in auth && (route !== 'inline' || auth.error === 'mismatch')) {
+  // Every route alike, inline too (ISSUE 27 #3): with authentication on, no token is 401, never an unverified decision.
+  if (auth.on && 'error' in auth) {
     return refuse(
       'AUTH_REQUIRED',
       auth.error === 'missing_key'

@@ -144,11 +144,33 @@ describe('gateway authentication on (SERVICE_AUTH_TOKENS_PATH)', () => {
     ).toBe(200);
   });
 
-  it('verifies an inline gate decision only when its own request is authenticated; the form never names the approver', async () => {
-    for (const [headers, approver, verified] of [
-      [{}, 'local:elicitation', false],
-      [as(ALICE), 'alice@example.com', true],
-    ] as const) {
+  it('answers 401 to an inline gate decision without a token, like every other approval route (ISSUE 27 #3)', async () => {
+    const run = await startRun(t, 'p-inline-401');
+    await pendingGate(t, run.id, 'intent', undefined, as(ALICE));
+    const r = await t.http(
+      'POST',
+      `/v1/approvals/gate:${run.id}/inline-decision`,
+      { decision: 'approve', reason: 'no token', approver: 'mallory', approver_verified: true },
+      { 'x-service-surface': 'dashboard' },
+    );
+    expect(r.status, JSON.stringify(r.json)).toBe(401);
+    expect(r.json.error).toMatchObject({ code: 'AUTH_REQUIRED', details: { reason: 'missing_key' } });
+    const gate = (await t.http('GET', `/v1/approvals/gate:${run.id}`, undefined, as(ALICE))).json;
+    expect(gate).toMatchObject({ status: 'pending', decision: null });
+    expect((await t.http('GET', `/v1/runs/${run.id}`)).json.decisions).toEqual([]);
+    const ok = await t.http(
+      'POST',
+      `/v1/approvals/gate:${run.id}/inline-decision`,
+      { decision: 'approve', reason: 'with a token' },
+      as(ALICE),
+    );
+    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+    expect(ok.json.decision).toMatchObject({ approver: 'alice@example.com', approver_verified: true });
+  });
+
+  it('verifies an inline gate decision by its own authentication; the form never names the approver', async () => {
+    {
+      const [headers, approver, verified] = [as(ALICE), 'alice@example.com', true] as const;
       const run = await startRun(t, 'p-inline');
       await pendingGate(t, run.id, 'intent', undefined, as(ALICE));
       const r = await t.http(

@@ -46,9 +46,7 @@ describe('who decides (SPEC Gateway rules 2-6)', () => {
       decider: { approver: 'alice', approver_verified: true, on_behalf_of: 'alice' },
     });
     expect(code(resolveDecider({}, { on: true, error: 'missing_key' }, 'unified'))).toBe('AUTH_REQUIRED');
-    expect(resolveDecider({}, { on: true, error: 'missing_key' }, 'inline')).toMatchObject({
-      decider: { approver: 'local:elicitation', approver_verified: false },
-    });
+    expect(code(resolveDecider({}, { on: true, error: 'missing_key' }, 'inline'))).toBe('AUTH_REQUIRED');
     expect(code(resolveDecider({}, { on: true, error: 'mismatch' }, 'inline'))).toBe('AUTH_REQUIRED');
     expect(resolveDecider({}, alice, 'inline')).toMatchObject({
       decider: { approver: 'alice', approver_verified: true, surface: 'chat' },
