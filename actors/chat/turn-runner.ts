@@ -68,6 +68,19 @@ export class RunningTurn {
   }
 }
 
+/** A step's own bounds: its model call (the harness's 120 s default) and its tools' deadline (120 s). */
+const STEP_BUDGET_MS = 240_000;
+/** Slack past the hold window (the holds reaper ends a hold first, then the turn still has its next model call). */
+const HOLD_SLACK_MS = 60_000;
+
+/**
+ * The deadline of a turn's `harness.turn` call (issue 27): one held write's whole window plus every step's own
+ * bounds. Moleculer passes what is left of it down to `tools.call` and `holds.request`, so the default request
+ * timeout (SERVICE_REQUEST_TIMEOUT_MS) would otherwise deny a held write after 10 s.
+ */
+export const turnTimeoutMs = (holdSeconds: number, maxSteps: number): number =>
+  holdSeconds * 1000 + HOLD_SLACK_MS + maxSteps * STEP_BUDGET_MS;
+
 /**
  * Runs one chat turn to its end: context.stats, the harness's agent loop for the `chat` role (the person's caller:
  * approval mode hold), the grounding guard over the reply, the messages stored, context.stats `final`, and
@@ -101,23 +114,35 @@ export async function runChatTurn(ctx: Context, deps: TurnRunnerDeps, turn: Runn
       client: `chat:${thread.id}`,
       ...(thread.project_id ? { project_id: thread.project_id } : {}),
     };
-    const r: HarnessTurnResult = await call(ctx, HarnessCallsActions.turn, {
-      role: 'chat',
-      project_id: thread.project_id,
-      conversation_id: thread.id,
-      messages: [{ role: 'system', content: SYSTEM_PROMPT }, ...history.messages],
-      tools: {
-        caller,
-        exclude,
-        // SPEC chat rule 6: a commit-capable skill is gated like the twin writes.
-        exclude_commit_capable: !config.SERVICE_CHAT_TWIN_WRITES,
-        // A held write waits this long for its person, then is denied (SPEC: 1,800 s by default).
-        hold_seconds: config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS,
+    // The turn outlives the postMessage request that started it: it is called with that request as its parent
+    // (request id, meta, tracing, call depth) but not under its deadline, which Moleculer would pass down to the
+    // held write (`ctx.call` shrinks a child's timeout to what is left of the parent's).
+    const r: HarnessTurnResult = await call(
+      ctx.broker,
+      HarnessCallsActions.turn,
+      {
+        role: 'chat',
+        project_id: thread.project_id,
+        conversation_id: thread.id,
+        messages: [{ role: 'system', content: SYSTEM_PROMPT }, ...history.messages],
+        tools: {
+          caller,
+          exclude,
+          // SPEC chat rule 6: a commit-capable skill is gated like the twin writes.
+          exclude_commit_capable: !config.SERVICE_CHAT_TWIN_WRITES,
+          // A held write waits this long for its person, then is denied (SPEC: 1,800 s by default).
+          hold_seconds: config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS,
+        },
+        max_steps: config.SERVICE_CHAT_MAX_STEPS,
+        progress_topic: turnId,
+        context_tokens: config.SERVICE_CHAT_CONTEXT_TOKENS,
+      } as never,
+      // A held write waits for its person: the bus call outlives the hold window, not the default request timeout.
+      {
+        timeout: turnTimeoutMs(config.SERVICE_CHAT_APPROVAL_TIMEOUT_SECONDS, config.SERVICE_CHAT_MAX_STEPS),
+        retries: 0,
       },
-      max_steps: config.SERVICE_CHAT_MAX_STEPS,
-      progress_topic: turnId,
-      context_tokens: config.SERVICE_CHAT_CONTEXT_TOKENS,
-    } as never);
+    );
     await turn.waitFor(r.progress_events, 10_000);
     for (const m of r.messages) {
       if (m.role === 'assistant') added.push({ role: 'assistant', content: m.content ?? '', tool_calls: m.tool_calls });
