@@ -11,7 +11,6 @@ import {
   TwinChangedSchema,
 } from '../contracts/actions/change-events.ts';
 import { CallerChannel, TOOLCALL_CLOSED_EVENT } from '../contracts/actions/gateway.actions.ts';
-import type { HealthRollup } from '../contracts/health.ts';
 import { buildGateway, routeTableOf } from './app.ts';
 import { createHealth } from './health.ts';
 import type { McpDeps } from './mcp/context.ts';
@@ -21,7 +20,7 @@ import { LOG_LEVELS } from './mcp/protocol.ts';
 import { PendingRequests } from './mcp/outbound.ts';
 import { ResourceUpdates } from './mcp/resource-updates.ts';
 import { createMcpServer } from './mcp/server.ts';
-import { MemorySessionStore, RedisSessionStore, type McpSession, type SessionStore } from './mcp/session-store.ts';
+import { MemorySessionStore, RedisSessionStore, type SessionStore } from './mcp/session-store.ts';
 import { runStdio } from './mcp/stdio.ts';
 import { StandaloneStreams } from './mcp/streams.ts';
 
@@ -39,12 +38,6 @@ export interface GatewayRuntime {
    * actor has started, so the first request never finds an actor of this process still starting. */
   serve?: () => Promise<void>;
 }
-
-const clientOf = (s: McpSession): HealthRollup['client'] => ({
-  can_elicit: s.can_elicit,
-  ...s.client_info,
-  ...(s.protocol_skew ? { protocol_skew: s.protocol_skew } : {}),
-});
 
 /** MCP log levels: a message passes when it is at or above the session's level. */
 function logLevelPasses(level: string, min: string): boolean {
@@ -126,7 +119,6 @@ export function createGatewayService(
         version: '0.1.0',
         auth: () => (config.SERVICE_MCP_API_KEY ? 'api_key' : 'open'),
       });
-      let lastClient: HealthRollup['client'] = { can_elicit: false };
       const redis = infra.redis();
       sessions = redis ? new RedisSessionStore(redis, config.SERVICE_NAMESPACE) : new MemorySessionStore();
       const deps: McpDeps = {
@@ -142,9 +134,6 @@ export function createGatewayService(
         callClosed: (callId) =>
           void broker.broadcast(TOOLCALL_CLOSED_EVENT, { call_id: callId, reason: 'the client closed the stream' }),
         holdMaxSeconds: Math.max(config.SERVICE_APPROVAL_HOLD_SECONDS, config.SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS),
-        noteClient: (s) => {
-          lastClient = clientOf(s);
-        },
         db: () => infra.db(),
         updates,
         conformanceFixtures: env.MCP_CONFORMANCE_FIXTURES === '1',
@@ -164,7 +153,8 @@ export function createGatewayService(
         config,
         log,
         registry: infra.metrics.registry,
-        health: () => health(lastClient),
+        // No MCP session calls GET /health: it names no client (another session's clientInfo is not its to show).
+        health: () => health(),
         db: () => infra.db(),
         mcp: { ...deps, server, streams, apiKey: config.SERVICE_MCP_API_KEY },
       });

@@ -21,8 +21,6 @@ export interface McpDeps {
   health(client: HealthRollup['client']): Promise<HealthRollup>;
   /** Tells every node to stop a call (best effort). */
   cancelCall(callId: string, reason: string): void;
-  /** Remembers the last initialized client for `GET /health`. */
-  noteClient(session: McpSession): void;
   /** Longest hold window (seconds): a held call's bus deadline covers it on top of the tool's own timeout. */
   holdMaxSeconds?: number;
   /** Tells the holds that a call's stream closed before its answer (best effort). */

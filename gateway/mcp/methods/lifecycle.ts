@@ -51,7 +51,6 @@ export function addLifecycleMethods(server: JSONRPCServer<McpRequestContext>, de
       created_at: new Date().toISOString(),
     });
     ctx.newSession = session;
-    deps.noteClient(session);
     if (skew) deps.log.info({ session: session.id, ...skew, client: p.clientInfo.name }, 'client.protocol_skew');
     return {
       protocolVersion: PINNED_PROTOCOL_VERSION,

@@ -129,19 +129,22 @@ describe('JSON-RPC on /mcp: methods', () => {
     );
   });
 
-  it('answers the pinned revision to an older client and reports the skew in /health', async () => {
-    const { result } = await mcp.initialize(
+  it("answers the pinned revision to an older client and reports the skew in the session's own health/check, never in GET /health", async () => {
+    const { result, sessionId } = await mcp.initialize(
       '2025-06-18',
       { elicitation: {} },
       { name: 'older-client', version: '0.9' },
     );
     expect(result.protocolVersion).toBe('2025-11-25');
-    const health = (await (await fetch(`${t.url}/health`)).json()) as { client: Record<string, unknown> };
-    expect(health.client).toMatchObject({
+    const own = (await mcp.post({ jsonrpc: '2.0', id: 1, method: 'health/check' }, { 'mcp-session-id': sessionId }))
+      .json.result;
+    expect(own.client).toMatchObject({
       name: 'older-client',
       can_elicit: true,
       protocol_skew: { requested: '2025-06-18', pinned: '2025-11-25' },
     });
+    const health = (await (await fetch(`${t.url}/health`)).json()) as { client: Record<string, unknown> };
+    expect(health.client).toEqual({ can_elicit: false });
   });
 
   it('serves the legacy dialect: tool/list manifests and tool/call results and errors', async () => {
