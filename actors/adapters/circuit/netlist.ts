@@ -2,6 +2,7 @@ import path from 'node:path';
 import { InvalidArgumentsError } from '../kit/tool.ts';
 import { ANALYSIS_CARDS, checkExpressions, checkStatements, type Expression } from '../kit/spice/netlist-policy.ts';
 import type { IncludeResolver, ResolvedInclude } from '../kit/spice/netlist-includes.ts';
+import { joinStatements, type Statement } from '../kit/spice/netlist-statements.ts';
 export type { IncludeResolver, ResolvedInclude } from '../kit/spice/netlist-includes.ts';
 
 /** The four analyses of `circuit.run_simulation` (TOOLS.md). */
@@ -109,24 +110,23 @@ export async function prepareNetlist(
     lines[ref.index] = `${ref.card} "${r.path}"${ref.rest}`;
   }
   checkExpressions(expressions, funcs);
-  const own: number[] = [];
-  let skipping = false;
-  for (let k = 1; k < lines.length; k++) {
-    const word = firstWord(lines[k]);
-    if (word.startsWith('+')) {
-      if (skipping) lines[k] = `* ${lines[k]}`;
-      continue;
-    }
-    skipping = false;
-    if (ANALYSIS_CARDS.has(word)) {
-      if (word === CARD[type]) own.push(k);
-      else [lines[k], skipping] = [`* [not run] ${lines[k]}`, true];
-    }
+  // Analysis cards are whole statements: a card left out goes with its continuation lines, which ngspice would
+  // otherwise join to the statement before it (over comment lines too).
+  const own: Statement[] = [];
+  const out = (st: Statement, why: string) => {
+    lines[st.index] = `* [${why}] ${lines[st.index]}`;
+    for (const k of st.continued) lines[k] = `* ${lines[k]}`;
+  };
+  for (const st of joinStatements(lines, 1)) {
+    const word = firstWord(st.text);
+    if (!ANALYSIS_CARDS.has(word)) continue;
+    if (word === CARD[type]) own.push(st);
+    else out(st, 'not run');
   }
   // Keep one card of the requested type: the params card, else the netlist's last one.
   const keep = fromParams && type !== 'op' ? undefined : own.at(-1);
-  for (const k of own) if (k !== keep) lines[k] = `* [replaced] ${lines[k]}`;
-  let card = keep !== undefined ? lines[keep].trim() : fromParams;
+  for (const st of own) if (st !== keep) out(st, 'replaced');
+  let card = keep !== undefined ? keep.text : fromParams;
   if (!card) {
     throw new InvalidArgumentsError(
       `the netlist has no ${CARD[type]} card: give params (${KEYS[type].required.join(', ')}) for the ${type} analysis`,

@@ -1,4 +1,8 @@
 import { InvalidArgumentsError } from '../tool.ts';
+import { joinStatements, netlistLines, type Statement } from './netlist-statements.ts';
+import { COMMANDS, DOT_CARDS, FILE_MODELS, FILE_PARAM, FUNCTIONS, OPTIONS } from './netlist-vocabulary.ts';
+
+export { ANALYSIS_CARDS } from './netlist-vocabulary.ts';
 
 /**
  * What a netlist may say: ngspice input is data, never a script. Every line must be one of an allow-list of statements
@@ -11,208 +15,12 @@ import { InvalidArgumentsError } from '../tool.ts';
  * Expressions (`{...}`, `'...'`, `.param`, `.func`): ngspice's expression functions are arithmetic only, but the names
  * called are still checked against `FUNCTIONS` plus the functions the netlist defines with `.func`, so a new ngspice
  * built-in that reaches outside cannot slip in unseen. Model parameters that make XSPICE code models read a file
- * (`file=`, `input_file=`, `state_file=`) are refused: they would read any path outside the workspace.
+ * (`file`, `input_file`, `state_file`..., with or without `=`) and the code models that read files are refused: they
+ * would read any path outside the workspace, and a missing one would answer otherwise than a present one.
  */
 
 /** A dot card that reads a file: `.include`, `.inc`, `.incl`, `.includex`, `.lib`, `.libx`, `.library`...: ngspice matches them by prefix. */
 export const isIncludeCard = (word: string) => /^\.(inc|lib)/i.test(word);
-
-/** Every analysis card ngspice runs on its own (netlist.ts keeps the requested one and comments out the rest). */
-export const ANALYSIS_CARDS = new Set([
-  '.op',
-  '.dc',
-  '.ac',
-  '.tran',
-  '.noise',
-  '.tf',
-  '.pz',
-  '.sens',
-  '.disto',
-  '.pss',
-  '.sp',
-]);
-
-/** Dot cards allowed besides the include family (ngspice manual, chapters 2, 11 and 15). */
-const DOT_CARDS = new Set([
-  '.title',
-  '.end',
-  '.model',
-  '.subckt',
-  '.ends',
-  '.param',
-  '.func',
-  '.global',
-  '.option',
-  '.options',
-  '.temp',
-  '.ic',
-  '.nodeset',
-  '.endl',
-  '.if',
-  '.elseif',
-  '.else',
-  '.endif',
-  '.save',
-  '.print',
-  '.plot',
-  '.probe',
-  '.meas',
-  '.measure',
-  '.four',
-  '.width',
-  ...ANALYSIS_CARDS,
-]);
-
-/** Simulator options of `.options` (ngspice manual, chapter 11.1). */
-const OPTIONS = new Set([
-  'abstol',
-  'reltol',
-  'vntol',
-  'chgtol',
-  'trtol',
-  'gmin',
-  'gminsteps',
-  'srcsteps',
-  'itl1',
-  'itl2',
-  'itl3',
-  'itl4',
-  'itl5',
-  'itl6',
-  'pivrel',
-  'pivtol',
-  'rshunt',
-  'cshunt',
-  'temp',
-  'tnom',
-  'method',
-  'maxord',
-  'xmu',
-  'ramptime',
-  'noopiter',
-  'noopac',
-  'noopalter',
-  'maxopalter',
-  'maxeviter',
-  'keepopinfo',
-  'klu',
-  'sparse',
-  'interp',
-  'autostop',
-  'acct',
-  'noacct',
-  'norefvalue',
-  'noinit',
-  'list',
-  'nomod',
-  'nopage',
-  'node',
-  'opts',
-  'seed',
-  'seedinfo',
-  'warn',
-  'maxwarns',
-  'savecurrents',
-  'scale',
-  'defad',
-  'defas',
-  'defl',
-  'defw',
-  'badmos3',
-  'bypass',
-  'trytocompact',
-  'indverbosity',
-  'convstep',
-  'convabsstep',
-  'gminfactor',
-  'post',
-]);
-
-/** Functions an expression may call (ngspice manual, chapters 2.8 and 5.1). */
-const FUNCTIONS = new Set([
-  'abs',
-  'sqrt',
-  'exp',
-  'ln',
-  'log',
-  'log10',
-  'sin',
-  'cos',
-  'tan',
-  'asin',
-  'acos',
-  'atan',
-  'atan2',
-  'sinh',
-  'cosh',
-  'tanh',
-  'asinh',
-  'acosh',
-  'atanh',
-  'pow',
-  'pwr',
-  'pwrs',
-  'min',
-  'max',
-  'sgn',
-  'sign',
-  'int',
-  'nint',
-  'floor',
-  'ceil',
-  'fmod',
-  'hypot',
-  'limit',
-  'ternary_fcn',
-  'gauss',
-  'agauss',
-  'unif',
-  'aunif',
-  'limit',
-  'u',
-  'u2',
-  'uramp',
-  'ddt',
-  'v',
-  'i',
-  'table',
-  'tbl',
-  'pwl',
-  'db',
-  'mag',
-  'ph',
-  're',
-  'im',
-  'real',
-  'imag',
-  'if',
-  'par',
-  'temper',
-  'hertz',
-]);
-
-/** Front-end commands that could be mistaken for an element line (a switch `shell`, a source `source`...). */
-const COMMANDS = new Set([
-  'shell',
-  'source',
-  'exec',
-  'cd',
-  'codemodel',
-  'pre_osdi',
-  'osdi',
-  'load',
-  'write',
-  'wrdata',
-  'wrs2p',
-  'set',
-  'setcs',
-  'unset',
-  'rusage',
-  'edit',
-  'run',
-  'quit',
-  'exit',
-]);
 
 /** An include card found in a file: its line (0-based), the card, the file it names and what follows the file. */
 export interface IncludeRef {
@@ -244,61 +52,69 @@ const refuse = (where: string, line: number, text: string, why: string) =>
 
 /**
  * Checks every statement of `text` (`title`: line 1 is a top-level netlist's title) and returns its includes, the
- * functions it defines and the expressions it uses; throws InvalidArgumentsError naming the first refused line.
+ * functions it defines and the expressions it uses; throws InvalidArgumentsError naming the first refused line. What
+ * ngspice acts on while it reads lines (`*ng_script`, `.control`, include cards) is checked per line; everything else
+ * per statement, its continuation lines joined first as ngspice joins them (netlist-statements.ts).
  */
 export function checkStatements(text: string, where: string, title: boolean): CheckedFile {
   if (text.includes('\0')) throw new InvalidArgumentsError(`${where} contains a NUL byte`);
-  const lines = text.split(/\r?\n|\r/);
+  const lines = netlistLines(text);
   const out: CheckedFile = { includes: [], funcs: [], expressions: [] };
-  let card = '';
   for (let k = 0; k < lines.length; k++) {
-    const line = lines[k];
-    const trimmed = line.trim();
-    const word = trimmed.split(/\s+/)[0].toLowerCase();
-    const no = k + 1;
+    const trimmed = lines[k]!.trim();
+    const word = trimmed.split(/\s+/)[0]!.toLowerCase();
     if (/^\*\s*ng_script/i.test(trimmed))
-      throw refuse(where, no, line, '*ng_script makes ngspice run the file as a control script');
+      throw refuse(where, k + 1, trimmed, '*ng_script makes ngspice run the file as a control script');
     if (/^\.(control|endc)/i.test(word)) {
       const hint =
         'give dot analyses instead (analysis_type with params, or a .op/.dc/.ac/.tran card); a netlist is data, not a script';
-      throw new InvalidArgumentsError(`${where} has a .control block (line ${no}): ${hint}`, {
-        line: no,
+      throw new InvalidArgumentsError(`${where} has a .control block (line ${k + 1}): ${hint}`, {
+        line: k + 1,
         statement: trimmed.slice(0, 200),
       });
     }
     if (isIncludeCard(word)) {
       const ref = includeRef(trimmed, k, where);
       if (ref) out.includes.push(ref);
-      card = word;
-      continue;
-    }
-    if (title && k === 0) continue;
-    if (!trimmed || /^(\*|;|\$|\/\/)/.test(trimmed)) continue;
-    if (trimmed.startsWith('+')) {
-      if (!card) throw refuse(where, no, line, 'a continuation line follows no statement');
-    } else if (word.startsWith('.')) {
-      if (!DOT_CARDS.has(word)) throw refuse(where, no, line, `${word} is not an allowed statement`);
-      card = word;
-    } else if (/^[a-z]/.test(word)) {
-      if (COMMANDS.has(word)) throw refuse(where, no, line, `${word} is an ngspice command, not a circuit element`);
-      card = word;
-    } else {
-      throw refuse(where, no, line, 'not a comment, an element, a continuation or an allowed dot card');
-    }
-    const body = trimmed.startsWith('+') ? trimmed.slice(1) : trimmed;
-    if (/(^|[\s(,])[a-z_]*file\s*=/i.test(body))
-      throw refuse(where, no, line, 'a file= parameter would make a code model read a file; it is refused');
-    if (card === '.option' || card === '.options')
-      checkOptions(trimmed.startsWith('+') ? body : body.replace(/^\S+/, ''), where, no, line);
-    if (card === '.func' || card === '.param') {
-      const defined = /^\.(?:func|param)\s+([a-z_]\w*)\s*\(/i.exec(body); // `.param f(x) = ...` defines a function too
-      if (defined) out.funcs.push(defined[1].toLowerCase());
-      out.expressions.push({ where, line: no, text: body.replace(/^\.\w+/, '') });
-    } else {
-      for (const m of body.matchAll(/\{[^}]*\}|'[^']*'/g)) out.expressions.push({ where, line: no, text: m[0] });
     }
   }
+  for (const st of joinStatements(lines, title ? 1 : 0)) checkStatement(st, where, out);
   return out;
+}
+
+/** One joined statement against the allow-list; what it defines and uses goes to `out`. */
+function checkStatement(st: Statement, where: string, out: CheckedFile): void {
+  const { text } = st;
+  const no = st.index + 1;
+  const word = text.split(/\s+/)[0]!.toLowerCase();
+  if (st.orphan) throw refuse(where, no, text, 'a continuation line follows no statement');
+  if (isIncludeCard(word)) {
+    // ngspice reads the file in place of the card first, then joins: the `+` line would continue the file's last line.
+    if (st.continued.length)
+      throw refuse(where, st.continued[0]! + 1, text, 'a continuation line cannot follow an include card');
+    return;
+  }
+  if (word.startsWith('.')) {
+    if (!DOT_CARDS.has(word)) throw refuse(where, no, text, `${word} is not an allowed statement`);
+  } else if (/^[a-z]/.test(word)) {
+    if (COMMANDS.has(word)) throw refuse(where, no, text, `${word} is an ngspice command, not a circuit element`);
+  } else {
+    throw refuse(where, no, text, 'not a comment, an element, a continuation or an allowed dot card');
+  }
+  const param = text.match(/\w+/g)?.find((w) => FILE_PARAM.test(w));
+  if (param)
+    throw refuse(where, no, text, `a file= parameter (${param}) would make a code model read a file; it is refused`);
+  const type = /^\.model\s+\S+?\s+(\w+)/i.exec(text)?.[1]?.toLowerCase();
+  if (type && FILE_MODELS.has(type))
+    throw refuse(where, no, text, `the code model ${type} reads a file named by its parameters; it is refused`);
+  if (word === '.option' || word === '.options') checkOptions(text.replace(/^\S+/, ''), where, no, text);
+  if (word === '.func' || word === '.param') {
+    const defined = /^\.(?:func|param)\s+([a-z_]\w*)\s*\(/i.exec(text); // `.param f(x) = ...` defines a function too
+    if (defined) out.funcs.push(defined[1]!.toLowerCase());
+    out.expressions.push({ where, line: no, text: text.replace(/^\.\w+/, '') });
+  } else {
+    for (const m of text.matchAll(/\{[^}]*\}|'[^']*'/g)) out.expressions.push({ where, line: no, text: m[0] });
+  }
 }
 
 /** `.lib <name>` alone opens a library section; any other include card names a file (quoted or not) first. */
