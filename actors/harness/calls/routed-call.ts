@@ -119,11 +119,17 @@ async function onRoute(
       return { ok: false, record_id: null, failure: { class: 'environment', message, retryable: false } };
     }
     seen.add(cred.id);
+    if (!cred.base_url) {
+      // Its key goes to its own endpoint only (issue 27, finding 1): without one it is not called, never rerouted.
+      const message = `credential ${cred.id} of provider ${route.provider} names no base_url: add the credential again with the base_url of its endpoint`;
+      last = { ok: false, record_id: null, failure: { class: 'environment', message, retryable: false } };
+      continue;
+    }
     const out = await callModel(
       {
         provider: {
           family: route.family,
-          baseURL: cred.base_url ?? route.base_url ?? undefined,
+          baseURL: cred.base_url,
           apiKey: cred.api_key,
           timeoutMs: p.timeout_ms,
           idleTimeoutMs: p.idle_timeout_ms,

@@ -6,7 +6,7 @@ import type { ConfigStore } from './config.store.ts';
 import { createCredentialPool, type CredentialOutcome, type PickedCredential } from './credentials.ts';
 import { createFallbackRecorder, type FallbackInput } from './fallback.ts';
 import { modelMismatch } from './model-fit.ts';
-import { providerInfo, type ProviderInfo } from './providers.ts';
+import { credentialEndpoint, providerInfo, type ProviderInfo } from './providers.ts';
 import { createRoutesFileReader } from './routes-file.ts';
 import { resolveRoute, type Resolution, type RouteRef, type RouteSources } from './routing.ts';
 
@@ -121,8 +121,11 @@ export function createConfigCore(infra: Infra, store: () => ConfigStore) {
       return { ok: true, route };
     },
 
-    pickCredential: (providerId: string, pinKey?: string): PickedCredential | null =>
-      pool.pickCredential(providerId, pinKey),
+    /** A healthy credential with the endpoint its key goes to: its own base URL or the first-party one, no other. */
+    pickCredential(providerId: string, pinKey?: string): PickedCredential | null {
+      const c = pool.pickCredential(providerId, pinKey);
+      return c && { ...c, base_url: credentialEndpoint(c.provider, c.base_url) };
+    },
     reportCredential: (id: string, outcome: CredentialOutcome) => pool.reportCredential(id, outcome),
     recordFallback: (f: FallbackInput): FallbackEvent => fallbacks.record(f),
 

@@ -29,3 +29,11 @@ export function providerInfo(id: string, credentialBaseUrl: string | null): Prov
 
 /** True when a credential for `provider` must name its endpoint (any provider but the first-party ones). */
 export const needsBaseUrl = (provider: string) => !FIRST_PARTY[provider];
+
+/**
+ * Where a credential's key is sent (issue 27, finding 1): its own base URL, else its provider's first-party endpoint;
+ * never another credential's base URL. Null: a provider other than openai/anthropic whose credential names none (a
+ * hand-edited file), which cannot be called.
+ */
+export const credentialEndpoint = (provider: string, credentialBaseUrl: string | null): string | null =>
+  credentialBaseUrl ?? FIRST_PARTY[provider]?.base_url ?? null;
