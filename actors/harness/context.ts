@@ -1,5 +1,6 @@
 import type { ServiceSchema } from 'moleculer';
 import type { Infra } from '../../brokers/infra.ts';
+import type { Redactor } from './redact.ts';
 
 /**
  * What every part of the harness actor shares: the process's infrastructure (config, log, metrics, database, clock).
@@ -8,7 +9,10 @@ import type { Infra } from '../../brokers/infra.ts';
  * to the one `harness` service (harness.service.ts) and owns its own tables.
  */
 export interface HarnessContext {
+  /** The process's infrastructure, its logger redacting (every harness log line passes `redact`). */
   infra: Infra;
+  /** The one redactor of provider error texts and log lines (redact.ts). */
+  redact: Redactor;
 }
 
 /** One part of the harness actor: its actions and its start and stop. */

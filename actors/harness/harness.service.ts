@@ -3,6 +3,7 @@ import type { Infra } from '../../brokers/infra.ts';
 import type { HarnessContext, HarnessPart } from './context.ts';
 import { createCallsPart } from './calls/index.ts';
 import { configOf, createConfigPart } from './config/index.ts';
+import { createRedactor, redactingLogger } from './redact.ts';
 import { createUsagePart } from './usage/index.ts';
 
 /**
@@ -10,7 +11,8 @@ import { createUsagePart } from './usage/index.ts';
  * actions (`calls/`, `config/`, `usage/`); each part starts what it needs in `started`.
  */
 export function createHarnessService(infra: Infra): ServiceSchema {
-  const h: HarnessContext = { infra };
+  const redact = createRedactor();
+  const h: HarnessContext = { infra: { ...infra, log: redactingLogger(infra.log, redact) }, redact };
   const parts: HarnessPart[] = [
     createConfigPart(h),
     createUsagePart(h),

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { HarnessRole, LlmCallRecord } from '../../../contracts/harness.ts';
 import type { Completion } from '../../../contracts/harness-calls.ts';
 import { complete } from './complete.ts';
-import type { HarnessCallError } from './errors.ts';
-import { classifyError } from './errors.ts';
+import { classifyError, HarnessCallError } from './errors.ts';
+import { createRedactor, type Redactor } from '../redact.ts';
 import { NO_USAGE, type CallProgress, type CompleteRequest } from './types.ts';
 
 /** Who asked for a call and on whose credential: what the ledger needs beside the tokens. */
@@ -24,6 +24,8 @@ export interface CallModelDeps {
   now(): Date;
   newId?(): string;
   onRecordError?(err: unknown, rec: LlmCallRecord): void;
+  /** The harness's redactor (every stored key); without one, a redactor of this call's own key and the shapes. */
+  redact?: Redactor;
 }
 
 /** A call's outcome as data: routing and fallback code inspect `error.failure` without try/catch. */
@@ -47,7 +49,11 @@ export async function callModel(req: CompleteRequest, meta: CallMeta, deps: Call
   try {
     completion = await complete(req, progress);
   } catch (e) {
-    error = classifyError(e);
+    // The failure's text leaves the harness (results, chat stream, logs): never with a key in it (issue 27, finding 8).
+    const redact = deps.redact ?? createRedactor();
+    if (req.provider.apiKey) redact.add(req.provider.apiKey);
+    const classified = classifyError(e);
+    error = new HarnessCallError({ ...classified.failure, message: redact.text(classified.failure.message) });
   }
   const usage = completion?.usage ?? progress.usage ?? NO_USAGE;
   const record: LlmCallRecord = {

@@ -136,6 +136,7 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
           {
             record: recordHere,
             now: () => h.infra.now(),
+            redact: h.redact,
             onRecordError: (err, rec) => h.infra.log.warn({ err, record_id: rec.id }, 'llm call record not stored'),
           },
         );

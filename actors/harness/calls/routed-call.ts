@@ -152,6 +152,7 @@ async function onRoute(
       {
         record: deps.record,
         now: deps.now,
+        redact: cfg.redact,
         onRecordError: (err, rec) => deps.log.warn({ err, record_id: rec.id }, 'llm call record not stored'),
       },
     );

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ActorError } from '../../../brokers/errors.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import type { FallbackEvent, ResolvedRoute, Selection } from '../../../contracts/harness-config.ts';
+import type { Redactor } from '../redact.ts';
 import type { ConfigStore } from './config.store.ts';
 import { createCredentialPool, type CredentialOutcome, type PickedCredential } from './credentials.ts';
 import { createFallbackRecorder, type FallbackInput } from './fallback.ts';
@@ -35,9 +36,14 @@ export function credentialsPath(config: Infra['config']): string | null {
  * pool, the routing sources (selection and project routes in the database, the routes file, the SERVICE_ROUTE_*
  * variables) and the fallback recorder.
  */
-export function createConfigCore(infra: Infra, store: () => ConfigStore) {
+export function createConfigCore(infra: Infra, store: () => ConfigStore, redact: Redactor) {
   const now = () => infra.now();
-  const pool = createCredentialPool({ file: credentialsPath(infra.config), log: infra.log, now });
+  const pool = createCredentialPool({
+    file: credentialsPath(infra.config),
+    log: infra.log,
+    now,
+    onKey: (key) => redact.add(key),
+  });
   const fallbacks = createFallbackRecorder({ log: infra.log, metrics: infra.metrics, now });
   const routesFile = createRoutesFileReader(infra.config.SERVICE_MODEL_ROUTES_PATH);
 
@@ -81,6 +87,7 @@ export function createConfigCore(infra: Infra, store: () => ConfigStore) {
 
   return {
     pool,
+    redact,
     fallbacks,
     provider,
     mismatch,

@@ -32,7 +32,13 @@ export function mask(c: StoredCredential): CredentialMasked {
   return { id, provider, label, last4: maskKey(c.api_key), base_url, status, created_at };
 }
 
-export function createCredentialPool(opts: { file: string | null; log: Logger; now: () => Date }) {
+export function createCredentialPool(opts: {
+  file: string | null;
+  log: Logger;
+  now: () => Date;
+  /** Told every key the pool holds (loaded or added), for the harness's redactor. */
+  onKey?(key: string): void;
+}) {
   let creds: StoredCredential[] = [];
   let loadError: string | null = null;
   const pins = new Map<string, string>();
@@ -77,6 +83,7 @@ export function createCredentialPool(opts: { file: string | null; log: Logger; n
         return;
       }
       creds = read.credentials;
+      for (const c of creds) opts.onKey?.(c.api_key);
       loadError = null;
       if (read.loose)
         opts.log.warn(
@@ -119,6 +126,7 @@ export function createCredentialPool(opts: { file: string | null; log: Logger; n
         dead_at: null,
       };
       creds = [...creds, c];
+      opts.onKey?.(c.api_key);
       try {
         await persist();
       } catch (err) {

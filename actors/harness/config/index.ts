@@ -33,7 +33,7 @@ export function createConfigPart(h: HarnessContext): HarnessPart {
     if (!store) throw new ActorError('SERVICE_UNAVAILABLE', 'the harness config part has not started');
     return store;
   };
-  const core = createConfigCore(h.infra, getStore);
+  const core = createConfigCore(h.infra, getStore, h.redact);
   cores.set(h, core);
 
   return {
