@@ -1,6 +1,6 @@
 import type { Caller } from '../contracts/actions/adapters.actions.ts';
 import type { ToolAnnotations } from '../contracts/tools.ts';
-import type { CatalogueEntry } from '../contracts/tool-catalogue.ts';
+import { callAnnotations, type CatalogueEntry } from '../contracts/tool-catalogue.ts';
 
 /** Tools that talk to a person themselves and are never held (TOOLS.md: `flow.await_gate` "asks the person; never held"). */
 const NEVER_HELD = new Set(['flow.await_gate']);
@@ -18,7 +18,9 @@ export interface HoldPolicyOptions {
  * Decides, before a call runs, whether it runs, is held for a person, or is refused (SPEC "Events": writing tools are
  * held when the caller is remote; rule 9 and the flows issue: the internal service caller runs read-only, additive,
  * producing and CAD-session tools, is refused destructive and human-authority tools and every `flow.*` tool).
- * A tool whose readOnlyHint is true is never held. Pure.
+ * A tool whose readOnlyHint is true is never held. A call is judged by what it can write (`callAnnotations`, with its
+ * arguments when given): an EDA export into its own scratch folder runs, one into a caller's path is a write, held
+ * for a remote caller, and with `overwrite: true` a destructive one (docs/decisions/0030-export-writes.md). Pure.
  */
 export function decideHold(
   toolId: string,
@@ -26,7 +28,9 @@ export function decideHold(
   entry: CatalogueEntry | undefined,
   caller: Caller,
   opts: HoldPolicyOptions,
+  args?: Record<string, unknown>,
 ): HoldDecision {
+  annotations = callAnnotations(annotations, entry, args);
   if (caller.kind === 'service') {
     if (toolId.startsWith('flow.'))
       return { kind: 'refuse', reason: 'the design-flow worker cannot call flow.* tools' };

@@ -5,6 +5,9 @@ import { z } from 'zod';
  * Classes: R read-only, R* read-only unless twin mutations are permitted, A additive, P produces, D may overwrite or
  * delete, S CAD-session scratch edit, O open-world, I idempotent. This table is the one place they are written;
  * adapters take their annotations from it and the hold policy reads the same classes.
+ * W (this service's, docs/decisions/0030-export-writes.md): the tool writes the workspace only where the call names an
+ * output (OUTPUT_ARGS); without one it writes nothing but its own scratch folder. Such a tool is listed by its worst
+ * call (a D tool: `overwrite: true` replaces a file) and the hold policy judges each call by what it can write.
  */
 export const ToolClassSchema = z.enum(['R', 'R*', 'A', 'P', 'D', 'S']);
 export type ToolClass = z.infer<typeof ToolClassSchema>;
@@ -18,7 +21,12 @@ export interface CatalogueEntry {
   phase: number;
   /** Needs a person: attempt_promotion, approve_design_loop, approve_engineering_change. */
   humanAuthority: boolean;
+  /** W: writes the workspace only through the call's OUTPUT_ARGS (else only its scratch folder); see `callAnnotations`. */
+  outputArgsOnly: boolean;
 }
+
+/** The arguments through which a W tool's call writes the workspace; `overwrite: true` lets it replace a file. */
+export const OUTPUT_ARGS = ['output_path', 'output_dir'] as const;
 
 type Row = [name: string, cls: string];
 const row = (spec: string): Row => {
@@ -26,7 +34,11 @@ const row = (spec: string): Row => {
   return [name, cls ?? ''];
 };
 
-/** Per adapter: `name CLASS[+O][+I][+2][+H]` (+2 = phase 2 authoring tool, +H = human authority). */
+/**
+ * Per adapter: `name CLASS[+O][+I][+2][+H][+W]` (+2 = phase 2 authoring tool, +H = human authority, +W = writes the
+ * workspace only through output arguments). TOOLS.md lists eda's export_bom, export_gerber and export_netlist as R;
+ * they write files where the caller says, so they are D+W here (issue 27, decision 0030).
+ */
 const RAW: Record<string, string[]> = {
   solver: [
     'run_fea P',
@@ -89,9 +101,9 @@ const RAW: Record<string, string[]> = {
   eda: [
     'run_erc R',
     'run_drc R',
-    'export_bom R',
-    'export_gerber R',
-    'export_netlist R',
+    'export_bom D+W',
+    'export_gerber D+W',
+    'export_netlist D+W',
     'get_pin_mapping R',
     'generate_schematic P+2',
     'auto_route D+2',
@@ -145,6 +157,7 @@ function parseEntry(adapter: string, spec: string): CatalogueEntry {
     idempotent: readOnly || mods.includes('I'),
     phase: mods.includes('2') ? 2 : 1,
     humanAuthority: mods.includes('H'),
+    outputArgsOnly: mods.includes('W'),
   };
 }
 
@@ -164,6 +177,22 @@ export function annotationsOf(e: CatalogueEntry, twinMutations = false) {
     idempotentHint: readOnly || e.idempotent,
     openWorldHint: e.openWorld,
   };
+}
+
+/**
+ * The annotations of one call (the hold policy's view): a W tool's call that names no output writes only its own
+ * scratch folder, so it is read-only for the workspace; one that names an output is an additive write, destructive
+ * only with `overwrite: true`. Any other tool's call is its tool's annotations. Without the arguments: the tool's.
+ */
+export function callAnnotations<A extends { readOnlyHint: boolean; destructiveHint: boolean }>(
+  annotations: A,
+  entry: CatalogueEntry | undefined,
+  args: Record<string, unknown> | undefined,
+): A {
+  if (!entry?.outputArgsOnly || args === undefined) return annotations;
+  if (!OUTPUT_ARGS.some((k) => args[k] !== undefined))
+    return { ...annotations, readOnlyHint: true, destructiveHint: false };
+  return { ...annotations, readOnlyHint: false, destructiveHint: args.overwrite === true };
 }
 
 /** Annotations of a tool nobody classified (SPEC "Tool annotations"). */

@@ -74,9 +74,14 @@ export function createToolsService(infra: Infra): ServiceSchema {
     const checked = validator.check(tool.input_schema, p.arguments);
     if (!checked.ok) return invalidArguments(tool.tool_id, checked.issues);
 
-    const hold = decideHold(tool.tool_id, tool.annotations, TOOL_CATALOGUE.get(tool.tool_id), p.caller, {
-      exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES,
-    });
+    const hold = decideHold(
+      tool.tool_id,
+      tool.annotations,
+      TOOL_CATALOGUE.get(tool.tool_id),
+      p.caller,
+      { exemptLocalWrites: infra.config.SERVICE_EXEMPT_LOCAL_WRITES },
+      checked.args,
+    );
     if (hold.kind === 'refuse')
       return toolFailed(tool.tool_id, { type: 'REFUSED', message: hold.reason, details: hold.reason });
     if (hold.kind === 'hold') {

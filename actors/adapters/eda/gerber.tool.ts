@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
+import { ExportOverwrite } from './export-output.ts';
 import { loadWorkspaceBoard, runOnStagedBoard } from './pcbnew.ts';
 
 export const ExportGerberInputSchema = z.object({
@@ -11,7 +12,10 @@ export const ExportGerberInputSchema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe("Workspace folder for the files (created if missing); default the call's own folder under calls/"),
+    .describe(
+      "Workspace folder for the files (created if missing); default the call's own folder under calls/. A file of the same name already there is refused unless overwrite is true",
+    ),
+  overwrite: ExportOverwrite,
 });
 
 const GerberFile = z.object({
@@ -60,41 +64,53 @@ export function exportGerberTool(ws: Workspace) {
       'Plot a workspace KiCad 6 board (board_path, .kicad_pcb) for fabrication with KiCad 6 itself: Gerber X2 files of ' +
       'every copper layer the board enables, F/B solder mask, silkscreen and paste and Edge.Cuts (netlist attributes ' +
       'on), Excellon drill files for plated (PTH) and non-plated (NPTH) holes (metric, not merged) and a Gerber job file ' +
-      "(.gbrjob), and KiCad's pick-and-place file (position_file: CSV, mm, both sides, with placed_count footprints). Files land in output_dir (a workspace folder) or the call's own folder; returns each file with its " +
+      "(.gbrjob), and KiCad's pick-and-place file (position_file: CSV, mm, both sides, with placed_count footprints). Files land in the call's own scratch folder, or in output_dir (a workspace folder; a file of the same name already there is refused unless overwrite is true); returns each file with its " +
       'layer, kind (gerber | drill | job) and size. A file that is not a KiCad 5/6 board is refused naming the file and line.',
     input: ExportGerberInputSchema,
     output: ExportGerberResultSchema,
     handler: async (a, tc) => {
       const started = performance.now();
       const loaded = await loadWorkspaceBoard(ws, a.board_path);
+      const dir = a.output_dir?.replace(/\/+$/, '');
       // Confinement of output_dir before anything is written (read mode: checks, creates nothing).
-      if (a.output_dir !== undefined) await ws.resolve(`${a.output_dir.replace(/\/+$/, '')}/.check`, 'output_dir');
-      const { run, scratch, outDir } = await runOnStagedBoard(ws, loaded, 'eda.export_gerber', 'plot', tc.signal);
-      const listed = Array.isArray(run.files) ? (run.files as unknown[]) : [];
-      /** Takes one file the script wrote (only from its own output folder), moved to output_dir when given. */
-      const take = async (p: string) => {
+      if (dir !== undefined) await ws.resolve(`${dir}/.check`, 'output_dir');
+      const { run, outDir } = await runOnStagedBoard(ws, loaded, 'eda.export_gerber', 'plot', tc.signal);
+      const realOut = await fs.realpath(outDir);
+      /** One file the script wrote, only from its own output folder (the call's scratch). */
+      const made = (p: string) => {
         const abs = path.resolve(outDir, p);
-        if (path.dirname(abs) !== (await fs.realpath(outDir)) && path.dirname(abs) !== outDir)
+        if (path.dirname(abs) !== realOut && path.dirname(abs) !== outDir)
           throw new ToolError("KiCad's plot script wrote outside its output folder", { file: p });
-        let final = abs;
-        if (a.output_dir !== undefined)
-          final = await ws.moveInto(abs, `${a.output_dir.replace(/\/+$/, '')}/${path.basename(abs)}`, 'output_dir');
+        return abs;
+      };
+      const listed = (Array.isArray(run.files) ? (run.files as unknown[]) : []).map((f) => {
+        const { path: p, layer, kind } = (f ?? {}) as Record<string, unknown>;
+        if (typeof p !== 'string' || typeof layer !== 'string' || typeof kind !== 'string' || !KIND.has(kind))
+          throw new ToolError("KiCad's plot script listed a file it could not describe", { file: f as never });
+        return { abs: made(p), layer, kind: kind as 'gerber' | 'drill' | 'job' };
+      });
+      if (!listed.some((f) => f.kind === 'gerber')) throw new ToolError('KiCad plotted no Gerber file', { log: run });
+      if (typeof run.position_file !== 'string' || !Number.isInteger(run.placed_count))
+        throw new ToolError('KiCad wrote no position file', { log: run });
+      const positionAbs = made(run.position_file);
+      // Into output_dir: every target checked before the first is moved (an existing one refused unless overwrite).
+      const target = (abs: string) => `${dir}/${path.basename(abs)}`;
+      if (dir !== undefined)
+        for (const abs of [...listed.map((f) => f.abs), positionAbs])
+          await ws.resolveOutput(target(abs), 'output_dir', a.overwrite);
+      /** Moves one file to output_dir when given (else it stays in the call's scratch folder) and reports it. */
+      const take = async (abs: string) => {
+        const final = dir !== undefined ? await ws.moveInto(abs, target(abs), 'output_dir') : abs;
         const rel = ws.relative(final);
         tc.outputFiles.push(rel);
         return { rel, bytes: (await fs.stat(final)).size };
       };
       const files: z.output<typeof GerberFile>[] = [];
       for (const f of listed) {
-        const { path: p, layer, kind } = (f ?? {}) as Record<string, unknown>;
-        if (typeof p !== 'string' || typeof layer !== 'string' || typeof kind !== 'string' || !KIND.has(kind))
-          throw new ToolError("KiCad's plot script listed a file it could not describe", { file: f as never });
-        const { rel, bytes } = await take(p);
-        files.push({ path: rel, layer, kind: kind as 'gerber' | 'drill' | 'job', bytes });
+        const { rel, bytes } = await take(f.abs);
+        files.push({ path: rel, layer: f.layer, kind: f.kind, bytes });
       }
-      if (!files.some((f) => f.kind === 'gerber')) throw new ToolError('KiCad plotted no Gerber file', { log: run });
-      if (typeof run.position_file !== 'string' || !Number.isInteger(run.placed_count))
-        throw new ToolError('KiCad wrote no position file', { log: run });
-      const position = await take(run.position_file);
+      const position = await take(positionAbs);
       return {
         files,
         output_dir: path.posix.dirname(files[0]!.path),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, InvalidArgumentsError, type ToolContext } from '../kit/tool.ts';
+import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
+import { ExportOutputPath, ExportOverwrite, writeExport } from './export-output.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import { bomCsv, bomLines } from '../../../workers/eda/bom.ts';
 import { loadDesign } from './load.ts';
@@ -13,30 +14,6 @@ const SchematicPath = z
   .min(1)
   .max(1024)
   .describe('workspace path of the root .kicad_sch (KiCad 6 or later); sheet files resolve against its folder');
-const OutputPath = z
-  .string()
-  .min(1)
-  .max(1024)
-  .optional()
-  .describe("workspace path to write the file to (default: the call's scratch folder)");
-
-/** Writes one output file where the caller asked, or into the call's scratch folder; answers its workspace path. */
-async function writeOutput(
-  ws: Workspace,
-  tc: ToolContext,
-  tool: string,
-  name: string,
-  text: string,
-  outputPath?: string,
-) {
-  if (outputPath !== undefined && !outputPath.endsWith(path.extname(name)))
-    throw new InvalidArgumentsError(`output_path must end with ${path.extname(name)}`, { output_path: outputPath });
-  const target = outputPath ?? ws.relative(path.join(await ws.scratch(tool), name));
-  const rel = ws.relative(await ws.writeFile(target, text, 'output_path'));
-  tc.outputFiles.push(rel);
-  return rel;
-}
-
 const stem = (p: string) => path.posix.basename(p, '.kicad_sch');
 
 /** `eda.export_netlist`, `eda.export_bom`, `eda.get_pin_mapping`: native reads of a schematic hierarchy. */
@@ -51,15 +28,20 @@ export function schematicTools(ws: Workspace) {
         "KiCad's .net (export version E); json writes the same as JSON. Returns components and nets (code, name, nodes " +
         'with reference, pin, pin name and electrical type) and the file written. format spice writes a SPICE netlist ' +
         "of a simulation schematic (KiCad 6 Spice_* fields, the sheet's directives) that circuit.run_simulation runs " +
-        '(netlist_path); what that tool would refuse is listed in skipped with the reason.',
+        '(netlist_path); what that tool would refuse is listed in skipped with the reason. The file goes to the ' +
+        "call's own scratch folder unless output_path names a workspace path (an existing file only with overwrite true).",
       input: z.object({
         schematic_path: SchematicPath,
         format: z.enum(['kicad', 'json', 'spice']).default('json'),
-        output_path: OutputPath,
+        output_path: ExportOutputPath,
+        overwrite: ExportOverwrite,
       }),
       handler: async (a, tc) => {
         if (a.format === 'spice') {
-          const spice = await spiceNetlistFile(ws, a.schematic_path, a.output_path);
+          const spice = await spiceNetlistFile(ws, a.schematic_path, {
+            outputPath: a.output_path,
+            overwrite: a.overwrite,
+          });
           tc.outputFiles.push(spice.spice_path);
           return { schematic_path: a.schematic_path, format: a.format, netlist_file: spice.spice_path, ...spice };
         }
@@ -74,14 +56,13 @@ export function schematicTools(ws: Workspace) {
               })
             : `${JSON.stringify(json, null, 1)}\n`;
         const ext = a.format === 'kicad' ? 'net' : 'json';
-        const netlist_file = await writeOutput(
-          ws,
-          tc,
-          'eda.export_netlist',
-          `${stem(a.schematic_path)}.${ext}`,
+        const netlist_file = await writeExport(ws, tc, {
+          tool: 'eda.export_netlist',
+          name: `${stem(a.schematic_path)}.${ext}`,
           text,
-          a.output_path,
-        );
+          outputPath: a.output_path,
+          overwrite: a.overwrite,
+        });
         return {
           schematic_path: a.schematic_path,
           format: a.format,
@@ -101,24 +82,25 @@ export function schematicTools(ws: Workspace) {
         'Bill of materials of a KiCad schematic hierarchy: parts in the BOM grouped by value, footprint and manufacturer ' +
         'part number, with references, quantity, manufacturer and MPN where the symbols carry them, and the other fields ' +
         'the group shares. format csv or json (the file written); the lines are returned either way and can be recorded ' +
-        "as the project's bom with twin.record_document (document_type bom, properties {lines}).",
+        "as the project's bom with twin.record_document (document_type bom, properties {lines}). The file goes to the " +
+        "call's own scratch folder unless output_path names a workspace path (an existing file only with overwrite true).",
       input: z.object({
         schematic_path: SchematicPath,
         format: z.enum(['csv', 'json']).default('csv'),
-        output_path: OutputPath,
+        output_path: ExportOutputPath,
+        overwrite: ExportOverwrite,
       }),
       handler: async (a, tc) => {
         const { sch, parse_ms } = await loadDesign(ws, a.schematic_path);
         const lines = bomLines(sch);
         const text = a.format === 'csv' ? bomCsv(lines) : `${JSON.stringify({ lines }, null, 1)}\n`;
-        const bom_file = await writeOutput(
-          ws,
-          tc,
-          'eda.export_bom',
-          `${stem(a.schematic_path)}-bom.${a.format}`,
+        const bom_file = await writeExport(ws, tc, {
+          tool: 'eda.export_bom',
+          name: `${stem(a.schematic_path)}-bom.${a.format}`,
           text,
-          a.output_path,
-        );
+          outputPath: a.output_path,
+          overwrite: a.overwrite,
+        });
         return {
           schematic_path: a.schematic_path,
           format: a.format,

@@ -72,7 +72,8 @@ async function resolveLibraries(
 
 /**
  * Exports a KiCad 6 simulation schematic of the workspace as an ngspice netlist (spice.ts) and writes it to
- * `outputPath` (default: the schematic's path with `.cir`), through the workspace's confined write. Libraries named
+ * `outputPath` through the workspace's confined write (an existing file only with `overwrite`; never a schematic), or
+ * by default to `<schematic stem>.cir` in the call's own scratch folder (export-output.ts). Libraries named
  * by the parts or the sheets are written as `.include` cards relative to the netlist's folder when they lie inside
  * the workspace and pass the circuit tool's allow-list; otherwise they are skipped with the reason. The netlist runs
  * as is with `circuit.run_simulation` (`netlist_path`).
@@ -80,17 +81,26 @@ async function resolveLibraries(
 export async function spiceNetlistFile(
   ws: Workspace,
   schematicPath: string,
-  outputPath?: string,
+  out: { outputPath?: string; overwrite?: boolean } = {},
 ): Promise<SpiceNetlistFile> {
   if (!schematicPath.endsWith('.kicad_sch'))
     throw new InvalidArgumentsError(`schematic_path ${JSON.stringify(schematicPath)} is not a .kicad_sch file`, {
       schematic_path: schematicPath,
     });
-  const target = outputPath ?? schematicPath.replace(/\.kicad_sch$/, '.cir');
-  if (target.endsWith('.kicad_sch') || path.posix.normalize(target) === path.posix.normalize(schematicPath))
+  const target = out.outputPath;
+  const name = `${path.posix.basename(schematicPath, '.kicad_sch')}.cir`;
+  if (
+    target?.endsWith('.kicad_sch') ||
+    (target && path.posix.normalize(target) === path.posix.normalize(schematicPath))
+  )
     throw new InvalidArgumentsError(`output_path ${JSON.stringify(target)} would overwrite a schematic`, {
       output_path: target,
     });
+  // Where it lands, checked before any work: a caller's path (refused if it exists, unless overwrite) or scratch.
+  const outAbs =
+    target !== undefined
+      ? await ws.resolveOutput(target, 'output_path', out.overwrite ?? false)
+      : path.join(await ws.scratch('eda.export_netlist'), name);
   const read = async (file: string) => {
     const buf = await ws.read(file, file === schematicPath ? 'schematic_path' : `sheet file ${file}`);
     if (buf.byteLength > MAX_FILE_BYTES)
@@ -107,10 +117,12 @@ export async function spiceNetlistFile(
     throw err;
   }
   const schDir = path.dirname(await ws.resolveForRead(schematicPath, 'schematic_path'));
-  const outAbs = await ws.resolveForWrite(target, 'output_path');
   const libraries = await resolveLibraries(ws, libraryFiles(sch, texts), schDir, path.dirname(outAbs));
   const result = exportSpice(sch, connectivity(sch), { texts, libraries });
-  const written = await ws.writeFile(target, result.text, 'output_path');
+  const written =
+    target !== undefined
+      ? await ws.writeFile(target, result.text, 'output_path')
+      : await ws.writeInScratch(path.dirname(outAbs), name, result.text);
   return {
     spice_path: ws.relative(written),
     components: result.components.length,

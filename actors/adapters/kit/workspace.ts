@@ -6,6 +6,9 @@ import { InvalidArgumentsError, ToolError } from './tool.ts';
 
 type Mode = 'read' | 'write';
 
+/** The scratch root: every call's scratch folder lives under it; no caller's path may write there (README "Workspace confinement"). */
+export const SCRATCH_ROOT = 'calls';
+
 /**
  * The shared adapter workspace (TOOLS.md "Files and workspaces"): tools pass files by path; a relative path resolves
  * against the workspace root. One confinement rule serves every read and write (README "Workspace confinement"):
@@ -13,8 +16,11 @@ type Mode = 'read' | 'write';
  * the root's real path and a symlink is followed only when its real target stays inside (a dangling one is refused).
  * A write also refuses an existing symlink or folder as its target, creates missing folders only under the real
  * parent, and lands through a temporary name in that real folder renamed into place (rename never follows a link).
- * Refusals are invalid arguments naming the argument. Each call gets its own scratch folder; outputs are reported
- * relative to the root.
+ * Refusals are invalid arguments naming the argument. Each call gets its own scratch folder under `calls/` (the
+ * scratch root); a caller's path may read there (a later call reads an earlier call's outputs) but never writes there,
+ * through any spelling or link: only `scratch()` and `writeInScratch()` create things under it. An output a caller
+ * names (`resolveOutput`) that exists is refused unless the call says `overwrite: true`. Outputs are reported relative
+ * to the root.
  */
 export class Workspace {
   readonly root: string;
@@ -41,6 +47,29 @@ export class Workspace {
   /** A caller's path to write: the real path of a new or regular file, its missing folders created under the real parent. */
   resolveForWrite(p: string, argName = 'path'): Promise<string> {
     return this.confine(p, argName, 'write');
+  }
+
+  /**
+   * A caller's output path (`output_path`, a file under `output_dir`): as `resolveForWrite`, and an existing file is
+   * refused unless `overwrite` (the tool then replaces it: a destructive write, held for remote callers).
+   */
+  async resolveOutput(p: string, argName: string, overwrite: boolean): Promise<string> {
+    const abs = await this.resolveForWrite(p, argName);
+    if (!overwrite && (await fs.lstat(abs).catch(() => undefined)))
+      throw new InvalidArgumentsError(`${argName} ${JSON.stringify(p)} exists; pass overwrite: true to replace it`, {
+        [argName]: p,
+      });
+    return abs;
+  }
+
+  /** Writes `name` into a scratch folder `scratch()` made (the tool's own output, not a caller's path); answers its path. */
+  async writeInScratch(dir: string, name: string, data: Uint8Array | string): Promise<string> {
+    const scratchRoot = path.join(await this.real(), SCRATCH_ROOT);
+    const abs = path.join(dir, name);
+    if (!within(scratchRoot, dir) || dir === scratchRoot || path.dirname(abs) !== dir)
+      throw new Error(`not a scratch folder of this workspace: ${dir}`);
+    await replaceFile(abs, data);
+    return abs;
   }
 
   /** Reads a workspace file (never through a final symlink); a missing file is invalid arguments naming it. */
@@ -80,7 +109,7 @@ export class Workspace {
   async scratch(tool: string): Promise<string> {
     const rel = ['calls', tool.replace(/[^a-z0-9_.-]/gi, '_'), crypto.randomUUID()].join('/');
     try {
-      return path.dirname(await this.confine(`${rel}/.scratch`, 'the scratch folder', 'write'));
+      return path.dirname(await this.confine(`${rel}/.scratch`, 'the scratch folder', 'write', true));
     } catch (err) {
       throw err instanceof InvalidArgumentsError
         ? new ToolError(`the workspace is misconfigured: ${err.message}`)
@@ -102,8 +131,8 @@ export class Workspace {
     return this.realRoot;
   }
 
-  /** The one confinement rule (see the class comment). */
-  private async confine(p: string, argName: string, mode: Mode): Promise<string> {
+  /** The one confinement rule (see the class comment); `scratch`: the write is `scratch()` making a call's folder. */
+  private async confine(p: string, argName: string, mode: Mode, scratch = false): Promise<string> {
     const q = JSON.stringify(p);
     const refuse = (why: string) => new InvalidArgumentsError(`${argName} ${q} ${why}`, { [argName]: p });
     if (typeof p !== 'string' || p === '') throw new InvalidArgumentsError(`${argName} is empty`, { [argName]: p });
@@ -115,10 +144,16 @@ export class Workspace {
     if (base === undefined) throw refuse('is outside the workspace');
     const parts = path.relative(base, abs).split(path.sep).filter(Boolean);
     if (!parts.length) throw refuse('names the workspace folder, not a file');
+    const scratchRoot = path.join(root, SCRATCH_ROOT);
+    /** A caller's write that reaches the scratch root or below, by name or through a link. */
+    const reserved = (real: string) => mode === 'write' && !scratch && within(scratchRoot, real);
+    const refuseReserved = () =>
+      refuse(`is inside ${SCRATCH_ROOT}/, the scratch root, reserved for the calls' own scratch folders`);
 
     let cur = root;
     for (let i = 0; i < parts.length; i++) {
       const next = path.join(cur, parts[i]);
+      if (reserved(next)) throw refuseReserved();
       const st = await fs.lstat(next).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
         throw refuse(`cannot be checked: ${err.code ?? err.message}`);
@@ -131,6 +166,7 @@ export class Workspace {
         const target = await fs.realpath(next).catch(() => undefined);
         if (!target) throw refuse(`goes through a symlink that leads nowhere (${parts.slice(0, i + 1).join('/')})`);
         if (!within(root, target)) throw refuse('leads outside the workspace through a symlink');
+        if (reserved(target)) throw refuseReserved();
         cur = target;
       } else cur = next;
       if (last && mode === 'write' && !(await fs.stat(cur)).isFile()) throw refuse('is a folder or not a regular file');

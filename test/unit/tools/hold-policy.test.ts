@@ -44,3 +44,39 @@ describe('hold policy', () => {
     expect(decide('flow.status', service)).toBe('refuse');
   });
 });
+
+describe('hold policy, judged per call for the EDA exports (issue 27 finding 4, decision 0030)', () => {
+  const decideCall = (id: string, caller: Caller, args: Record<string, unknown>) => {
+    const e = TOOL_CATALOGUE.get(id)!;
+    return decideHold(id, annotationsOf(e), e, caller, { exemptLocalWrites: true }, args).kind;
+  };
+  const exports = ['eda.export_netlist', 'eda.export_bom', 'eda.export_gerber'];
+
+  it('lists the exports as writes that may overwrite, not read-only', () => {
+    for (const id of exports)
+      expect(annotationsOf(TOOL_CATALOGUE.get(id)!), id).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('runs an export into its own scratch folder for everyone, unheld', () => {
+    for (const id of exports)
+      for (const c of [remote, stdio, service]) expect(decideCall(id, c, { overwrite: false }), id).toBe('run');
+  });
+
+  it('holds an export into a workspace path for a remote caller; the service caller runs it unless it overwrites', () => {
+    for (const [id, arg] of [
+      ['eda.export_netlist', 'output_path'],
+      ['eda.export_bom', 'output_path'],
+      ['eda.export_gerber', 'output_dir'],
+    ] as const) {
+      expect(decideCall(id, remote, { [arg]: 'out/x', overwrite: false }), id).toBe('hold');
+      expect(decideCall(id, remote, { [arg]: 'out/x', overwrite: true }), id).toBe('hold');
+      expect(decideCall(id, service, { [arg]: 'out/x', overwrite: false }), id).toBe('run');
+      expect(decideCall(id, service, { [arg]: 'out/x', overwrite: true }), id).toBe('refuse');
+    }
+  });
+
+  it('judges a call without its arguments by the tool: held for a remote caller', () => {
+    const e = TOOL_CATALOGUE.get('eda.export_bom')!;
+    expect(decideHold('eda.export_bom', annotationsOf(e), e, remote, { exemptLocalWrites: true }).kind).toBe('hold');
+  });
+});

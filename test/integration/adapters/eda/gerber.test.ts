@@ -62,7 +62,7 @@ describe('eda.export_gerber on every KiCad demo board', () => {
   it.each(DEMO_BOARDS)('%s: Gerbers parse, pad flashes match the board per copper layer, holes match', async (rel) => {
     const boardPath = demos.board(rel);
     const tc = toolContext();
-    const r = await tool.handler({ board_path: boardPath }, tc);
+    const r = await tool.handler({ board_path: boardPath, overwrite: false }, tc);
     const board = parseBoard(fs.readFileSync(path.join(demos.root, boardPath), 'utf8'), rel);
     const layersOf = (p: BoardPad) => copperLayersOf(board, p.layers);
     expect(r.layer_count).toBe(board.copper_layers.length);
@@ -147,10 +147,10 @@ describe('eda.export_gerber on every KiCad demo board', () => {
 });
 
 describe('eda.export_gerber output_dir and refusals', () => {
-  it('writes into a given workspace folder, replacing an earlier export', async () => {
+  it('writes into a given workspace folder, replacing an earlier export only with overwrite: true', async () => {
     const boardPath = demos.board('pic_programmer/pic_programmer.kicad_pcb');
     for (let i = 0; i < 2; i++) {
-      const r = await tool.handler({ board_path: boardPath, output_dir: 'fab/pic/' }, toolContext());
+      const r = await tool.handler({ board_path: boardPath, output_dir: 'fab/pic/', overwrite: i > 0 }, toolContext());
       expect(r.output_dir).toBe('fab/pic');
       expect(r.files).toHaveLength(9 + 2 + 1);
       expect([r.position_file, r.placed_count]).toEqual(['fab/pic/pic_programmer-all-pos.csv', 56]);
@@ -177,7 +177,9 @@ describe('eda.export_gerber output_dir and refusals', () => {
   it('refuses an output_dir outside the workspace before writing anything', async () => {
     const boardPath = demos.board('ecc83/ecc83-pp.kicad_pcb');
     const before = listFiles(path.join(demos.root, 'calls'));
-    const e = await rejection(tool.handler({ board_path: boardPath, output_dir: '../elsewhere' }, toolContext()));
+    const e = await rejection(
+      tool.handler({ board_path: boardPath, output_dir: '../elsewhere', overwrite: false }, toolContext()),
+    );
     expect(e).toBeInstanceOf(InvalidArgumentsError);
     expect(e.message).toBe('output_dir "../elsewhere/.check" is outside the workspace');
     expect(listFiles(path.join(demos.root, 'calls'))).toEqual(before);
@@ -190,7 +192,7 @@ describe('eda.export_gerber output_dir and refusals', () => {
       'PCBNEW-BOARD Version 1 date 1/1/2019\n$EndBOARD\n',
     );
     const before = listFiles(path.join(demos.root, 'calls'));
-    const e = await rejection(tool.handler({ board_path: 'bad/legacy.kicad_pcb' }, toolContext()));
+    const e = await rejection(tool.handler({ board_path: 'bad/legacy.kicad_pcb', overwrite: false }, toolContext()));
     expect(e).toBeInstanceOf(ToolError);
     expect(e.message).toMatch(/^bad\/legacy\.kicad_pcb: line 1: a KiCad 4\/5 legacy board/);
     expect(listFiles(path.join(demos.root, 'calls'))).toEqual(before);

@@ -25,7 +25,10 @@ describe('sallen_key through the registry: eda then ngspice', () => {
         format: 'spice',
       }),
     );
-    expect(exported).toMatchObject({ netlist_file: 'simulation/sallen_key/sallen_key.cir', skipped: [] });
+    expect(exported).toMatchObject({
+      netlist_file: expect.stringMatching(/^calls\/eda\.export_netlist\/[0-9a-f-]{36}\/sallen_key\.cir$/),
+      skipped: [],
+    });
     const run = await okData<{ waveform: { x: number[]; series: Record<string, { magnitude_db: number[] }> } }>(
       callTool(t.node.broker, 'circuit.run_simulation', {
         netlist_path: exported.netlist_file,

@@ -40,9 +40,10 @@ describe('simulation/sallen_key: eda SPICE export, then circuit.run_simulation (
   it('exports the parts, the op-amp library (inside the workspace) and the sheet .ac directive', async () => {
     const r = await spiceNetlistFile(ws, SCH);
     expect(r).toEqual({
-      spice_path: 'simulation/sallen_key/sallen_key.cir',
+      // Into the call's own scratch folder (docs/decisions/0030-export-writes.md), the library named from there.
+      spice_path: expect.stringMatching(/^calls\/eda\.export_netlist\/[0-9a-f-]{36}\/sallen_key\.cir$/),
       components: 8,
-      directives: ['.include "ad8051.lib"', '.ac dec 10 1 1Meg'],
+      directives: ['.include "../../../simulation/sallen_key/ad8051.lib"', '.ac dec 10 1 1Meg'],
       skipped: [],
     });
     const lines = fs.readFileSync(path.join(root, r.spice_path), 'utf8').trim().split('\n');
@@ -64,7 +65,7 @@ describe('simulation/sallen_key: eda SPICE export, then circuit.run_simulation (
   });
 
   it('gives the -3 dB frequency within 1% of the value from the schematic component values', async () => {
-    const { spice_path } = await spiceNetlistFile(ws, SCH, 'out/sallen_key.cir');
+    const { spice_path } = await spiceNetlistFile(ws, SCH, { outputPath: 'out/sallen_key.cir' });
     // A netlist in another folder names the library relative to itself.
     expect(fs.readFileSync(path.join(root, spice_path), 'utf8')).toContain(
       '.include "../simulation/sallen_key/ad8051.lib"',
