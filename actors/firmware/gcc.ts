@@ -34,9 +34,9 @@ export async function runGcc(
     cwd: opts.cwd,
     missing: opts.missing ?? GCC_MISSING,
     mode: opts.mode,
+    env: { LANG: 'C', LC_ALL: 'C' },
   });
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C', TMPDIR: opts.root };
-  const run = await spawnEngine(cmd, { cwd: opts.cwd, env, signal: opts.signal });
+  const run = await spawnEngine(cmd, { cwd: opts.cwd, signal: opts.signal });
   return { ...run, sandboxed: cmd.sandboxed };
 }
 

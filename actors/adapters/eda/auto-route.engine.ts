@@ -21,11 +21,7 @@ export async function runEngine(
   opts: { scratch: string; signal: AbortSignal; missing: string },
 ): Promise<EngineRun> {
   const cmd = await engineCommand(program, args, { scratch: opts.scratch, missing: opts.missing });
-  return spawnEngine(cmd, {
-    cwd: opts.scratch,
-    env: { PATH: '/usr/bin:/bin', HOME: opts.scratch, TMPDIR: opts.scratch, LANG: 'C.UTF-8' },
-    signal: opts.signal,
-  });
+  return spawnEngine(cmd, { cwd: opts.scratch, signal: opts.signal });
 }
 
 /** The last lines of an engine's stderr that say something (SWIG's leak notices left out). */

@@ -1,5 +1,8 @@
-import { spawn } from 'node:child_process';
-import { checkEngineSandbox, findProgram } from '../kit/sandbox.ts';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnEngine } from '../kit/engines/spawn.ts';
+import { checkEngineSandbox, engineCommand, findProgram } from '../kit/sandbox.ts';
 
 import type { EngineStatus } from '../kit/adapter.service.ts';
 
@@ -56,18 +59,25 @@ function cachedProbe<T>(run: () => Promise<T>): { get(): Promise<T>; reset(): vo
   };
 }
 
-/** Runs the interpreter on a one-line program; its trimmed stdout when it exits 0 with output, else null. */
-function runPython(program: string): Promise<string | null> {
-  return new Promise<string | null>((resolve) => {
-    const child = spawn(KICAD_PYTHON(), ['-c', program], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8' },
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.once('error', () => resolve(null));
-    child.once('close', (code) => resolve(code === 0 && out.trim() ? out.trim() : null));
-  });
+/** A probe that has not answered in this long is taken as no answer. */
+const PROBE_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs the interpreter on a one-line program; its trimmed stdout when it exits 0 with output, else null. Isolated
+ * (issue 27, finding 9): `python3 -I` (no user site folder, no PYTHON* variable, not the current folder on sys.path),
+ * in the engine sandbox, with HOME and the working folder a private empty folder made for this run and removed after.
+ */
+async function runPython(program: string): Promise<string | null> {
+  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'kicad-probe-'));
+  try {
+    const cmd = await engineCommand(KICAD_PYTHON(), ['-I', '-c', program], { scratch: home, missing: KICAD_MISSING });
+    const run = await spawnEngine(cmd, { cwd: home, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    return run.exitCode === 0 && run.stdout.trim() ? run.stdout.trim() : null;
+  } catch {
+    return null; // no interpreter, no sandbox: no answer
+  } finally {
+    await fs.rm(home, { recursive: true, force: true });
+  }
 }
 
 /** Importing pcbnew loads KiCad's libraries (about a second of CPU): done for a tool run, never for health. */
@@ -99,10 +109,11 @@ export const pcbnewFound = (): Promise<boolean> => foundProbe.get();
 export async function kicadEngineStatus(): Promise<EngineStatus> {
   const unavailable = [...ENGINE_TOOLS];
   const names = unavailable.map((t) => `eda.${t}`).join(', ');
-  if (!(await pcbnewFound()))
-    return { status: 'degraded', message: `${KICAD_MISSING}; unavailable: ${names}`, unavailable };
+  // The probe itself runs in the sandbox: without one it cannot tell whether KiCad is there.
   const sandbox = await checkEngineSandbox();
   if (sandbox) return { status: 'degraded', message: `${sandbox}; unavailable: ${names}`, unavailable };
+  if (!(await pcbnewFound()))
+    return { status: 'degraded', message: `${KICAD_MISSING}; unavailable: ${names}`, unavailable };
   if (!(await findProgram('route-rnd')))
     return { status: 'degraded', message: ROUTER_MISSING, unavailable: ['auto_route'] };
   return { status: 'healthy' };

@@ -109,21 +109,15 @@ export async function runPcbnew(
   const cmd = await engineCommand(KICAD_PYTHON(), ['-I', scriptPath(script), board, outDir], {
     scratch,
     missing: KICAD_MISSING,
-  });
-  if (signal.aborted) throw signal.reason;
-  const run = await spawnEngine(cmd, {
-    cwd: scratch,
     env: {
-      PATH: '/usr/bin:/bin',
-      LANG: 'C.UTF-8',
       HOME: home,
       XDG_CONFIG_HOME: path.join(home, '.config'),
       XDG_CACHE_HOME: path.join(home, '.cache'),
       XDG_DATA_HOME: path.join(home, '.local/share'),
-      TMPDIR: scratch,
     },
-    signal,
-  }).catch((e: Error) => {
+  });
+  if (signal.aborted) throw signal.reason;
+  const run = await spawnEngine(cmd, { cwd: scratch, signal }).catch((e: Error) => {
     throw new ToolUnavailableError(`${KICAD_MISSING}: ${e.message}`, { program: KICAD_PYTHON(), package: 'kicad' });
   });
   if (run.aborted) throw signal.reason;

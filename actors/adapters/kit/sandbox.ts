@@ -8,7 +8,8 @@ import { ToolUnavailableError } from './tool.ts';
  * Engine sandboxing (README "Engine sandbox"): every engine subprocess (ccx, gmsh, ngspice) runs under bubblewrap with
  * the whole filesystem read-only (the workspace included), its call's scratch folder the one writable place (and a
  * private /tmp that vanishes with the run), a fresh /dev and /proc, every namespace unshared (no network but a private loopback, no other
- * process visible, no IPC), no capabilities, a session of its own, and killed when its parent dies.
+ * process visible, no IPC), no capabilities, a session of its own, and killed when its parent dies; in an environment of
+ * its own (engineEnv), never the service's.
  * `SERVICE_ENGINE_SANDBOX=off` runs engines bare, for deployments that isolate each adapter in a container of its own.
  */
 export const ENGINE_SANDBOXES = ['bwrap', 'off'] as const;
@@ -44,12 +45,35 @@ export async function findProgram(name: string, searchPath = process.env.PATH ??
 }
 
 /**
- * bwrap's argument list for running `exe args` with `scratch` writable and `cwd` as its working folder. Order matters:
+ * The environment of every engine run, sandboxed or not: PATH, HOME and TMPDIR set to the call's scratch folder, the
+ * locale, and what the runner adds for its engine (`extra`: ngspice's SPICE_ASCIIRAWFILE, ccx's OMP_NUM_THREADS...).
+ * Nothing of the service's own environment (its admin token, MCP key, database URL) reaches an engine (issue 27).
+ */
+export function engineEnv(scratch: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH || '/usr/bin:/bin',
+    HOME: scratch,
+    TMPDIR: scratch,
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    ...extra,
+  };
+}
+
+/**
+ * bwrap's argument list for running `exe args` with `scratch` writable and `cwd` as its working folder, in exactly the
+ * environment `env` (bwrap clears its own first). Order matters:
  * the read-only root first, then a fresh /dev and /proc and a private, empty /tmp (ngspice's `tmpfile()` writes there
  * whatever TMPDIR says; it vanishes with the run), then the folder under /tmp that holds the scratch folder (a workspace
  * under /tmp: its includes stay readable) read-only again, and the scratch bind last, on top of everything.
  */
-export function bwrapArgs(exe: string, args: readonly string[], scratch: string, cwd: string = scratch): string[] {
+export function bwrapArgs(
+  exe: string,
+  args: readonly string[],
+  scratch: string,
+  cwd: string = scratch,
+  env: Readonly<Record<string, string>> = engineEnv(scratch),
+): string[] {
   const under = path.relative('/tmp', scratch).split(path.sep)[0];
   const tmpAnchor = under && under !== '..' && !path.isAbsolute(under) ? path.join('/tmp', under) : undefined;
   return [
@@ -57,35 +81,43 @@ export function bwrapArgs(exe: string, args: readonly string[], scratch: string,
     ...(tmpAnchor ? ['--ro-bind', tmpAnchor, tmpAnchor] : []),
     ...['--bind', scratch, scratch],
     ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
-    ...['--setenv', 'TMPDIR', scratch, '--chdir', cwd, '--', exe, ...args],
+    '--clearenv',
+    ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]),
+    ...['--chdir', cwd, '--', exe, ...args],
   ];
 }
 
-/** The command of one engine run: the program resolved on PATH, wrapped in bwrap unless the sandbox is off. */
+/**
+ * The command of one engine run: the program resolved on PATH, wrapped in bwrap unless the sandbox is off, and the
+ * environment to spawn it with (engineEnv: never the service's own).
+ */
 export interface EngineCommand {
   command: string;
   args: string[];
   sandboxed: boolean;
+  env: Record<string, string>;
 }
 
 /**
  * Builds the spawn of one engine run. `program` is a name looked up on PATH (or an absolute path); missing, it is
  * TOOL_UNAVAILABLE with `missing` as the message. With the sandbox on and bwrap missing it is TOOL_UNAVAILABLE naming
- * the Debian package bubblewrap; nothing runs unsandboxed by accident.
+ * the Debian package bubblewrap; nothing runs unsandboxed by accident. `env` is what the engine needs besides
+ * engineEnv's minimum.
  */
 export async function engineCommand(
   program: string,
   args: readonly string[],
-  opts: { scratch: string; cwd?: string; missing: string; mode?: EngineSandbox },
+  opts: { scratch: string; cwd?: string; missing: string; mode?: EngineSandbox; env?: Record<string, string> },
 ): Promise<EngineCommand> {
   const exe = path.isAbsolute(program) ? program : await findProgram(program);
   if (!exe) throw new ToolUnavailableError(opts.missing, { program });
-  if ((opts.mode ?? processMode) === 'off') return { command: exe, args: [...args], sandboxed: false };
+  const scratch = await fs.realpath(opts.scratch);
+  const env = engineEnv(scratch, opts.env);
+  if ((opts.mode ?? processMode) === 'off') return { command: exe, args: [...args], sandboxed: false, env };
   const bwrap = await findProgram('bwrap');
   if (!bwrap) throw new ToolUnavailableError(BWRAP_MISSING, { program: 'bwrap', package: 'bubblewrap' });
-  const scratch = await fs.realpath(opts.scratch);
   const cwd = opts.cwd ? await fs.realpath(opts.cwd) : scratch;
-  return { command: bwrap, args: bwrapArgs(exe, args, scratch, cwd), sandboxed: true };
+  return { command: bwrap, args: bwrapArgs(exe, args, scratch, cwd, env), sandboxed: true, env };
 }
 
 /**
@@ -98,7 +130,10 @@ export async function checkEngineSandbox(mode: EngineSandbox = processMode): Pro
   if (!bwrap) return BWRAP_MISSING;
   const scratch = await fs.realpath(os.tmpdir());
   return new Promise((resolve) => {
-    const child = spawn(bwrap, bwrapArgs('/bin/true', [], scratch), { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(bwrap, bwrapArgs('/bin/true', [], scratch), {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: engineEnv(scratch),
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(0, 2000)));
     child.once('error', (e) => resolve(`the engine sandbox bwrap does not start: ${e.message}`));

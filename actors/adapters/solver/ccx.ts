@@ -38,10 +38,14 @@ export async function runCcx(opts: {
   progress?: (fraction: number, message: string) => void;
 }): Promise<CcxRun> {
   const started = performance.now();
-  const cmd = await engineCommand('ccx', ['-i', opts.job], { scratch: opts.dir, missing: CCX_MISSING });
+  const cmd = await engineCommand('ccx', ['-i', opts.job], {
+    scratch: opts.dir,
+    missing: CCX_MISSING,
+    env: { OMP_NUM_THREADS: '1' },
+  });
   const child = spawn(cmd.command, cmd.args, {
     cwd: opts.dir,
-    env: { ...process.env, OMP_NUM_THREADS: '1' },
+    env: cmd.env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -72,12 +72,12 @@ async function runGmsh(
   args: string[],
   signal: AbortSignal,
 ): Promise<{ code: number | null; out: string }> {
-  const cmd = await engineCommand('gmsh', args, { scratch: dir, missing: GMSH_MISSING });
+  const cmd = await engineCommand('gmsh', args, { scratch: dir, missing: GMSH_MISSING, env: { DISPLAY: '' } });
   if (signal.aborted) throw signal.reason;
   return new Promise((resolve, reject) => {
     const child = spawn(cmd.command, cmd.args, {
       cwd: dir,
-      env: { ...process.env, DISPLAY: '' },
+      env: cmd.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

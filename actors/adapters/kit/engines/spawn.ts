@@ -16,19 +16,19 @@ export interface EngineRun {
 
 /**
  * Spawns one engine command (kit/sandbox.ts `engineCommand`: bwrap-wrapped unless the sandbox is off) in a process
- * group of its own, keeping the first `maxBytes` (256 KB) of stdout and stderr. When `signal` aborts, the whole group is killed and
+ * group of its own, in the command's environment (never the service's), keeping the first `maxBytes` (256 KB) of stdout and stderr. When `signal` aborts, the whole group is killed and
  * the run resolves with `aborted: true`; a program that cannot start rejects with the spawn error.
  */
 export function spawnEngine(
   cmd: EngineCommand,
-  opts: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; maxBytes?: number },
+  opts: { cwd: string; signal: AbortSignal; maxBytes?: number },
 ): Promise<EngineRun> {
   const { signal } = opts;
   if (signal.aborted) return Promise.resolve({ exitCode: null, signal: null, stdout: '', stderr: '', aborted: true });
   return new Promise((resolve, reject) => {
     const child = spawn(cmd.command, cmd.args, {
       cwd: opts.cwd,
-      env: opts.env,
+      env: cmd.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
