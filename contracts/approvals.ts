@@ -82,8 +82,11 @@ export type GateFinding = z.infer<typeof GateFindingSchema>;
 export const SurfaceHeaderSchema = z.enum(['dashboard', 'cli', 'agent']);
 export type SurfaceHeader = z.infer<typeof SurfaceHeaderSchema>;
 
-/** Recorded surface of a decision: the header values plus `unknown` (no header, older routes) and `chat` (inline). */
-export const RecordedSurfaceSchema = z.enum(['dashboard', 'cli', 'agent', 'unknown', 'chat']);
+/**
+ * Recorded surface of a decision: the header values plus `unknown` (no header, older routes), `chat` (the
+ * inline-decision route) and `mcp` (answered in an MCP client's own prompt, `elicitation/create`; docs/decisions/0020).
+ */
+export const RecordedSurfaceSchema = z.enum(['dashboard', 'cli', 'agent', 'unknown', 'chat', 'mcp']);
 export type RecordedSurface = z.infer<typeof RecordedSurfaceSchema>;
 
 /** Decision record (SPEC "Decision record"); on_behalf_of and agent are only set for surface agent, so nullable. */

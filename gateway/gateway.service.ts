@@ -15,6 +15,7 @@ import { buildGateway, routeTableOf } from './app.ts';
 import { createHealth } from './health.ts';
 import type { McpDeps } from './mcp/context.ts';
 import type { RouteEntry } from './plugins/route-table.ts';
+import { elicitationPolicyOf } from './mcp/elicitation-policy.ts';
 import { InflightCalls } from './mcp/inflight.ts';
 import { LOG_LEVELS } from './mcp/protocol.ts';
 import { PendingRequests } from './mcp/outbound.ts';
@@ -81,8 +82,13 @@ export function createGatewayService(
       toolRequest: action(CallerChannel.request, async (p) => {
         const c = inflight.get(p.call_id);
         if (!c) return { delivered: false as const, reason: 'the call is not in flight on this node' };
-        if (p.hold && !c.canElicit)
-          return { delivered: false as const, reason: 'the client did not declare elicitation at initialize' };
+        if (p.hold && !c.asksDecisions)
+          return {
+            delivered: false as const,
+            reason: c.canElicit
+              ? 'decisions are not asked in this client (SERVICE_ELICITATION_APPROVALS): the Approvals queue decides'
+              : 'the client did not declare elicitation at initialize',
+          };
         const out = p.hold ? (c.out.forHold?.(c.progressToken !== undefined) ?? c.out) : c.out;
         if (!out.canStream)
           return { delivered: false as const, reason: 'the client cannot be reached on this call (no SSE stream)' };
@@ -133,6 +139,7 @@ export function createGatewayService(
         cancelCall: (callId, reason) => void broker.broadcast(TOOLCALL_CANCEL_EVENT, { call_id: callId, reason }),
         callClosed: (callId) =>
           void broker.broadcast(TOOLCALL_CLOSED_EVENT, { call_id: callId, reason: 'the client closed the stream' }),
+        elicitation: elicitationPolicyOf(config),
         holdMaxSeconds: Math.max(config.SERVICE_APPROVAL_HOLD_SECONDS, config.SERVICE_APPROVAL_HOLD_PROGRESS_SECONDS),
         db: () => infra.db(),
         updates,

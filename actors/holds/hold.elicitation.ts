@@ -6,12 +6,18 @@ import { approvalsPage } from './hold.outcome.ts';
 /** Arguments shown in the question are cut here: the Approvals page shows them whole. */
 const ARGS_SHOWN = 1500;
 
-/** The person answering in the client (SPEC "Authentication / Gateway" 2): `local:elicitation`, surface chat. */
-export function elicitationDecider(verified: boolean): Decider {
+/** Whose answer a question put in the client is: what the gateway set on the caller (`decision_elicitation`). */
+export type ElicitationIdentity = { approver: string; verified: boolean };
+
+/**
+ * The person answering in the MCP client (SPEC "Authentication / Gateway" 2): the identity the gateway gave the session
+ * (`local:elicitation` unverified today), recorded with surface `mcp` (docs/decisions/0020).
+ */
+export function elicitationDecider(who: ElicitationIdentity): Decider {
   return {
-    approver: 'local:elicitation',
-    approver_verified: verified,
-    surface: 'chat',
+    approver: who.approver,
+    approver_verified: who.verified,
+    surface: 'mcp',
     on_behalf_of: null,
     agent: null,
   };
@@ -55,8 +61,8 @@ const Answer = z.discriminatedUnion('action', [
  * The client's answer as a command: accept with a decision decides it; decline rejects; cancel (the person dismissed
  * the question) closes the hold. Anything unreadable rejects: nothing runs without a clear approval.
  */
-export function answerToCommand(answer: unknown, verified: boolean): HoldCommand {
-  const decider = elicitationDecider(verified);
+export function answerToCommand(answer: unknown, who: ElicitationIdentity): HoldCommand {
+  const decider = elicitationDecider(who);
   const a = Answer.safeParse(answer);
   if (!a.success)
     return {

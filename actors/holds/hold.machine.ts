@@ -70,8 +70,9 @@ export function callerLabel(c: Caller): string {
 }
 
 /**
- * A held call's record: awaiting_approval with its window as a deadline timer; the question goes to the client when the
- * session declared elicitation and a gateway holds the call's stream, else to the dashboard queue.
+ * A held call's record: awaiting_approval with its window as a deadline timer; the question goes to the client only when
+ * the gateway asks this session for decisions (`decision_elicitation`, SERVICE_ELICITATION_APPROVALS) and holds the
+ * call's stream, else to the dashboard queue: a client that merely declared elicitation never approves its own call.
  */
 export function newHeldCall(p: HoldRequest, id: string, node: string, env: HoldEnv): HoldState {
   const window = p.hold_seconds ?? holdWindow(p.has_progress, p.timeout_seconds, env);
@@ -94,7 +95,7 @@ export function newHeldCall(p: HoldRequest, id: string, node: string, env: HoldE
     project_id: p.caller.project_id ?? projectArg,
     requested_by: callerLabel(p.caller),
     reason_held: p.reason_held,
-    route: p.caller.can_elicit && p.progress_node ? 'elicitation' : 'dashboard',
+    route: p.caller.decision_elicitation && p.progress_node ? 'elicitation' : 'dashboard',
     source: 'mcp',
     call_id: p.call_id,
     session_id: p.caller.session_id ?? null,

@@ -9,7 +9,7 @@ import { TOOLCALL_CANCEL_EVENT, ToolcallCancelSchema } from '../../contracts/act
 import { ApprovalsActions, HoldsActions as H, type LedgerRecord } from '../../contracts/actions/approvals.actions.ts';
 import { TOOLCALL_CLOSED_EVENT } from '../../contracts/actions/gateway.actions.ts';
 import { putQuestion, sendProgress, withdrawQuestion } from './hold.client.ts';
-import { answerToCommand } from './hold.elicitation.ts';
+import { answerToCommand, type ElicitationIdentity } from './hold.elicitation.ts';
 import {
   approvalIdOf,
   decide,
@@ -134,7 +134,7 @@ export function createHoldsService(infra: Infra): ServiceSchema {
   }
 
   /** Asks the client; an answer decides the hold, an undeliverable question falls back to the dashboard queue. */
-  async function ask(via: Via, w: Waiter, s: HoldState): Promise<void> {
+  async function ask(via: Via, w: Waiter, s: HoldState, who: ElicitationIdentity): Promise<void> {
     const approval_id = approvalIdOf(s.id);
     try {
       const r = await putQuestion(via, w, s, env());
@@ -144,7 +144,7 @@ export function createHoldsService(infra: Infra): ServiceSchema {
         await tryApply(s.id, { type: 'fallback', reason: r.reason }, via);
         return;
       }
-      const ended = await tryApply(s.id, answerToCommand(r.result, false), via);
+      const ended = await tryApply(s.id, answerToCommand(r.result, who), via);
       if (!ended) infra.log.info({ approval_id }, 'elicitation answer ignored: the hold already ended');
     } catch (err) {
       if (w.ended) return;
@@ -217,7 +217,8 @@ export function createHoldsService(infra: Infra): ServiceSchema {
           'mcp_tool_call_held_for_approval',
         );
         if (p.has_progress) await reportProgress(ctx, s);
-        if (s.route === 'elicitation') void ask(ctx, w, s);
+        const who = p.caller.decision_elicitation;
+        if (s.route === 'elicitation' && who) void ask(ctx, w, s, who);
         else noteShown(s);
         const end = await w.done;
         const withdrawn = await withdrawQuestion(ctx, w, end);

@@ -27,6 +27,12 @@ export const CallerSchema = z.object({
   phase: z.string().optional(),
   /** The session declared elicitation at initialize (2025-06-18 or later): a held call's question can be put to the client. */
   can_elicit: z.boolean().optional(),
+  /**
+   * Set by the gateway when a person's decision (a held call, a gate) may be asked in this session's client
+   * (SERVICE_ELICITATION_APPROVALS): whose answer it is and whether that person is verified. Absent = such decisions
+   * go to the Approvals queue, whatever the client declared (ISSUE 27 #2: no client approves its own call).
+   */
+  decision_elicitation: z.object({ approver: z.string(), verified: z.boolean() }).optional(),
 });
 export type Caller = z.infer<typeof CallerSchema>;
 

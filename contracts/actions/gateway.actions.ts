@@ -16,7 +16,10 @@ export const ToolRequestSchema = z.object({
   params: z.record(z.string(), z.unknown()),
   /** JSON-RPC id to give the request (a hold names it to withdraw it later); unset = the gateway picks one. */
   request_id: z.string().optional(),
-  /** A held call's question: only when the session declared elicitation, on the stream the spec's held-call rules pick. */
+  /**
+   * A held call's question: only when the gateway asks this session for decisions (the caller's
+   * `decision_elicitation`), on the stream the spec's held-call rules pick.
+   */
   hold: z.boolean().optional(),
 });
 export const ToolRequestResultSchema = z.discriminatedUnion('delivered', [

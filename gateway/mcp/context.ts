@@ -2,6 +2,7 @@ import type { Caller as BusCaller } from '../../brokers/actions.ts';
 import type { Queryable } from '../../brokers/db/index.ts';
 import type { Logger } from '../../brokers/logger.ts';
 import type { HealthRollup } from '../../contracts/health.ts';
+import type { ElicitationPolicy } from './elicitation-policy.ts';
 import type { InflightCalls } from './inflight.ts';
 import type { Outbound, PendingRequests } from './outbound.ts';
 import type { ResourceUpdates } from './resource-updates.ts';
@@ -21,6 +22,8 @@ export interface McpDeps {
   health(client: HealthRollup['client']): Promise<HealthRollup>;
   /** Tells every node to stop a call (best effort). */
   cancelCall(callId: string, reason: string): void;
+  /** When a person's decision (held call, gate) may be asked in a client (SERVICE_ELICITATION_APPROVALS); unset = never. */
+  elicitation?: ElicitationPolicy;
   /** Longest hold window (seconds): a held call's bus deadline covers it on top of the tool's own timeout. */
   holdMaxSeconds?: number;
   /** Tells the holds that a call's stream closed before its answer (best effort). */

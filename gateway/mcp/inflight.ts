@@ -12,8 +12,10 @@ export interface InflightCall {
   out: Outbound;
   lastProgress: number;
   cancelled: boolean;
-  /** The session declared elicitation at initialize: a hold may put its question to the client. */
+  /** The session declared elicitation at initialize. */
   canElicit?: boolean;
+  /** A person's decision may be asked in this client (the caller's `decision_elicitation`): a hold's question may go there. */
+  asksDecisions?: boolean;
   /** Last progress value a hold reported (seconds of its window): the tool's own progress continues above it. */
   progressBase?: number;
 }

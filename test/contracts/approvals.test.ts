@@ -60,7 +60,7 @@ describe('approval enums', () => {
     expect(GateFindingKindSchema.options).toContain('constraint_violation');
     expect(ChangeStatusSchema.options).toEqual(['pending', 'approved', 'rejected', 'applied', 'expired']);
     expect(SurfaceHeaderSchema.options).toEqual(['dashboard', 'cli', 'agent']);
-    expect(RecordedSurfaceSchema.options).toEqual(['dashboard', 'cli', 'agent', 'unknown', 'chat']);
+    expect(RecordedSurfaceSchema.options).toEqual(['dashboard', 'cli', 'agent', 'unknown', 'chat', 'mcp']);
     expect(LedgerStatusSchema.options).toContain('awaiting_approval');
     expect(LedgerStatusSchema.options).toContain('failed');
     expect(LedgerKindSchema.options).toEqual([

@@ -21,14 +21,17 @@ const AnswerSchema = z.looseObject({
     .optional(),
 });
 
-/** The inline decision's identity (SPEC Gateway rule 2 and 6): `local:elicitation`, unverified, recorded with surface chat. */
-const ELICITATION_IDENTITY = {
-  approver: 'local:elicitation',
-  approver_verified: false,
-  surface: 'chat' as const,
+/**
+ * The identity of an answer given in the client (SPEC Gateway rules 2 and 6): the one the gateway gave the session
+ * (`decision_elicitation`: `local:elicitation` unverified today, never a field of the form), recorded with surface mcp.
+ */
+const identityOf = (who: { approver: string; verified: boolean }) => ({
+  approver: who.approver,
+  approver_verified: who.verified,
+  surface: 'mcp' as const,
   on_behalf_of: null,
   agent: null,
-};
+});
 
 /** Polls the run until a gate is open, the run ended, or the wait is over (the call's signal also stops it). */
 async function nextGate(tc: ToolContext, runId: string, waitMs: number): Promise<RunView> {
@@ -82,9 +85,10 @@ const gateSummary = (run: RunView) =>
 
 /**
  * `flow.await_gate`: waits for the run's next gate and asks the person through an elicitation (never held: it asks
- * itself). An accepted answer is decided through `approvals.decide` as `local:elicitation` from surface chat. A session
- * that declared no elicitation is not asked: the answer is `awaiting_gate` at once with the approval id and where to
- * decide it; so is a prompt the client cannot show or the person declines.
+ * itself). An accepted answer is decided through `approvals.decide` with the session's identity from surface mcp. A
+ * session the gateway does not ask for decisions (no elicitation declared, or SERVICE_ELICITATION_APPROVALS: no client
+ * approves its own call) is not asked: the answer is `awaiting_gate` at once with the approval id and where to decide
+ * it; so is a prompt the client cannot show or the person declines.
  */
 export const awaitGateTool = defineTool({
   name: 'await_gate',
@@ -112,14 +116,18 @@ export const awaitGateTool = defineTool({
         note: `no gate opened within ${a.wait_seconds} s; call flow.await_gate again`,
       };
     const where = `decide it on the Approvals page (gate:${run.id}) or with POST /v1/runs/${run.id}/approval`;
-    // A session that declared no elicitation is never asked (the request would wait for an answer that cannot come).
-    if (!tc.caller.can_elicit)
+    // A session that declared no elicitation is never asked (the request would wait for an answer that cannot come);
+    // nor is one whose answer would not be a person's decision (the gateway sets decision_elicitation only for those).
+    const who = tc.caller.decision_elicitation;
+    if (!who)
       return {
         ...base,
         status: 'awaiting_gate',
         gate: gateSummary(run),
         approval_id: `gate:${run.id}`,
-        note: `the client cannot show a prompt (its session declared no elicitation); ${where}`,
+        note: tc.caller.can_elicit
+          ? `gate decisions are not asked in this client (a client does not approve its own run); a person decides: ${where}`
+          : `the client cannot show a prompt (its session declared no elicitation); ${where}`,
       };
     let raw: unknown;
     try {
@@ -157,7 +165,7 @@ export const awaitGateTool = defineTool({
         decision: c.decision,
         reason: c.reason,
         to_phase: c.to_phase,
-        decider: ELICITATION_IDENTITY,
+        decider: identityOf(who),
         idem: `elicitation:${tc.callId}`,
         target,
       }),
@@ -172,9 +180,9 @@ export const awaitGateTool = defineTool({
         decision: c.decision,
         reason: c.reason,
         to_phase: c.to_phase,
-        approver: 'local:elicitation',
-        approver_verified: false,
-        surface: 'chat',
+        approver: who.approver,
+        approver_verified: who.verified,
+        surface: 'mcp',
       },
       note: `${c.decision} recorded at the gate "${run.gate.name}"`,
     };

@@ -6,6 +6,7 @@ import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import type { Caller } from '../../../contracts/actions/adapters.actions.ts';
 import { PROFILE_NAMES } from '../../../contracts/profiles.ts';
 import type { McpDeps, McpRequestContext } from '../context.ts';
+import { decisionElicitation } from '../elicitation-policy.ts';
 import { rpcError } from '../errors.ts';
 import { InflightCalls } from '../inflight.ts';
 import { parseParams } from '../params.ts';
@@ -35,13 +36,15 @@ function profileOf(ctx: McpRequestContext, deps: McpDeps): string | undefined {
   return profile;
 }
 
-function callerOf(ctx: McpRequestContext): Caller {
+function callerOf(ctx: McpRequestContext, deps: McpDeps): Caller {
+  const decisions = deps.elicitation && decisionElicitation(deps.elicitation, ctx.session, ctx.transport);
   return {
     kind: ctx.transport === 'stdio' ? 'stdio' : 'remote',
     transport: ctx.transport,
     session_id: ctx.session?.id,
     client: ctx.session?.client_info.name,
     ...(ctx.session?.can_elicit ? { can_elicit: true } : {}),
+    ...(decisions ? { decision_elicitation: decisions } : {}),
   };
 }
 
@@ -82,6 +85,7 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
   ) => {
     const callId = `call_${crypto.randomUUID()}`;
     const requestId = ctx.requestId ?? callId;
+    const caller = callerOf(ctx, deps);
     const done = deps.inflight.add({
       callId,
       requestKey: InflightCalls.key(ctx.sessionKey, requestId),
@@ -93,6 +97,7 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
       lastProgress: 0,
       cancelled: false,
       canElicit: ctx.session?.can_elicit ?? false,
+      asksDecisions: caller.decision_elicitation !== undefined,
     });
     ctx.out.onClose?.(() => deps.callClosed?.(callId));
     try {
@@ -104,7 +109,7 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
           arguments: args,
           timeout_seconds: timeout,
           call_id: callId,
-          caller: callerOf(ctx),
+          caller,
           progress_node: deps.nodeID,
           has_progress: token !== undefined,
         },

@@ -84,7 +84,7 @@ describe('a held twin write answered in the client (elicitation)', () => {
         decision: 'approve',
         approver: 'local:elicitation',
         approver_verified: false,
-        surface: 'chat',
+        surface: 'mcp',
         reason: 'checked the load case',
       },
     });

@@ -185,7 +185,7 @@ describe('the flow tools', () => {
       expect(res.isError).toBeFalsy();
       expect(res.structuredContent).toMatchObject({
         status: 'decided',
-        decision: { decision: 'approve', approver: 'local:elicitation', surface: 'chat' },
+        decision: { decision: 'approve', approver: 'local:elicitation', surface: 'mcp' },
       });
       expect(asked[0].message).toMatch(/waits at the gate "Intent sign-off" of phase intent/);
       expect(asked[0].requestedSchema.properties.decision.enum).toEqual(['approve', 'reject', 'retry']);
@@ -195,7 +195,7 @@ describe('the flow tools', () => {
         decision: 'approve',
         approver: 'local:elicitation',
         approver_verified: false,
-        surface: 'chat',
+        surface: 'mcp',
       });
 
       asked.length = 0;

@@ -18,13 +18,21 @@ const env = (seconds = 0, extra: Partial<HoldEnv> = {}): HoldEnv => ({
   progressIntervalSeconds: 10,
   ...extra,
 });
-const held = (over: { can_elicit?: boolean; has_progress?: boolean } = {}): HoldState =>
+const LOCAL = { approver: 'local:elicitation', verified: false };
+const held = (over: { can_elicit?: boolean; asks?: boolean; has_progress?: boolean } = {}): HoldState =>
   newHeldCall(
     {
       call_id: 'c1',
       tool_id: 'twin.record_decision',
       arguments: { project_id: 'p1', title: 'x' },
-      caller: { kind: 'remote', transport: 'http', session_id: 's1', client: 'cli', can_elicit: over.can_elicit },
+      caller: {
+        kind: 'remote',
+        transport: 'http',
+        session_id: 's1',
+        client: 'cli',
+        can_elicit: over.can_elicit,
+        ...(over.asks ? { decision_elicitation: LOCAL } : {}),
+      },
       progress_node: 'gw-1',
       reason_held: 'writes',
       has_progress: over.has_progress ?? false,
@@ -53,8 +61,10 @@ describe('the hold machine', () => {
     expect(holdWindow(false, 60, env())).toBe(100);
   });
 
-  it('routes the question to the client only when the session declared elicitation', () => {
-    expect(held({ can_elicit: true }).route).toBe('elicitation');
+  it('routes the question to the client only when the gateway asks that session for decisions', () => {
+    expect(held({ can_elicit: true, asks: true }).route).toBe('elicitation');
+    // Declaring elicitation is not enough: no client approves its own call (ISSUE 27 #2).
+    expect(held({ can_elicit: true }).route).toBe('dashboard');
     expect(held().route).toBe('dashboard');
     expect(held()).toMatchObject({
       project_id: 'p1',
@@ -65,8 +75,11 @@ describe('the hold machine', () => {
 
   it('refuses a queue decision on an elicitation-routed hold, and any move once the hold ended', () => {
     expect(
-      decide(held({ can_elicit: true }), { type: 'decide', decision: 'approve', reason: '', decider: dashboard }, env())
-        .refusal?.code,
+      decide(
+        held({ can_elicit: true, asks: true }),
+        { type: 'decide', decision: 'approve', reason: '', decider: dashboard },
+        env(),
+      ).refusal?.code,
     ).toBe('CONFLICT');
     const { next } = moved(held(), 5, { type: 'decide', decision: 'reject', reason: 'no', decider: dashboard });
     expect(next.status).toBe('rejected');
@@ -98,21 +111,21 @@ describe('the hold machine', () => {
   });
 
   it("reads the client's answer: accept decides, decline rejects, cancel closes, anything else rejects", () => {
-    expect(answerToCommand({ action: 'accept', content: { decision: 'approve' } }, false)).toMatchObject({
+    expect(answerToCommand({ action: 'accept', content: { decision: 'approve' } }, LOCAL)).toMatchObject({
       type: 'decide',
       decision: 'approve',
-      decider: { approver: 'local:elicitation', surface: 'chat', approver_verified: false },
+      decider: { approver: 'local:elicitation', surface: 'mcp', approver_verified: false },
     });
-    expect(answerToCommand({ action: 'accept', content: { decision: 'reject', reason: 'r' } }, false)).toMatchObject({
+    expect(answerToCommand({ action: 'accept', content: { decision: 'reject', reason: 'r' } }, LOCAL)).toMatchObject({
       decision: 'reject',
       reason: 'r',
     });
-    expect(answerToCommand({ action: 'decline' }, false)).toMatchObject({ type: 'decide', decision: 'reject' });
-    expect(answerToCommand({ action: 'cancel' }, false)).toMatchObject({ type: 'cancel' });
-    expect(answerToCommand({ action: 'accept', content: { decision: 'yes please' } }, false)).toMatchObject({
+    expect(answerToCommand({ action: 'decline' }, LOCAL)).toMatchObject({ type: 'decide', decision: 'reject' });
+    expect(answerToCommand({ action: 'cancel' }, LOCAL)).toMatchObject({ type: 'cancel' });
+    expect(answerToCommand({ action: 'accept', content: { decision: 'yes please' } }, LOCAL)).toMatchObject({
       decision: 'reject',
     });
-    expect(answerToCommand(undefined, false)).toMatchObject({ decision: 'reject' });
+    expect(answerToCommand(undefined, LOCAL)).toMatchObject({ decision: 'reject' });
   });
 
   it('makes progress due from the start of the hold, then every interval, in seconds of the window', () => {
