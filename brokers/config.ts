@@ -62,7 +62,6 @@ export const ConfigSchema = z.object({
   SERVICE_DASHBOARD_URL: z.string().url().optional(),
   SERVICE_AUTH_TOKENS_PATH: z.string().min(1).optional(),
   SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY: bool.default(false),
-  SERVICE_ELICITATION_APPROVALS: z.enum(['off', 'verified', 'any']).default('verified'),
   SERVICE_WORKSPACE: z.string().optional(),
   SERVICE_DESIGN_FLOW_STALL_STOP: z.coerce.number().int().min(2).default(3),
   SERVICE_RUN_LEASE_MS: z.coerce.number().int().min(500).default(5000),
@@ -84,6 +83,8 @@ export const ConfigSchema = z.object({
   SERVICE_RUN_SPEND_ALERT_USD: z.coerce.number().finite().min(0).default(5),
   SERVICE_CREDENTIALS_PATH: z.string().min(1).optional(),
   SERVICE_HARNESS_ADMIN_TOKEN: z.string().min(1).optional(),
+  SERVICE_HARNESS_PRIVATE_BASE_URLS: z.string().default(''),
+  SERVICE_HARNESS_MAX_LABEL_VALUES: z.coerce.number().int().min(1).max(10_000).default(100),
   SERVICE_MODEL_ROUTES_PATH: z.string().min(1).optional(),
   SERVICE_PHASE_BRAIN: z.enum(['deterministic', 'model']).default('deterministic'),
 });
@@ -165,8 +166,6 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'JSON file mapping gateway bearer tokens to principals ({"<token>": "<principal>"}, owner-only permissions); unset = gateway auth off',
   SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY:
     'agents (surface agent) may decide human_authority and design_loop approvals (false)',
-  SERVICE_ELICITATION_APPROVALS:
-    "whether an MCP client's elicitation answer may decide a held call or a gate: off, verified (only a verified person's session; with no authentication, a loopback or stdio node's local person, unverified) or any (default verified)",
   SERVICE_MODEL_PRICES_PATH:
     'JSON price table of model calls, USD per million tokens per provider and model (the shipped default table); a bad file stops the start',
   SERVICE_RUN_SPEND_ALERT_USD:
@@ -175,6 +174,10 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'JSON file of the harness model-provider credentials, written owner-only (mode 600) by POST /v1/harness/credentials (<data dir>/credentials.json; memory only with a memory:// data dir)',
   SERVICE_HARNESS_ADMIN_TOKEN:
     'when set, POST /v1/harness/credentials and the PUT harness routes need it in the header X-Service-Admin-Token (unset = not required)',
+  SERVICE_HARNESS_PRIVATE_BASE_URLS:
+    'hosts (or host:port) a credential base_url may name although they are private, loopback or link-local, comma separated, e.g. 127.0.0.1:11434 for Ollama (empty = none: such a base_url is refused)',
+  SERVICE_HARNESS_MAX_LABEL_VALUES:
+    'distinct model names and provider ids the harness metrics keep as label values; later ones are counted under other (100)',
   SERVICE_MODEL_ROUTES_PATH:
     'JSON file of per-role model routes ({"<role>": "<provider>:<model>"}); above SERVICE_ROUTE_<ROLE>=<provider>:<model> variables (role upper-cased, : and - as _), both above the selection',
   SERVICE_PHASE_BRAIN:

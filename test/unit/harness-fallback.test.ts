@@ -20,6 +20,7 @@ describe('the fallback recorder', () => {
     log: pino({ level: 'info' }, sink),
     metrics,
     now: () => new Date('2026-11-25T12:00:00Z'),
+    maxLabelValues: 100,
   });
   const primary = { provider: 'anthropic', model: 'claude-sonnet-4-5' };
   const fallback = { provider: 'openai', model: 'gpt-4o' };

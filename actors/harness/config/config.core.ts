@@ -44,7 +44,12 @@ export function createConfigCore(infra: Infra, store: () => ConfigStore, redact:
     now,
     onKey: (key) => redact.add(key),
   });
-  const fallbacks = createFallbackRecorder({ log: infra.log, metrics: infra.metrics, now });
+  const fallbacks = createFallbackRecorder({
+    log: infra.log,
+    metrics: infra.metrics,
+    now,
+    maxLabelValues: infra.config.SERVICE_HARNESS_MAX_LABEL_VALUES,
+  });
   const routesFile = createRoutesFileReader(infra.config.SERVICE_MODEL_ROUTES_PATH);
 
   const provider = (id: string): ProviderInfo => providerInfo(id, pool.providers().get(id)?.base_url ?? null);

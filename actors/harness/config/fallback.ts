@@ -3,6 +3,7 @@ import type { Logger } from '../../../brokers/logger.ts';
 import { getOrCreate, type Metrics } from '../../../brokers/metrics.ts';
 import type { FallbackReason } from '../../../contracts/harness.ts';
 import type { FallbackEvent } from '../../../contracts/harness-config.ts';
+import { boundedLabel } from '../metric-labels.ts';
 
 /**
  * Provider fallback (SPEC rule 10): whenever a role is served by other than its primary, `harness_provider_fallback`
@@ -20,7 +21,14 @@ export interface FallbackInput {
   detail?: string;
 }
 
-export function createFallbackRecorder(opts: { log: Logger; metrics: Metrics; now: () => Date }) {
+export function createFallbackRecorder(opts: {
+  log: Logger;
+  metrics: Metrics;
+  now: () => Date;
+  maxLabelValues: number;
+}) {
+  // `provider:model` values come from callers' routes: bounded, the rest `other` (metric-labels.ts).
+  const routeLabel = boundedLabel(opts.maxLabelValues);
   const registry = opts.metrics.registry;
   const counter = getOrCreate(
     registry,
@@ -44,7 +52,12 @@ export function createFallbackRecorder(opts: { log: Logger; metrics: Metrics; no
         fallback: `${f.fallback.provider}:${f.fallback.model}`,
         reason: f.reason,
       };
-      counter.inc({ primary: event.primary, fallback: event.fallback, role: f.role, reason: f.reason });
+      counter.inc({
+        primary: routeLabel(event.primary),
+        fallback: routeLabel(event.fallback),
+        role: f.role,
+        reason: f.reason,
+      });
       const seen = byProvider.get(f.primary.provider);
       byProvider.set(f.primary.provider, { last: event, count: (seen?.count ?? 0) + 1 });
       const fields = { event: 'harness_provider_fallback', ...event, detail: f.detail };

@@ -16,7 +16,7 @@ const ALL_TIME = { since: new Date('1970-01-01T00:00:00Z'), until: new Date('999
  */
 export function createUsagePart(h: HarnessContext): HarnessPart {
   const { infra } = h;
-  const metrics = createUsageMetrics(infra.metrics);
+  const metrics = createUsageMetrics(infra.metrics, infra.config.SERVICE_HARNESS_MAX_LABEL_VALUES);
   let store: LedgerStore | undefined;
   let prices: PriceTable | undefined;
 

@@ -1,6 +1,7 @@
 import client from 'prom-client';
 import { getOrCreate, type Metrics } from '../../../brokers/metrics.ts';
 import type { LlmCallInput } from '../../../contracts/harness-usage.ts';
+import { boundedLabel } from '../metric-labels.ts';
 
 function counter<L extends string>(m: Metrics, name: string, help: string, labelNames: readonly L[]) {
   return getOrCreate(
@@ -12,9 +13,12 @@ function counter<L extends string>(m: Metrics, name: string, help: string, label
 
 /**
  * The usage metrics (SPEC "Observability signals"): tokens by kind, cost, calls (with usage_reported) and the run
- * spend alert. Bumped only when a call is newly recorded, so a retried record is never counted twice.
+ * spend alert, their provider and model label values bounded (metric-labels.ts). Bumped only when a call is newly recorded, so a retried record is never counted twice.
  */
-export function createUsageMetrics(m: Metrics) {
+export function createUsageMetrics(m: Metrics, maxLabelValues: number) {
+  // Model names and provider ids come from callers: at most maxLabelValues of each, the rest `other`.
+  const provider = boundedLabel(maxLabelValues);
+  const model = boundedLabel(maxLabelValues);
   const tokens = counter(
     m,
     'service_llm_tokens_total',
@@ -41,7 +45,7 @@ export function createUsageMetrics(m: Metrics) {
   return {
     /** Counts one newly recorded call. */
     call(c: LlmCallInput, costUsd: number | null): void {
-      const base = { role: c.role, provider: c.provider, model: c.model };
+      const base = { role: c.role, provider: provider(c.provider), model: model(c.model) };
       calls.inc({ ...base, usage_reported: String(c.usage_reported) });
       tokens.inc({ ...base, kind: 'prompt' }, c.prompt_tokens);
       tokens.inc({ ...base, kind: 'completion' }, c.completion_tokens);
