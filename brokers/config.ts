@@ -62,6 +62,7 @@ export const ConfigSchema = z.object({
   SERVICE_DASHBOARD_URL: z.string().url().optional(),
   SERVICE_AUTH_TOKENS_PATH: z.string().min(1).optional(),
   SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY: bool.default(false),
+  SERVICE_ELICITATION_APPROVALS: z.enum(['off', 'verified', 'any']).default('verified'),
   SERVICE_WORKSPACE: z.string().optional(),
   SERVICE_DESIGN_FLOW_STALL_STOP: z.coerce.number().int().min(2).default(3),
   SERVICE_RUN_LEASE_MS: z.coerce.number().int().min(500).default(5000),
@@ -166,6 +167,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'JSON file mapping gateway bearer tokens to principals ({"<token>": "<principal>"}, owner-only permissions); unset = gateway auth off',
   SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY:
     'agents (surface agent) may decide human_authority and design_loop approvals (false)',
+  SERVICE_ELICITATION_APPROVALS:
+    "whether an MCP client's elicitation answer may decide a held call or a gate: off, verified (only a verified person's session; with no authentication, a loopback or stdio node's local person, unverified) or any (default verified)",
   SERVICE_MODEL_PRICES_PATH:
     'JSON price table of model calls, USD per million tokens per provider and model (the shipped default table); a bad file stops the start',
   SERVICE_RUN_SPEND_ALERT_USD:
