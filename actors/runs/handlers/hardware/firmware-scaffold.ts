@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { cComment, cPadNumber, cString } from './firmware-c-text.ts';
 import type { McuPin, PinMap } from './firmware-pinmap.ts';
 
 /** Seconds between two measurements: 16 ms of measuring in 10 s keeps the SHT3x far below the 10 % duty its datasheet allows against self-heating. */
@@ -32,23 +33,27 @@ const macro = (p: McuPin) =>
 /**
  * pins.h from a pin map (deterministic: same map, same bytes): the whole table as a comment, then for each pin the
  * firmware uses its pad number and, for a port pin, the port letter and bit (`PIN_I2C_SDA_PAD 27`, `_PORT 'C'`,
- * `_BIT 4`), the board name and the sensor's I2C address.
+ * `_BIT 4`), the board name and the sensor's I2C address. The schematic's text goes in escaped (firmware-c-text.ts):
+ * a C string literal for the board name, comment-safe text in comments, a pad that is not a number gets no `_PAD`.
  */
 export function pinsHeader(map: PinMap): string {
+  const c = cComment;
   const rows = map.pins.map(
     (p) =>
-      ` *   ${p.number.padStart(3)}  ${p.name.padEnd(14)} ${(p.net ?? '-').padEnd(8)} ${p.use.padEnd(16)} ${p.note}`,
+      ` *   ${c(p.number).padStart(3)}  ${c(p.name).padEnd(14)} ${c(p.net ?? '-').padEnd(8)} ${p.use.padEnd(16)} ${c(p.note)}`,
   );
   const defs = map.pins
     .filter((p) => DEFINED.has(p.use))
     .flatMap((p) => {
       const m = macro(p);
       const port = p.port ? [`#define ${m}_PORT '${p.port[1]}'`, `#define ${m}_BIT ${p.port[2]}`] : [];
-      return [`/* ${p.name}, net ${p.net}: ${p.note} */`, `#define ${m}_PAD ${p.number}`, ...port, ''];
+      const pad = cPadNumber(p.number);
+      const padDef = pad ? `#define ${m}_PAD ${pad}` : `/* no ${m}_PAD: pad ${c(p.number)} is not a number */`;
+      return [`/* ${c(p.name)}, net ${c(p.net ?? '-')}: ${c(p.note)} */`, padDef, ...port, ''];
     });
   return [
     '/*',
-    ` * Pin definitions of ${map.mcu.reference} ${map.mcu.value} (${map.mcu.footprint}), generated from the board's`,
+    ` * Pin definitions of ${c(map.mcu.reference)} ${c(map.mcu.value)} (${c(map.mcu.footprint)}), generated from the board's`,
     ' * pin map (eda.get_pin_mapping on the electronics schematic). Do not edit: the firmware phase writes it again.',
     ' *',
     ' *   pad  name           net      use              note',
@@ -57,9 +62,9 @@ export function pinsHeader(map: PinMap): string {
     '#ifndef PINS_H',
     '#define PINS_H',
     '',
-    `#define BOARD_NAME "${map.mcu.value}"`,
+    `#define BOARD_NAME ${cString(map.mcu.value)}`,
     '',
-    `/* ${map.sensor.reference} ${map.sensor.value}: ${map.sensor.address_basis} */`,
+    `/* ${c(map.sensor.reference)} ${c(map.sensor.value)}: ${c(map.sensor.address_basis)} */`,
     `#define SHT31_I2C_ADDR 0x${map.sensor.i2c_address.toString(16).toUpperCase().padStart(2, '0')}u`,
     '',
     ...defs,
