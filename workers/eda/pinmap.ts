@@ -22,6 +22,7 @@ export function pinMapping(sch: Schematic, conn: Connectivity, only?: Set<string
     if (!n.name.startsWith('unconnected-('))
       for (const node of n.nodes) netOf.set(`${node.reference}\u0000${node.pin}`, n.name);
   const byRef = new Map<string, PinMapEntry>();
+  const seen = new Map<PinMapEntry, Set<string>>();
   for (const sheet of sch.sheets)
     for (const s of sheet.symbols) {
       if (s.power || s.reference.startsWith('#') || (only && !only.has(s.reference))) continue;
@@ -36,9 +37,12 @@ export function pinMapping(sch: Schematic, conn: Connectivity, only?: Set<string
           pins: [],
         };
         byRef.set(s.reference, e);
+        seen.set(e, new Set());
       }
+      const numbers = seen.get(e)!;
       for (const p of s.pins) {
-        if (e.pins.some((q) => q.number === p.number)) continue;
+        if (numbers.has(p.number)) continue;
+        numbers.add(p.number);
         e.pins.push({
           number: p.number,
           name: p.name,

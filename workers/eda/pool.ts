@@ -1,15 +1,20 @@
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import type { Board } from './board.ts';
-import type { Connectivity } from './connectivity.ts';
+import type { EdaOp } from './eda.schemas.ts';
 import type { BoardResult, DesignResult } from './eda.worker.ts';
-import type { Schematic } from './schematic.types.ts';
+import type { EdaLimit } from './limits.ts';
+import type { EdaOpResults } from './ops.ts';
 
 // The worker runs as TypeScript under Node 22 (type stripping) and as JavaScript once compiled.
 const WORKER = new URL(`./eda.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /** How deep a hierarchy may send the pool back for sheet files its first reading did not find. */
 const MAX_ROUNDS = 64;
+/** The worker thread's heap (old generation) by default: a hostile file exhausts it, not the node. */
+export const EDA_WORKER_MEMORY_MB = 512;
+/** Bytes of all the files of one design read from the workspace (each file is capped by its reader too). */
+export const MAX_DESIGN_BYTES = 64 * 1024 * 1024;
 
 /** A file the reader refused (not a KiCad file, truncated...), with its name and line. */
 export class EdaReadError extends Error {
@@ -23,33 +28,88 @@ export class EdaReadError extends Error {
   }
 }
 
+/** A design over one of the work limits (limits.ts): names the limit and its value. */
+export class EdaLimitExceeded extends EdaReadError {
+  override name = 'EdaLimitExceeded';
+  readonly limit: EdaLimit | 'design_bytes';
+  readonly max: number;
+  constructor(file: string, message: string, limit: EdaLimit | 'design_bytes', max: number) {
+    super(file, message);
+    this.limit = limit;
+    this.max = max;
+  }
+}
+
+/** The worker ran out of its heap on a file: the thread is gone (piscina replaces it), the node is not. */
+export class EdaOutOfMemory extends Error {
+  override name = 'EdaOutOfMemory';
+  readonly file: string;
+  readonly memoryMb: number;
+  constructor(file: string, memoryMb: number) {
+    super(`${file}: reading it ran the eda worker out of its ${memoryMb} MB heap; the design is too large to read`);
+    this.file = file;
+    this.memoryMb = memoryMb;
+  }
+}
+
+export interface Designed<K extends EdaOp['kind']> {
+  result: EdaOpResults[K];
+  files: string[];
+  texts: Map<string, string>;
+  /** Time in the worker reading the hierarchy (0 when it kept the design parsed) and its connectivity. */
+  parse_ms: number;
+  cached: boolean;
+}
+
 export interface EdaPool {
-  /** A schematic hierarchy and its connectivity; `read` reads one workspace file (the caller's confinement applies). */
-  design(
+  /**
+   * Reads a schematic hierarchy in the worker and runs `op` on it there; `read` reads one workspace file (the
+   * caller's confinement applies). `signal` aborts the task: the worker thread running it is terminated and replaced.
+   */
+  design<O extends EdaOp>(
     root: string,
     read: (file: string) => Promise<string>,
-  ): Promise<{ sch: Schematic; conn: Connectivity; texts: Map<string, string> }>;
-  board(file: string, text: string): Promise<Board>;
+    op: O,
+    signal?: AbortSignal,
+  ): Promise<Designed<O['kind']>>;
+  board(file: string, text: string, signal?: AbortSignal): Promise<Board>;
   destroy(): Promise<void>;
 }
 
 /** Quoted `.kicad_sch` names in a schematic's text: its sheet files, read ahead so one task usually suffices. */
 const SHEET_NAME = /"((?:[^"\\]|\\.)*\.kicad_sch)"/g;
 
+const isOom = (err: unknown) => (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+
 /**
- * The eda adapter's pool: reading KiCad files (a schematic hierarchy with its connectivity, a board) off the adapter's
- * event loop; the largest demo board takes ~0.3 s to read. One thread stays warm a minute after its last task.
+ * The eda adapter's pool: reading KiCad files and all the work on them (connectivity, ERC, netlists, BOM, pin maps;
+ * a board) off the adapter's event loop, within the work limits (limits.ts) and a heap of `memoryMb` per thread. One
+ * thread stays warm a minute after its last task.
  */
-export function createEdaPool(opts: { maxThreads?: number } = {}): EdaPool {
+export function createEdaPool(opts: { maxThreads?: number; memoryMb?: number } = {}): EdaPool {
+  const memoryMb = opts.memoryMb ?? EDA_WORKER_MEMORY_MB;
   let pool: Piscina | undefined;
-  const run = <T>(name: string, task: unknown) => {
-    pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: opts.maxThreads ?? 1, idleTimeout: 60_000 });
-    return pool.run(task, { name }) as Promise<T>;
+  const run = async <T>(name: string, task: unknown, file: string, signal?: AbortSignal) => {
+    pool ??= new Piscina({
+      filename: WORKER,
+      minThreads: 0,
+      maxThreads: opts.maxThreads ?? 1,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    });
+    try {
+      return (await pool.run(task, { name, ...(signal ? { signal } : {}) })) as T;
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      if (isOom(err)) throw new EdaOutOfMemory(file, memoryMb);
+      throw err;
+    }
   };
   return {
-    async design(root, read) {
+    async design(root, read, op, signal) {
       const texts = new Map<string, string>();
       const dir = path.posix.dirname(root);
+      let bytes = 0;
       const fetch = async (file: string, required: boolean) => {
         if (texts.has(file)) return;
         let text: string;
@@ -59,24 +119,37 @@ export function createEdaPool(opts: { maxThreads?: number } = {}): EdaPool {
           if (required) throw err;
           return; // a quoted name that is no sheet, or a sheet the reader will ask for and report
         }
+        bytes += text.length;
+        if (bytes > MAX_DESIGN_BYTES)
+          throw new EdaLimitExceeded(
+            file,
+            `${file}: the design's files hold more than ${MAX_DESIGN_BYTES} bytes (limit design_bytes = ${MAX_DESIGN_BYTES})`,
+            'design_bytes',
+            MAX_DESIGN_BYTES,
+          );
         texts.set(file, text);
         for (const m of text.matchAll(SHEET_NAME)) await fetch(path.posix.join(dir, m[1]!), false);
       };
       await fetch(root, true);
       for (let round = 0; round < MAX_ROUNDS; round++) {
-        const r = await run<DesignResult>('design', { root, files: Object.fromEntries(texts) });
-        if (r.ok) return { sch: r.sch, conn: r.conn, texts };
+        signal?.throwIfAborted();
+        const r = await run<DesignResult>('design', { root, files: Object.fromEntries(texts), op }, root, signal);
+        if (r.ok) {
+          const result = r.result as EdaOpResults[(typeof op)['kind']];
+          return { result, files: r.files, texts, parse_ms: r.parse_ms, cached: r.cached };
+        }
+        if ('limit' in r) throw new EdaLimitExceeded(r.file, r.message, r.limit, r.max);
         if ('missing' in r) await fetch(r.missing, true);
         else throw new EdaReadError(r.file, r.message, r.line);
         if (!texts.has(r.missing)) throw new EdaReadError(r.missing, `${r.missing} cannot be read`);
       }
       throw new EdaReadError(root, `${root}: the hierarchy names more than ${MAX_ROUNDS} sheet files it cannot find`);
     },
-    async board(file, text) {
-      const r = await run<BoardResult>('board', { file, text });
+    async board(file, text, signal) {
+      const r = await run<BoardResult>('board', { file, text }, file, signal);
       if (r.ok) return r.board;
       if ('missing' in r) throw new EdaReadError(file, `${file} cannot be read`);
-      throw new EdaReadError(r.file, r.message, r.line);
+      throw new EdaReadError(r.file, r.message, 'line' in r ? r.line : undefined);
     },
     async destroy() {
       await pool?.destroy();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { EdaBudget } from './limits.ts';
 import { atom, child, children, hasFlag, num, parseSexpr, properties, SexprError, type SList } from './sexpr.ts';
 import {
   PIN_TYPES,
@@ -24,7 +25,6 @@ export class SchematicError extends Error {
 /** Reads a workspace file (confined by the caller). */
 export type ReadText = (file: string) => Promise<string>;
 
-const MAX_DEPTH = 32;
 /** KiCad 6's first S-expression schematic version; older files are KiCad 5 legacy text. */
 const MIN_VERSION = 20200310;
 
@@ -38,8 +38,11 @@ interface LibSymbol {
   pins: LibPin[];
 }
 
-/** Parses one schematic file's text, refusing what is not a KiCad 6+ schematic with the file and line. */
-export function parseSchematicText(file: string, text: string): SList {
+/**
+ * Parses one schematic file's text, refusing what is not a KiCad 6+ schematic with the file and line; `budget` counts
+ * its tokens (and refuses a design over the token limit).
+ */
+export function parseSchematicText(file: string, text: string, budget?: EdaBudget): SList {
   if (/^\s*EESchema Schematic File/.test(text))
     throw new SchematicError(
       file,
@@ -47,7 +50,8 @@ export function parseSchematicText(file: string, text: string): SList {
     );
   let root: SList;
   try {
-    root = parseSexpr(text);
+    if (budget) budget.file = file;
+    root = parseSexpr(text, budget);
   } catch (err) {
     if (err instanceof SexprError) throw new SchematicError(file, `not a readable KiCad schematic: ${err.message}`);
     throw err;
@@ -151,15 +155,20 @@ const LABEL_HEADS: [string, LabelKind][] = [
 /**
  * Loads a schematic and its whole hierarchy: every sheet instance (a file used by two sheets is two instances), every
  * symbol with its pins placed in sheet coordinates and its reference for that instance, wires, buses, junctions,
- * labels, no-connect flags and sheet pins. Sheet files resolve against the root file's folder, as KiCad does.
+ * labels, no-connect flags and sheet pins. Sheet files resolve against the root file's folder, as KiCad does. The
+ * expansion is counted against `budget` as it goes (limits.ts): a design over a limit is refused (EdaLimitError) before
+ * the instance, symbol or file that crosses it is read.
  */
-export async function loadSchematic(rootFile: string, read: ReadText): Promise<Schematic> {
+export async function loadSchematic(rootFile: string, read: ReadText, budget = new EdaBudget()): Promise<Schematic> {
   const parsed = new Map<string, SList>();
+  const tokens = new Map<string, number>();
   const load = async (file: string) => {
     let list = parsed.get(file);
     if (!list) {
-      list = parseSchematicText(file, await read(file));
+      const before = budget.tokens;
+      list = parseSchematicText(file, await read(file), budget);
       parsed.set(file, list);
+      tokens.set(file, budget.tokens - before);
     }
     return list;
   };
@@ -171,6 +180,7 @@ export async function loadSchematic(rootFile: string, read: ReadText): Promise<S
 
   const walk = async (inst: SheetInstance, ancestors: string[]) => {
     const list = await load(inst.file);
+    budget.instance(inst.file, ancestors.length - 1, tokens.get(inst.file)!);
     let libs = libCache.get(list);
     if (!libs) {
       libs = new Map(
@@ -203,7 +213,11 @@ export async function loadSchematic(rootFile: string, read: ReadText): Promise<S
           sheet: inst.path,
           shape: atom(l, 'shape'),
         });
-    for (const s of children(list, 'symbol')) content.symbols.push(placeSymbol(s, inst, prefix, libs, instances));
+    for (const s of children(list, 'symbol')) {
+      const placed = placeSymbol(s, inst, prefix, libs, instances);
+      budget.pins(inst.file, placed.reference, placed.pins.length);
+      content.symbols.push(placed);
+    }
     sheets.push(content);
     const childSheets: SheetInstance[] = [];
     for (const s of children(list, 'sheet')) {
@@ -232,7 +246,7 @@ export async function loadSchematic(rootFile: string, read: ReadText): Promise<S
       });
     }
     for (const c of childSheets) {
-      if (ancestors.includes(c.file) || ancestors.length >= MAX_DEPTH)
+      if (ancestors.includes(c.file))
         throw new SchematicError(inst.file, `sheet file ${c.file} includes itself (a recursive hierarchy)`);
       await walk(c, [...ancestors, c.file]);
     }

@@ -28,8 +28,8 @@ const isSpace = (c: number) => c === 32 || c === NL || c === 9 || c === 13;
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' };
 
-/** Reads one top-level list (a KiCad file holds exactly one). */
-export function parseSexpr(text: string): SList {
+/** Reads one top-level list (a KiCad file holds exactly one); `budget.token()` is called per list and atom read. */
+export function parseSexpr(text: string, budget?: { token(): void }): SList {
   let i = 0;
   let line = 1;
   const n = text.length;
@@ -51,6 +51,7 @@ export function parseSexpr(text: string): SList {
       throw new SexprError('text after the closing parenthesis', line, text.slice(i, i + 20));
     if (c === OPEN) {
       i++;
+      budget?.token();
       stack.push([]);
       continue;
     }
@@ -95,6 +96,7 @@ export function parseSexpr(text: string): SList {
       }
       atom = text.slice(from, i);
     }
+    budget?.token();
     stack[stack.length - 1]!.push(atom);
   }
   if (stack.length > 0) throw new SexprError(`unexpected end of file: ${stack.length} list(s) not closed`, line);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { runErc } from '../../../workers/eda/erc.ts';
 import { ERC_TYPES } from '../../../workers/eda/erc.types.ts';
 import { loadDesign } from './load.ts';
 
@@ -56,8 +55,8 @@ export const RunErcResultSchema = z.object({
 
 /**
  * `eda.run_erc` (class R): KiCad 6's electrical rules check on a schematic hierarchy of the workspace, natively
- * (erc.ts): every sheet file is read through the workspace's confinement rule; a file that is not a KiCad 6 schematic
- * is invalid arguments naming it and the line.
+ * (erc.ts, in the eda pool's worker within its work limits): every sheet file is read through the workspace's
+ * confinement rule; a file that is not a KiCad 6 schematic is invalid arguments naming it and the line.
  */
 export function runErcTool(ws: Workspace) {
   return defineTool({
@@ -74,23 +73,14 @@ export function runErcTool(ws: Workspace) {
     input: RunErcInputSchema,
     output: RunErcResultSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: async (a) => {
+    handler: async (a, tc) => {
       const started = performance.now();
-      const { sch, conn, parse_ms } = await loadDesign(ws, a.schematic_path);
-      const report = runErc(sch, conn);
-      const kept = a.severity === 'error' ? report.violations.filter((v) => v.severity === 'error') : report.violations;
-      const by_type: Record<string, number> = {};
-      for (const v of kept) by_type[v.type] = (by_type[v.type] ?? 0) + 1;
+      const op = { kind: 'erc', severity: a.severity, max_violations: a.max_violations } as const;
+      const { result, files, parse_ms } = await loadDesign(ws, a.schematic_path, op, { signal: tc?.signal });
       return {
         schematic_path: a.schematic_path,
-        passed: report.passed,
-        error_count: report.error_count,
-        warning_count: report.warning_count,
-        by_type,
-        violations: kept.slice(0, a.max_violations),
-        truncated: kept.length > a.max_violations,
-        sheets: report.sheets,
-        files: sch.files,
+        ...result,
+        files,
         parse_ms,
         elapsed_ms: Math.round((performance.now() - started) * 10) / 10,
       };

@@ -3,10 +3,8 @@ import { z } from 'zod';
 import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
 import { ExportOutputPath, ExportOverwrite, writeExport } from './export-output.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { bomCsv, bomLines } from '../../../workers/eda/bom.ts';
+import { bomCsv } from '../../../workers/eda/bom.ts';
 import { loadDesign } from './load.ts';
-import { jsonNetlist, kicadNetlist } from '../../../workers/eda/netlist.ts';
-import { pinMapping } from '../../../workers/eda/pinmap.ts';
 import { spiceNetlistFile } from './spice.tool.ts';
 
 const SchematicPath = z
@@ -45,16 +43,15 @@ export function schematicTools(ws: Workspace) {
           tc.outputFiles.push(spice.spice_path);
           return { schematic_path: a.schematic_path, format: a.format, netlist_file: spice.spice_path, ...spice };
         }
-        const { sch, conn, parse_ms } = await loadDesign(ws, a.schematic_path);
-        const json = jsonNetlist(sch, conn);
-        const text =
-          a.format === 'kicad'
-            ? kicadNetlist(sch, conn, {
-                source: a.schematic_path,
-                date: new Date().toISOString(),
-                tool: 'service eda 0.1.0',
-              })
-            : `${JSON.stringify(json, null, 1)}\n`;
+        const op = {
+          kind: 'netlist',
+          format: a.format,
+          source: a.schematic_path,
+          date: new Date().toISOString(),
+          tool: 'service eda 0.1.0',
+        } as const;
+        const { result, parse_ms } = await loadDesign(ws, a.schematic_path, op, { signal: tc?.signal });
+        const { netlist: json, text, sheets } = result;
         const ext = a.format === 'kicad' ? 'net' : 'json';
         const netlist_file = await writeExport(ws, tc, {
           tool: 'eda.export_netlist',
@@ -67,7 +64,7 @@ export function schematicTools(ws: Workspace) {
           schematic_path: a.schematic_path,
           format: a.format,
           netlist_file,
-          sheets: sch.sheets.map((s) => s.instance.names),
+          sheets,
           component_count: json.components.length,
           net_count: json.nets.length,
           ...json,
@@ -91,8 +88,8 @@ export function schematicTools(ws: Workspace) {
         overwrite: ExportOverwrite,
       }),
       handler: async (a, tc) => {
-        const { sch, parse_ms } = await loadDesign(ws, a.schematic_path);
-        const lines = bomLines(sch);
+        const { result, parse_ms } = await loadDesign(ws, a.schematic_path, { kind: 'bom' }, { signal: tc?.signal });
+        const { lines } = result;
         const text = a.format === 'csv' ? bomCsv(lines) : `${JSON.stringify({ lines }, null, 1)}\n`;
         const bom_file = await writeExport(ws, tc, {
           tool: 'eda.export_bom',
@@ -122,10 +119,10 @@ export function schematicTools(ws: Workspace) {
         schematic_path: SchematicPath,
         references: z.array(z.string().min(1).max(64)).max(1000).optional(),
       }),
-      handler: async (a) => {
-        const { sch, conn, parse_ms } = await loadDesign(ws, a.schematic_path);
-        const only = a.references ? new Set(a.references) : undefined;
-        const parts = pinMapping(sch, conn, only);
+      handler: async (a, tc) => {
+        const op = { kind: 'pinmap', ...(a.references ? { only: a.references } : {}) } as const;
+        const { result, parse_ms } = await loadDesign(ws, a.schematic_path, op, { signal: tc?.signal });
+        const { parts } = result;
         const missing = a.references?.filter((r) => !parts.some((p) => p.reference === r)) ?? [];
         if (missing.length)
           throw new InvalidArgumentsError(`no part ${missing.join(', ')} in ${a.schematic_path}`, {

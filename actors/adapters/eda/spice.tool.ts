@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { workspaceIncludes } from '../kit/spice/netlist-includes.ts';
 import { InvalidArgumentsError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { connectivity } from '../../../workers/eda/connectivity.ts';
-import { loadSchematic, SchematicError } from '../../../workers/eda/schematic.ts';
+import { SchematicError } from '../../../workers/eda/schematic.ts';
+import { loadDesign } from './load.ts';
 import { sheetTexts, type SheetText } from './spice-directives.ts';
 import { exportSpice, libraryFiles, type LibraryResolution, type SpiceSkip } from './spice.ts';
 
@@ -107,10 +107,10 @@ export async function spiceNetlistFile(
       throw new InvalidArgumentsError(`${file} is ${buf.byteLength} bytes, over ${MAX_FILE_BYTES}`, { file });
     return buf.toString('utf8');
   };
-  let sch;
+  // The hierarchy and its connectivity are read in the eda pool's worker, within its work limits (load.ts).
+  const { sch, conn } = (await loadDesign(ws, schematicPath, { kind: 'design' })).result;
   const texts: SheetText[] = [];
   try {
-    sch = await loadSchematic(schematicPath, read);
     for (const file of sch.files) texts.push(...sheetTexts(file, await read(file)));
   } catch (err) {
     if (err instanceof SchematicError) throw new InvalidArgumentsError(err.message, { file: err.file });
@@ -118,7 +118,7 @@ export async function spiceNetlistFile(
   }
   const schDir = path.dirname(await ws.resolveForRead(schematicPath, 'schematic_path'));
   const libraries = await resolveLibraries(ws, libraryFiles(sch, texts), schDir, path.dirname(outAbs));
-  const result = exportSpice(sch, connectivity(sch), { texts, libraries });
+  const result = exportSpice(sch, conn, { texts, libraries });
   const written =
     target !== undefined
       ? await ws.writeFile(target, result.text, 'output_path')
