@@ -25,7 +25,7 @@ export const CallerSchema = z.object({
   run_epoch: z.number().int().optional(),
   /** The run's phase making the call (recorded on what the call writes). */
   phase: z.string().optional(),
-  /** The session declared elicitation at initialize (2025-06-18 or later): a held call's question can be put to the client. */
+  /** The session declared elicitation at initialize (2025-06-18 or later); a person's decision also needs decision_elicitation. */
   can_elicit: z.boolean().optional(),
   /**
    * Set by the gateway when a person's decision (a held call, a gate) may be asked in this session's client

@@ -59,14 +59,14 @@ async function selfApprover(name = 'self-approver') {
   return { client, asked };
 }
 
-/** The pending queue item of a held call of `tool` whose arguments carry `name` (read with a person's token). */
-async function queuedHold(tool: string, name: string) {
+/** The pending queue item of a held call of `tool` whose arguments carry `value` under `key` (read with a person's token). */
+async function queuedHold(tool: string, value: string, key = 'name') {
   let item: any;
   await expect
     .poll(
       async () => {
         const list = (await t.http('GET', '/v1/approvals?kind=tool_call', undefined, alice())).json.items as any[];
-        item = list.find((i) => i.detail?.tool_id === tool && i.detail?.arguments?.name === name);
+        item = list.find((i) => i.detail?.tool_id === tool && i.detail?.arguments?.[key] === value);
         return item?.status;
       },
       { timeout: 10_000 },
@@ -125,6 +125,48 @@ describe('no client approves its own call (auth on, shared MCP key only)', () =>
     const decisions = (await t.http('GET', `/v1/runs/${run.id}`)).json.decisions as Record<string, unknown>[];
     expect(decisions).toHaveLength(1);
     expect(decisions[0]).toMatchObject({ approver: 'alice@example.com', approver_verified: true });
+    await client.close();
+  });
+
+  it('holds flow.start_run and twin.attempt_promotion for a person too; a rejection with a token refuses them unrun', async () => {
+    const { client, asked } = await selfApprover();
+    const calls = [
+      {
+        name: 'flow.start_run',
+        arguments: { design_flow: 'mech_v1', goal: 'a self-approved run', project_id: 'p-self-run' },
+        key: 'goal',
+        value: 'a self-approved run',
+      },
+      {
+        name: 'twin.attempt_promotion',
+        arguments: { projectId: 'p-self-promo', level: 'released', requiredClaimIds: [] },
+        key: 'projectId',
+        value: 'p-self-promo',
+      },
+    ];
+    for (const c of calls) {
+      const res = client.callTool({ name: c.name, arguments: c.arguments }).then(
+        (r) => ({ ok: r }),
+        (err: { code?: number; data?: Record<string, unknown> }) => ({ err }),
+      );
+      const item = await queuedHold(c.name, c.value, c.key);
+      expect(item).toMatchObject({ route: 'dashboard', detail: { source: 'mcp' } });
+      const d = await t.http(
+        'POST',
+        `/v1/approvals/${item.id}/decision`,
+        { decision: 'reject', reason: 'not now' },
+        alice({ 'x-service-surface': 'dashboard' }),
+      );
+      expect(d.status, JSON.stringify(d.json)).toBe(200);
+      const out = await res;
+      expect(out, c.name).toMatchObject({ err: { code: -32001, data: { outcome: 'rejected', route: 'dashboard' } } });
+    }
+    expect(asked).toEqual([]);
+    const runs = await t.http('GET', '/v1/runs?project_id=p-self-run');
+    expect(runs.status).toBe(200);
+    expect(JSON.stringify(runs.json)).not.toContain('a self-approved run');
+    const filed = (await t.http('GET', '/v1/approvals?kind=human_authority', undefined, alice())).json.items as any[];
+    expect(filed.filter((i) => i.project_id === 'p-self-promo')).toEqual([]);
     await client.close();
   });
 });
