@@ -81,3 +81,16 @@ export function hostileWorkspace(): { root: string; bytes: Record<string, number
   }
   return { root, bytes, remove: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
+
+/**
+ * A sheet inside every limit whose connectivity costs minutes: 150,000 slanted wires and 150,000 junctions off them
+ * (8 MB, 2.7 M tokens); each junction is tested against every slanted wire, 2.25e10 tests. Only the call's deadline
+ * bounds it. Written to `rel` under `root`.
+ */
+export function writeSlowSheet(root: string, rel: string): void {
+  const n = 150_000;
+  const wires = Array.from({ length: n }, (_, k) => `  (wire (pts (xy ${k} 0) (xy ${k + 1} 1)))\n`).join('');
+  const junctions = Array.from({ length: n }, (_, k) => `  (junction (at ${k} 5))\n`).join('');
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), `${HEAD}${wires}${junctions})\n`);
+}
