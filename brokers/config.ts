@@ -80,6 +80,7 @@ export const ConfigSchema = z.object({
   SERVICE_CAD_IDLE_MS: z.coerce.number().int().min(0).default(300_000),
   SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
   SERVICE_EDA_PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  SERVICE_EDA_WORKER_MEMORY_MB: z.coerce.number().int().min(32).default(512),
   SERVICE_MODEL_PRICES_PATH: z.string().min(1).optional(),
   SERVICE_RUN_SPEND_ALERT_USD: z.coerce.number().finite().min(0).default(5),
   SERVICE_CREDENTIALS_PATH: z.string().min(1).optional(),
@@ -154,6 +155,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'bwrap (default): engines (ccx, gmsh, ngspice) run under bubblewrap, only their scratch folder writable, no network, no other process visible; off only where each adapter runs in a locked-down container of its own (k8s)',
   SERVICE_EDA_PYTHON:
     "the Python interpreter that imports KiCad's board engine pcbnew (/usr/bin/python3, Debian's kicad package); without it eda.run_drc, export_gerber and auto_route are unavailable",
+  SERVICE_EDA_WORKER_MEMORY_MB:
+    "heap (old generation) of the eda adapter's worker thread that reads KiCad files, MB (512); a file that exhausts it is a tool error and the thread is replaced, the node goes on",
   SERVICE_EXEMPT_LOCAL_WRITES:
     'stdio callers run writing tools without a hold (true); false holds them like remote callers',
   SERVICE_APPROVAL_HOLD_SECONDS: 'how long a held call waits for a person when it carries no progress token (100)',

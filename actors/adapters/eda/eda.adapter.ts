@@ -4,7 +4,7 @@ import { setEngineSandbox } from '../kit/sandbox.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { edaTools } from './tools.ts';
 import { kicadEngineStatus, setKicadPython } from './engine.ts';
-import { closeEdaPool } from './load.ts';
+import { closeEdaPool, setEdaWorkerMemory } from './load.ts';
 
 const edaAdapter = createAdapterService({
   id: 'eda',
@@ -24,6 +24,7 @@ const edaAdapter = createAdapterService({
 export const createEdaAdapter = (infra: Infra) => {
   setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
   setKicadPython(infra.config.SERVICE_EDA_PYTHON);
+  setEdaWorkerMemory(infra.config.SERVICE_EDA_WORKER_MEMORY_MB);
   const schema = edaAdapter(infra);
   return { ...schema, stopped: () => closeEdaPool() };
 };
