@@ -79,6 +79,9 @@ export const ConfigSchema = z.object({
   SERVICE_CAD_HEAP_RECYCLE_MB: z.coerce.number().int().min(128).default(512),
   SERVICE_CAD_IDLE_MS: z.coerce.number().int().min(0).default(300_000),
   SERVICE_ENGINE_SANDBOX: z.enum(['bwrap', 'off']).default('bwrap'),
+  SERVICE_ENGINE_MAX_PROCS: z.coerce.number().int().min(0).default(256),
+  SERVICE_ENGINE_MEMORY_MB: z.coerce.number().int().min(0).default(2048),
+  SERVICE_ENGINE_CPU_SECONDS: z.coerce.number().int().min(0).default(3600),
   SERVICE_EDA_PYTHON: z.string().min(1).default('/usr/bin/python3'),
   SERVICE_EDA_WORKER_MEMORY_MB: z.coerce.number().int().min(32).default(512),
   SERVICE_MODEL_PRICES_PATH: z.string().min(1).optional(),
@@ -153,6 +156,12 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
     'a CAD kernel thread starts on first use and is released after this long without a task (300000 ms; 0 keeps it)',
   SERVICE_ENGINE_SANDBOX:
     'bwrap (default): engines (ccx, gmsh, ngspice) run under bubblewrap, only their scratch folder writable, no network, no other process visible; off only where each adapter runs in a locked-down container of its own (k8s)',
+  SERVICE_ENGINE_MAX_PROCS:
+    'processes and threads one sandboxed engine run may have at once (256; 0: no cap): RLIMIT_NPROC, and a pids cgroup of its own where one is writable',
+  SERVICE_ENGINE_MEMORY_MB:
+    'address space of each process of a sandboxed engine run, MB (2048; 0: no limit): RLIMIT_AS',
+  SERVICE_ENGINE_CPU_SECONDS:
+    'CPU time of each process of a sandboxed engine run, seconds (3600; 0: no limit): RLIMIT_CPU, then killed',
   SERVICE_EDA_PYTHON:
     "the Python interpreter that imports KiCad's board engine pcbnew (/usr/bin/python3, Debian's kicad package); without it eda.run_drc, export_gerber and auto_route are unavailable",
   SERVICE_EDA_WORKER_MEMORY_MB:

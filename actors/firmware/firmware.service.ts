@@ -5,7 +5,7 @@ import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { FirmwareActions } from '../../contracts/actions/firmware.actions.ts';
 import type { FirmwareBuildRequest, FirmwareBuildResult, FirmwareHealth } from '../../contracts/firmware.ts';
-import { checkEngineSandbox, findProgram, setEngineSandbox } from '../adapters/kit/sandbox.ts';
+import { checkEngineSandbox, findProgram, configureEngines } from '../adapters/kit/sandbox.ts';
 import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../adapters/kit/tool.ts';
 import { Workspace, workspaceRoot } from '../adapters/kit/workspace.ts';
 import { avrBuild } from './avr.ts';
@@ -25,7 +25,7 @@ const VERSION_TIMEOUT_MS = 10_000;
  */
 export function createFirmwareService(infra: Infra): ServiceSchema {
   const mode = infra.config.SERVICE_ENGINE_SANDBOX;
-  setEngineSandbox(mode);
+  configureEngines(infra.config);
   const workspace = new Workspace(workspaceRoot(infra.config));
   /** `gcc --version`, probed once; concurrent callers share the probe in flight, a failed probe is asked again. */
   let version: Promise<string> | undefined;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Infra } from '../../../brokers/infra.ts';
 import { createCadAdapter, kernelRun, PropertiesOutSchema, type CadToolDeps } from '../kit/cad/common.ts';
 import { fileTools } from '../kit/cad/file.tools.ts';
-import { setEngineSandbox } from '../kit/sandbox.ts';
+import { configureEngines } from '../kit/sandbox.ts';
 import { defineTool } from '../kit/tool.ts';
 import { generateMeshTool } from '../kit/mesh/generate-mesh.tool.ts';
 import { sessionTools } from './session.tools.ts';
@@ -34,7 +34,7 @@ function describeStepTool(deps: CadToolDeps) {
  * TOOL_UNAVAILABLE naming bubblewrap while the kernel tools stay healthy.
  */
 export const createCadkernelAdapter = (infra: Infra) => {
-  setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
+  configureEngines(infra.config);
   return cadkernelAdapter(infra);
 };
 

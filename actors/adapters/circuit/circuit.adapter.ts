@@ -1,6 +1,6 @@
 import type { Infra } from '../../../brokers/infra.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
-import { checkEngineSandbox, setEngineSandbox } from '../kit/sandbox.ts';
+import { checkEngineSandbox, configureEngines } from '../kit/sandbox.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { findProgram } from './ngspice.ts';
 import { runSimulationTool } from './run-simulation.tool.ts';
@@ -24,6 +24,6 @@ const circuitAdapter = createAdapterService({
  * tool then stays listed and calls fail with TOOL_UNAVAILABLE.
  */
 export const createCircuitAdapter = (infra: Infra) => {
-  setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
+  configureEngines(infra.config);
   return circuitAdapter(infra);
 };

@@ -1,6 +1,6 @@
 import type { Infra } from '../../../brokers/infra.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
-import { setEngineSandbox } from '../kit/sandbox.ts';
+import { configureEngines } from '../kit/sandbox.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { edaTools } from './tools.ts';
 import { kicadEngineStatus, setKicadPython } from './engine.ts';
@@ -22,7 +22,7 @@ const edaAdapter = createAdapterService({
  * KiCad files are read in the adapter's worker pool (workers/eda), destroyed when the actor stops.
  */
 export const createEdaAdapter = (infra: Infra) => {
-  setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
+  configureEngines(infra.config);
   setKicadPython(infra.config.SERVICE_EDA_PYTHON);
   setEdaWorkerMemory(infra.config.SERVICE_EDA_WORKER_MEMORY_MB);
   const schema = edaAdapter(infra);

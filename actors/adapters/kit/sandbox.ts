@@ -2,6 +2,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  engineLimits,
+  PRLIMIT_MISSING,
+  prlimitOptions,
+  runPidsCgroup,
+  setEngineLimits,
+  type EngineLimits,
+} from './engine-limits.ts';
 import { ToolUnavailableError } from './tool.ts';
 
 /**
@@ -28,6 +36,21 @@ export function setEngineSandbox(mode: EngineSandbox): void {
 
 export function engineSandbox(): EngineSandbox {
   return processMode;
+}
+
+/** The engine settings of the configuration (brokers/config.ts), set once by each adapter that runs engines. */
+export function configureEngines(config: {
+  SERVICE_ENGINE_SANDBOX: EngineSandbox;
+  SERVICE_ENGINE_MAX_PROCS: number;
+  SERVICE_ENGINE_MEMORY_MB: number;
+  SERVICE_ENGINE_CPU_SECONDS: number;
+}): void {
+  setEngineSandbox(config.SERVICE_ENGINE_SANDBOX);
+  setEngineLimits({
+    maxProcs: config.SERVICE_ENGINE_MAX_PROCS,
+    memoryMb: config.SERVICE_ENGINE_MEMORY_MB,
+    cpuSeconds: config.SERVICE_ENGINE_CPU_SECONDS,
+  });
 }
 
 /** The absolute path of an executable found on `searchPath` (default `PATH`), or undefined. No shell involved. */
@@ -107,7 +130,14 @@ export interface EngineCommand {
 export async function engineCommand(
   program: string,
   args: readonly string[],
-  opts: { scratch: string; cwd?: string; missing: string; mode?: EngineSandbox; env?: Record<string, string> },
+  opts: {
+    scratch: string;
+    cwd?: string;
+    missing: string;
+    mode?: EngineSandbox;
+    env?: Record<string, string>;
+    limits?: EngineLimits;
+  },
 ): Promise<EngineCommand> {
   const exe = path.isAbsolute(program) ? program : await findProgram(program);
   if (!exe) throw new ToolUnavailableError(opts.missing, { program });
@@ -117,7 +147,21 @@ export async function engineCommand(
   const bwrap = await findProgram('bwrap');
   if (!bwrap) throw new ToolUnavailableError(BWRAP_MISSING, { program: 'bwrap', package: 'bubblewrap' });
   const cwd = opts.cwd ? await fs.realpath(opts.cwd) : scratch;
-  return { command: bwrap, args: bwrapArgs(exe, args, scratch, cwd, env), sandboxed: true, env };
+  // The limits (kit/engine-limits.ts): prlimit inside the sandbox, and a pids cgroup of the run's own where writable.
+  const limits = opts.limits ?? engineLimits();
+  let inner = [exe, ...args];
+  const rlimits = prlimitOptions(limits);
+  if (rlimits.length) {
+    const prlimit = await findProgram('prlimit');
+    if (!prlimit) throw new ToolUnavailableError(PRLIMIT_MISSING, { program: 'prlimit', package: 'util-linux' });
+    inner = [prlimit, ...rlimits, '--', ...inner];
+  }
+  const sandbox = bwrapArgs(inner[0]!, inner.slice(1), scratch, cwd, env);
+  const procs = runPidsCgroup(limits.maxProcs);
+  if (!procs) return { command: bwrap, args: sandbox, sandboxed: true, env };
+  // Joins the cgroup, then becomes bwrap: every process of the run is counted from its first.
+  const join = ['-c', 'echo $$ > "$0" && exec "$@"', procs, bwrap, ...sandbox];
+  return { command: '/bin/sh', args: join, sandboxed: true, env };
 }
 
 /**
@@ -128,6 +172,7 @@ export async function checkEngineSandbox(mode: EngineSandbox = processMode): Pro
   if (mode === 'off') return null;
   const bwrap = await findProgram('bwrap');
   if (!bwrap) return BWRAP_MISSING;
+  if (prlimitOptions(engineLimits()).length && !(await findProgram('prlimit'))) return PRLIMIT_MISSING;
   const scratch = await fs.realpath(os.tmpdir());
   return new Promise((resolve) => {
     const child = spawn(bwrap, bwrapArgs('/bin/true', [], scratch), {

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { ServiceSchema } from 'moleculer';
 import type { Infra } from '../../../brokers/infra.ts';
 import { createAdapterService } from '../kit/adapter.service.ts';
-import { checkEngineSandbox, setEngineSandbox } from '../kit/sandbox.ts';
+import { checkEngineSandbox, configureEngines } from '../kit/sandbox.ts';
 import { CCX_MISSING, onPath } from './ccx.ts';
 import { checkMeshConvergenceTool } from './convergence.tool.ts';
 import { crossCheckTools } from './crosscheck.tools.ts';
@@ -18,7 +18,7 @@ import { resultTools } from './results.tools.ts';
  * is destroyed when the actor stops.
  */
 export function createSolverAdapter(infra: Infra): ServiceSchema {
-  setEngineSandbox(infra.config.SERVICE_ENGINE_SANDBOX);
+  configureEngines(infra.config);
   const deps = solverDeps(infra);
   const schema = createAdapterService({
     id: 'solver',
