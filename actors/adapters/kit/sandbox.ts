@@ -154,7 +154,8 @@ export async function engineCommand(
   if (rlimits.length) {
     const prlimit = await findProgram('prlimit');
     if (!prlimit) throw new ToolUnavailableError(PRLIMIT_MISSING, { program: 'prlimit', package: 'util-linux' });
-    inner = [prlimit, ...rlimits, '--', ...inner];
+    // Its real path: a PATH folder under /tmp (a symlink there) is not inside the sandbox.
+    inner = [await fs.realpath(prlimit), ...rlimits, '--', ...inner];
   }
   const sandbox = bwrapArgs(inner[0]!, inner.slice(1), scratch, cwd, env);
   const procs = runPidsCgroup(limits.maxProcs);

@@ -184,7 +184,11 @@ print(json.dumps({"nets": sorted({t.GetNetname() for t in b.GetTracks()})}))`,
       expect(noKicad.message).toBe(KICAD_MISSING);
 
       setKicadPython(saved.python);
-      process.env.PATH = outer;
+      // A PATH with the engine sandbox (bwrap, prlimit: the KiCad probe runs in it) but without route-rnd.
+      const bin = path.join(outer, 'bin');
+      fs.mkdirSync(bin, { recursive: true });
+      for (const p of ['bwrap', 'prlimit']) fs.symlinkSync(`/usr/bin/${p}`, path.join(bin, p));
+      process.env.PATH = bin;
       const noRouter = await rejection(tool.handler({ board_path: 'boards/ecc83.kicad_pcb' }, toolContext()));
       expect(noRouter).toBeInstanceOf(ToolUnavailableError);
       expect(noRouter.message).toMatch(/route-rnd is not installed .*Debian package route-rnd/);
