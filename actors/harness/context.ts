@@ -1,5 +1,6 @@
 import type { ServiceSchema } from 'moleculer';
 import type { Infra } from '../../brokers/infra.ts';
+import type { EgressPolicy } from './calls/egress.ts';
 import type { Redactor } from './redact.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface HarnessContext {
   infra: Infra;
   /** The one redactor of provider error texts and log lines (redact.ts). */
   redact: Redactor;
+  /** Where provider requests may go (SERVICE_HARNESS_PRIVATE_BASE_URLS; calls/egress.ts). */
+  egress: EgressPolicy;
 }
 
 /** One part of the harness actor: its actions and its start and stop. */

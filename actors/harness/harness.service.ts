@@ -3,6 +3,7 @@ import type { Infra } from '../../brokers/infra.ts';
 import type { HarnessContext, HarnessPart } from './context.ts';
 import { createCallsPart } from './calls/index.ts';
 import { configOf, createConfigPart } from './config/index.ts';
+import { createEgressPolicy } from './calls/egress.ts';
 import { createRedactor, redactingLogger } from './redact.ts';
 import { createUsagePart } from './usage/index.ts';
 
@@ -12,7 +13,11 @@ import { createUsagePart } from './usage/index.ts';
  */
 export function createHarnessService(infra: Infra): ServiceSchema {
   const redact = createRedactor();
-  const h: HarnessContext = { infra: { ...infra, log: redactingLogger(infra.log, redact) }, redact };
+  const h: HarnessContext = {
+    infra: { ...infra, log: redactingLogger(infra.log, redact) },
+    redact,
+    egress: createEgressPolicy(infra.config.SERVICE_HARNESS_PRIVATE_BASE_URLS),
+  };
   const parts: HarnessPart[] = [
     createConfigPart(h),
     createUsagePart(h),

@@ -42,6 +42,7 @@ const t = await startTestNode({
     SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b',
     SERVICE_CHAT_MAX_STEPS: String(STEPS),
     SERVICE_LOG_LEVEL: 'error',
+    SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1', // the local wire server
     ...(pg ? { SERVICE_DATABASE_URL: pg.url } : {}),
   },
 });

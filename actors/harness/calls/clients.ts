@@ -23,6 +23,15 @@ function remember<C>(cache: Map<string, C>, key: string, make: () => C): C {
   return client;
 }
 
+const fetchIds = new WeakMap<object, number>();
+let fetchSeq = 0;
+/** A client is reused only with the same fetch (an egress policy of its own). */
+const fetchKey = (f: ProviderConfig['fetch']) => {
+  if (!f) return 'sdk';
+  if (!fetchIds.has(f)) fetchIds.set(f, ++fetchSeq);
+  return String(fetchIds.get(f));
+};
+
 function noKey(family: string): HarnessCallError {
   return HarnessCallError.of('environment', `no API key is configured for this ${family} provider`, {
     credential_dead: true,
@@ -34,7 +43,7 @@ export function openaiClient(p: ProviderConfig): OpenAI {
   const baseURL = p.baseURL ?? FIRST_PARTY_BASE_URL.openai_compatible;
   const timeout = p.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!p.apiKey && isFirstParty('openai_compatible', p.baseURL)) throw noKey('OpenAI');
-  const key = `${baseURL}\n${timeout}\n${p.apiKey ?? ''}`;
+  const key = `${baseURL}\n${timeout}\n${fetchKey(p.fetch)}\n${p.apiKey ?? ''}`;
   return remember(
     openaiClients,
     key,
@@ -46,6 +55,7 @@ export function openaiClient(p: ProviderConfig): OpenAI {
         logLevel: 'off',
         organization: null,
         project: null,
+        ...(p.fetch ? { fetch: p.fetch } : {}),
         // The SDK insists on a key at construction; without one the header is dropped, so nothing is sent.
         ...(p.apiKey ? { apiKey: p.apiKey } : { apiKey: 'keyless', defaultHeaders: { Authorization: null } }),
       }),
@@ -58,10 +68,19 @@ export function anthropicClient(p: ProviderConfig): Anthropic {
   const timeout = p.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!p.apiKey) throw noKey('Anthropic');
   const apiKey = p.apiKey;
-  const key = `${baseURL}\n${timeout}\n${apiKey}`;
+  const key = `${baseURL}\n${timeout}\n${fetchKey(p.fetch)}\n${apiKey}`;
   return remember(
     anthropicClients,
     key,
-    () => new Anthropic({ apiKey, authToken: null, baseURL, timeout, maxRetries: 0, logLevel: 'off' }),
+    () =>
+      new Anthropic({
+        apiKey,
+        authToken: null,
+        baseURL,
+        timeout,
+        maxRetries: 0,
+        logLevel: 'off',
+        ...(p.fetch ? { fetch: p.fetch } : {}),
+      }),
   );
 }

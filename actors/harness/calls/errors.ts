@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { FailureClass } from '../../../contracts/harness.ts';
 import type { HarnessCallFailure } from '../../../contracts/harness-calls.ts';
+import { EPRIVATE } from './egress.ts';
 
 /**
  * The one error a model call throws out of the `calls` part: classified, never a raw SDK error (issue 15, "Bad input
@@ -61,9 +62,36 @@ function bodyWords(e: ApiError): string {
   return [inner.type, inner.code, inner.message, (e as { code?: unknown }).code, e.type].filter(Boolean).join(' ');
 }
 
+/** Longest provider error message repeated in a failure. */
+const MAX_PROVIDER_MESSAGE = 300;
+
+/**
+ * The provider's own error message (`{error: {message}}` or `{message}`), shortened; null when the body is not a
+ * provider error. Only that is repeated: whatever else answered (an intranet page, a proxy's HTML) is never
+ * reflected into results, the chat stream or logs (issue 27, finding 7).
+ */
+function providerMessage(e: ApiError): string | null {
+  const body = e.error as { error?: { message?: unknown }; message?: unknown } | string | undefined;
+  if (!body || typeof body !== 'object') return null;
+  const m = typeof body.error === 'object' && body.error ? body.error.message : body.message;
+  if (typeof m !== 'string' || !m.trim()) return null;
+  return m.length > MAX_PROVIDER_MESSAGE ? `${m.slice(0, MAX_PROVIDER_MESSAGE)}...` : m;
+}
+
+/** The egress refusal somewhere in an error's causes (egress.ts), if any. */
+function egressRefusal(e: unknown): string | null {
+  let c: unknown = e;
+  for (let i = 0; i < 5 && c && typeof c === 'object'; i++) {
+    if ((c as { code?: unknown }).code === EPRIVATE) return String((c as Error).message);
+    c = (c as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 function classifyStatus(e: ApiError, status: number): HarnessCallFailure {
   const words = bodyWords(e);
-  const message = `provider answered ${status}: ${e.message}`;
+  const said = providerMessage(e);
+  const message = `provider answered ${status}${said ? `: ${said}` : ' (its body is not shown: not a provider error)'}`;
   if (status === 401 || status === 403) {
     // The credential is refused: switching to another one may help, retrying this one never will.
     return { class: 'environment', status, message, retryable: false, credential_dead: true };
@@ -98,6 +126,8 @@ function isNetworkFault(e: unknown): boolean {
 export function classifyError(e: unknown): HarnessCallError {
   if (e instanceof HarnessCallError) return e;
   if (isTimeout(e)) return HarnessCallError.of('transient', 'the provider did not answer in time');
+  const refused = egressRefusal(e);
+  if (refused) return HarnessCallError.of('environment', `not sent: ${refused}`);
   if (isUserAbort(e)) return HarnessCallError.of('unknown', 'the call was cancelled by its caller');
   if (isConnection(e)) {
     return HarnessCallError.of('transient', `could not reach the provider: ${(e as Error).message}`);

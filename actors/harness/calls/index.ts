@@ -117,7 +117,7 @@ export function createCallsPart(h: HarnessContext, opts: CallsPartOptions = {}):
         };
         let provider: ProviderConfig;
         try {
-          provider = providerOf(p, resolveKey);
+          provider = { ...providerOf(p, resolveKey), fetch: h.egress.fetch };
         } catch (e) {
           // Refused before any request: nothing was sent, so nothing is recorded.
           const failure = (e as HarnessCallError).failure;

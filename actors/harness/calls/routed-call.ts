@@ -131,6 +131,7 @@ async function onRoute(
           family: route.family,
           baseURL: cred.base_url,
           apiKey: cred.api_key,
+          fetch: cfg.egress.fetch,
           timeoutMs: p.timeout_ms,
           idleTimeoutMs: p.idle_timeout_ms,
         },

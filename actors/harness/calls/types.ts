@@ -13,6 +13,8 @@ export interface ProviderConfig {
   timeoutMs?: number;
   /** Longest silence between two streamed chunks once the stream has begun. */
   idleTimeoutMs?: number;
+  /** The fetch the SDK uses (the harness's egress policy, egress.ts); absent: the SDK's own. */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** A family-neutral model call. `onText` receives streamed text deltas in order, as they arrive. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ActorError } from '../../../brokers/errors.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import type { FallbackEvent, ResolvedRoute, Selection } from '../../../contracts/harness-config.ts';
+import type { EgressPolicy } from '../calls/egress.ts';
 import type { Redactor } from '../redact.ts';
 import type { ConfigStore } from './config.store.ts';
 import { createCredentialPool, type CredentialOutcome, type PickedCredential } from './credentials.ts';
@@ -36,7 +37,7 @@ export function credentialsPath(config: Infra['config']): string | null {
  * pool, the routing sources (selection and project routes in the database, the routes file, the SERVICE_ROUTE_*
  * variables) and the fallback recorder.
  */
-export function createConfigCore(infra: Infra, store: () => ConfigStore, redact: Redactor) {
+export function createConfigCore(infra: Infra, store: () => ConfigStore, redact: Redactor, egress: EgressPolicy) {
   const now = () => infra.now();
   const pool = createCredentialPool({
     file: credentialsPath(infra.config),
@@ -93,6 +94,7 @@ export function createConfigCore(infra: Infra, store: () => ConfigStore, redact:
   return {
     pool,
     redact,
+    egress,
     fallbacks,
     provider,
     mismatch,

@@ -33,12 +33,12 @@ export function createConfigPart(h: HarnessContext): HarnessPart {
     if (!store) throw new ActorError('SERVICE_UNAVAILABLE', 'the harness config part has not started');
     return store;
   };
-  const core = createConfigCore(h.infra, getStore, h.redact);
+  const core = createConfigCore(h.infra, getStore, h.redact, h.egress);
   cores.set(h, core);
 
   return {
     actions: {
-      addCredential: action(A.addCredential, (p) => {
+      addCredential: action(A.addCredential, async (p) => {
         if (needsBaseUrl(p.provider) && !p.base_url)
           throw ActorError.validation([
             {
@@ -46,6 +46,9 @@ export function createConfigPart(h: HarnessContext): HarnessPart {
               message: `provider ${p.provider} is not openai or anthropic: give the base_url of its OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1 for Ollama)`,
             },
           ]);
+        // A private, loopback or link-local endpoint only when allow-listed (issue 27, finding 7; egress.ts).
+        const refused = p.base_url ? await core.egress.check(p.base_url) : null;
+        if (refused) throw ActorError.validation([{ path: 'base_url', message: refused }]);
         return core.pool.add(p);
       }),
 

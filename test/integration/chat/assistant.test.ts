@@ -30,7 +30,7 @@ describe('the assistant', () => {
     model = await startOpenAIServer({ apiKey: KEY });
     t = await startTestNode({
       roles: 'gateway,harness,chat,tools,twin,adapter:twin,approvals,holds,projects',
-      env: { SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b' },
+      env: { SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b', SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' },
     });
   });
   afterAll(async () => {

@@ -23,7 +23,7 @@ describe('a chat turn with a held twin write', () => {
     model = await startOpenAIServer();
     t = await startHoldsNode({
       roles: `${HOLD_ROLES},harness,chat,approvals,adapter:project`,
-      env: { SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b' },
+      env: { SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b', SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' },
     });
     for (const api_key of KEYS) {
       const r = await http('POST', '/v1/harness/credentials', { provider: 'local-llm', api_key, base_url: model.url });

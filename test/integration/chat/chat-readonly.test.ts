@@ -17,6 +17,7 @@ describe('a read-only chat', () => {
         SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b',
         SERVICE_CHAT_TWIN_WRITES: '0',
         SERVICE_CHAT_PROJECT_WRITES: '0',
+        SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1',
       },
     });
   });

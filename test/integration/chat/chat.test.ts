@@ -30,7 +30,7 @@ describe.each(FAMILY_CASES)('chat threads on the harness ($family)', (fc) => {
     model = await fc.start({ apiKey: KEY });
     t = await startTestNode({
       roles: 'gateway,harness,chat,tools,projects,adapter:project',
-      env: { SERVICE_ROUTE_CHAT: `${provider}:${fc.model}` },
+      env: { SERVICE_ROUTE_CHAT: `${provider}:${fc.model}`, SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' },
     });
   });
   afterAll(async () => {

@@ -7,7 +7,10 @@ import { useTestNode } from '../../support/node.ts';
 
 // gates.evaluate on a real node (gates, twin, harness) with a local server speaking the OpenAI wire protocol as the
 // gate_check model. Routes are per project: one project routes gate_check to the local model, the other has none.
-const t = useTestNode({ roles: 'gateway,harness,tools,projects,twin,adapter:twin,gates' });
+const t = useTestNode({
+  roles: 'gateway,harness,tools,projects,twin,adapter:twin,gates',
+  env: { SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' }, // the local model server
+});
 const model = useLocalModel(t);
 
 /** A project of its own; `routed`: with a gate_check route to the local model. */

@@ -182,6 +182,7 @@ const MODEL_ENV = {
   SERVICE_CREDENTIALS_PATH: credentials,
   SERVICE_ROUTE_CHAT: 'local-llm:llama3.1:8b',
   SERVICE_ROUTE_SUMMARISATION: 'local-llm:llama3.1:8b',
+  SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1', // the local credential's loopback base_url
 };
 
 for (const [backend, realDb] of [

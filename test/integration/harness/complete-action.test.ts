@@ -3,6 +3,7 @@ import { action, call } from '../../../brokers/actions.ts';
 import type { BrokerHandle } from '../../../brokers/broker.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import { createCallsPart } from '../../../actors/harness/calls/index.ts';
+import { createEgressPolicy } from '../../../actors/harness/calls/egress.ts';
 import { createRedactor } from '../../../actors/harness/redact.ts';
 import { HarnessCallsActions } from '../../../contracts/actions/harness-calls.actions.ts';
 import { HarnessUsageActions } from '../../../contracts/actions/harness-usage.actions.ts';
@@ -31,7 +32,7 @@ describe('harness.complete', () => {
     const harness = (infra: Infra) => ({
       name: 'harness',
       actions: {
-        ...createCallsPart({ infra, redact: createRedactor() }).actions,
+        ...createCallsPart({ infra, redact: createRedactor(), egress: createEgressPolicy('127.0.0.1') }).actions,
         recordCall: action(HarnessUsageActions.recordCall, (rec) => {
           recorded.push(rec);
           return { id: rec.id, recorded: true, cost_usd: null };

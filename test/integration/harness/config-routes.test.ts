@@ -49,6 +49,7 @@ beforeAll(async () => {
     SERVICE_ROUTE_GATE_CHECK: 'openai:gpt-4.1-mini',
     SERVICE_ROUTE_CLASSIFICATION: 'not-a-route',
     SERVICE_ROUTE_BOGUS_ROLE: 'openai:gpt-4o',
+    SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1', // the local Ollama credential
   });
   const sink = new Writable({
     write(chunk, _enc, done) {

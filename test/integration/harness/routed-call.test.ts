@@ -59,6 +59,7 @@ beforeAll(async () => {
     SERVICE_PORT: '0',
     SERVICE_DATA_DIR: 'memory://',
     SERVICE_ROUTE_CHAT: 'openai:gpt-4.1',
+    SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1', // the local wire servers
   });
   const sink = new Writable({
     write(chunk, _enc, done) {

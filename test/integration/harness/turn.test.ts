@@ -31,7 +31,10 @@ describe.each(FAMILY_CASES)('harness.turn on the $family family', (fc) => {
 
   beforeAll(async () => {
     server = await fc.start({ apiKey: KEY });
-    t = await startTestNode({ roles: 'gateway,harness,tools,projects,adapter:project' });
+    t = await startTestNode({
+      roles: 'gateway,harness,tools,projects,adapter:project',
+      env: { SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' }, // the local wire servers
+    });
     const res = await fetch(`${t.url}/v1/harness/credentials`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

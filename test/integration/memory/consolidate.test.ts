@@ -70,7 +70,10 @@ describe('memory consolidation on the summarisation route', () => {
 
   beforeAll(async () => {
     model = await startOpenAIServer({ apiKey: KEY });
-    t = await startTestNode({ roles: ROLES, env: { SERVICE_ROUTE_SUMMARISATION: 'local-llm:llama3.1:8b' } });
+    t = await startTestNode({
+      roles: ROLES,
+      env: { SERVICE_ROUTE_SUMMARISATION: 'local-llm:llama3.1:8b', SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' },
+    });
     const cred = await fetch(`${t.url}/v1/harness/credentials`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

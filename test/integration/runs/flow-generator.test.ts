@@ -9,7 +9,7 @@ import { useTestNode } from '../../support/node.ts';
 // that fails the check leaves the base flow with a note.
 const t = useTestNode({
   roles: 'harness,tools,holds,approvals,runs',
-  env: { SERVICE_ROUTE_FLOW_GENERATOR: LOCAL_ROUTE },
+  env: { SERVICE_ROUTE_FLOW_GENERATOR: LOCAL_ROUTE, SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' },
 });
 const model = useLocalModel(t);
 const MECH = ['intent', 'needs', 'requirements', 'feasibility', 'design', 'simulation'];

@@ -10,7 +10,7 @@ import { callTool, okData } from '../../support/tools.ts';
 // caller under its ownership epoch (the twin's run fence), the gates actor's deterministic check of the deliverable.
 const t = useTestNode({
   roles: 'gateway,harness,tools,holds,projects,adapter:project,twin,adapter:twin,runs,gates,approvals',
-  env: { SERVICE_PHASE_BRAIN: 'model' },
+  env: { SERVICE_PHASE_BRAIN: 'model', SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' },
 });
 const model = useLocalModel(t);
 

@@ -16,7 +16,10 @@ import { callTool, okData } from '../../support/tools.ts';
 // speaking the OpenAI wire protocol as the scripted model. The phase input is what the runs actor builds (the run's
 // service caller); the executor is the one the runs actor uses. Routes are per project, so one project has a
 // phase_brain route and another has none.
-const t = useTestNode({ roles: 'gateway,harness,tools,holds,projects,adapter:project,twin,adapter:twin' });
+const t = useTestNode({
+  roles: 'gateway,harness,tools,holds,projects,adapter:project,twin,adapter:twin',
+  env: { SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' }, // the local model server
+});
 const model = useLocalModel(t);
 const firmware = HARDWARE_V1.phases.find((p) => p.id === 'firmware')!;
 const USAGE = { prompt_tokens: 100, completion_tokens: 10 };
