@@ -6,8 +6,9 @@ import { z } from 'zod';
  * delete, S CAD-session scratch edit, O open-world, I idempotent. This table is the one place they are written;
  * adapters take their annotations from it and the hold policy reads the same classes.
  * W (this service's, docs/decisions/0030-export-writes.md): the tool writes the workspace only where the call names an
- * output (OUTPUT_ARGS); without one it writes nothing but its own scratch folder. Such a tool is listed by its worst
- * call (a D tool: `overwrite: true` replaces a file) and the hold policy judges each call by what it can write.
+ * output (OUTPUT_ARGS); without one it writes nothing but its own scratch folder. V: a P tool whose `overwrite: true`
+ * replaces an existing output. Both are listed by their worst call (destructiveHint true) and the hold policy judges
+ * each call by what it can write (`callAnnotations`).
  */
 export const ToolClassSchema = z.enum(['R', 'R*', 'A', 'P', 'D', 'S']);
 export type ToolClass = z.infer<typeof ToolClassSchema>;
@@ -23,6 +24,8 @@ export interface CatalogueEntry {
   humanAuthority: boolean;
   /** W: writes the workspace only through the call's OUTPUT_ARGS (else only its scratch folder); see `callAnnotations`. */
   outputArgsOnly: boolean;
+  /** V: produces a new file, and replaces an existing one only when the call says `overwrite: true`. */
+  overwriteOnly: boolean;
 }
 
 /** The arguments through which a W tool's call writes the workspace; `overwrite: true` lets it replace a file. */
@@ -35,9 +38,10 @@ const row = (spec: string): Row => {
 };
 
 /**
- * Per adapter: `name CLASS[+O][+I][+2][+H][+W]` (+2 = phase 2 authoring tool, +H = human authority, +W = writes the
- * workspace only through output arguments). TOOLS.md lists eda's export_bom, export_gerber and export_netlist as R;
- * they write files where the caller says, so they are D+W here (issue 27, decision 0030).
+ * Per adapter: `name CLASS[+O][+I][+2][+H][+W][+V]` (+2 = phase 2 authoring tool, +H = human authority, +W = writes
+ * the workspace only through output arguments, +V = overwrites only with `overwrite: true`). TOOLS.md lists eda's
+ * export_bom, export_gerber and export_netlist as R; they write files where the caller says, so they are D+W here
+ * (issue 27, decision 0030).
  */
 const RAW: Record<string, string[]> = {
   solver: [
@@ -53,22 +57,22 @@ const RAW: Record<string, string[]> = {
   ],
   circuit: ['run_simulation P'],
   cadscript: [
-    'create_parametric P',
+    'create_parametric P+V',
     'boolean_operation D',
     'get_properties R',
     'export_geometry D',
     'execute_script D',
-    'create_assembly P+2',
-    'generate_enclosure P+2',
+    'create_assembly P+2+V',
+    'generate_enclosure P+2+V',
   ],
   cadkernel: [
     // 6 stateless file tools
-    'create_parametric P',
+    'create_parametric P+V',
     'boolean_operation D',
     'get_properties R',
     'export_geometry D',
     'describe_step_file R',
-    'generate_mesh P',
+    'generate_mesh P+V',
     // 27 session tools (phase 2)
     'open_session S+2',
     'close_session S+2',
@@ -93,7 +97,7 @@ const RAW: Record<string, string[]> = {
     'describe_model R+2',
     'execute_code D+2',
     'import_step S+2',
-    'export_model P+2',
+    'export_model P+2+V',
     'create_assembly S+2',
     'add_assembly_joint S+2',
     'list_joints R+2',
@@ -158,6 +162,7 @@ function parseEntry(adapter: string, spec: string): CatalogueEntry {
     phase: mods.includes('2') ? 2 : 1,
     humanAuthority: mods.includes('H'),
     outputArgsOnly: mods.includes('W'),
+    overwriteOnly: mods.includes('V'),
   };
 }
 
@@ -173,7 +178,7 @@ export function annotationsOf(e: CatalogueEntry, twinMutations = false) {
   const readOnly = e.cls === 'R' || (e.cls === 'R*' && !twinMutations);
   return {
     readOnlyHint: readOnly,
-    destructiveHint: readOnly ? false : e.cls === 'D' || (e.cls === 'R*' && twinMutations),
+    destructiveHint: readOnly ? false : e.cls === 'D' || e.overwriteOnly || (e.cls === 'R*' && twinMutations),
     idempotentHint: readOnly || e.idempotent,
     openWorldHint: e.openWorld,
   };
@@ -182,14 +187,17 @@ export function annotationsOf(e: CatalogueEntry, twinMutations = false) {
 /**
  * The annotations of one call (the hold policy's view): a W tool's call that names no output writes only its own
  * scratch folder, so it is read-only for the workspace; one that names an output is an additive write, destructive
- * only with `overwrite: true`. Any other tool's call is its tool's annotations. Without the arguments: the tool's.
+ * only with `overwrite: true`; a V tool's call is destructive only with `overwrite: true`. Any other tool's call is
+ * its tool's annotations. Without the arguments: the tool's.
  */
 export function callAnnotations<A extends { readOnlyHint: boolean; destructiveHint: boolean }>(
   annotations: A,
   entry: CatalogueEntry | undefined,
   args: Record<string, unknown> | undefined,
 ): A {
-  if (!entry?.outputArgsOnly || args === undefined) return annotations;
+  if (args === undefined) return annotations;
+  if (entry?.overwriteOnly) return { ...annotations, destructiveHint: args.overwrite === true };
+  if (!entry?.outputArgsOnly) return annotations;
   if (!OUTPUT_ARGS.some((k) => args[k] !== undefined))
     return { ...annotations, readOnlyHint: true, destructiveHint: false };
   return { ...annotations, readOnlyHint: false, destructiveHint: args.overwrite === true };

@@ -94,7 +94,7 @@ const toolCall = async () => {
     ToolsActions.call,
     {
       name: 'cadscript.create_parametric',
-      arguments: { shape_type: 'plate', parameters: PLATE, output_path: 'bench/plate.step' },
+      arguments: { shape_type: 'plate', parameters: PLATE, output_path: 'bench/plate.step', overwrite: true },
       call_id: `b-${crypto.randomUUID()}`,
       caller: { kind: 'stdio', transport: 'stdio' },
     },

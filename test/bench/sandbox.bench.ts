@@ -149,7 +149,7 @@ rows.push(
     async (_, mode) => {
       const out = await call(nodes[mode].node.broker, ToolsActions.call, {
         name: 'cadscript.create_parametric',
-        arguments: { shape_type: 'plate', parameters: PLATE, output_path: `bench/plate-${mode}.step` },
+        arguments: { shape_type: 'plate', parameters: PLATE, output_path: `bench/plate-${mode}.step`, overwrite: true },
         call_id: `b-${crypto.randomUUID()}`,
         caller: { kind: 'stdio', transport: 'stdio' },
       });

@@ -142,7 +142,7 @@ try {
       'cadscript',
       { SERVICE_CADSCRIPT_CONCURRENCY: '1', SERVICE_CAD_THREADS: '1' },
       'cadscript.create_parametric',
-      (i) => ({ shape_type: 'plate', parameters: PLATE, output_path: `bench-scale/plate-${i}.step` }),
+      (i) => ({ shape_type: 'plate', parameters: PLATE, output_path: `bench-scale/plate-${i}.step`, overwrite: true }),
       CAD_ROUNDS,
     );
 } finally {

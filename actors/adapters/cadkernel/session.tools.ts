@@ -5,6 +5,7 @@ import { ActorError } from '../../../brokers/errors.ts';
 import { CadSessionsActions as A } from '../../../contracts/actions/cadsessions.actions.ts';
 import { ExportModelArgs, SessionOpArgs, type SessionOpName } from '../../../contracts/cad-session.ts';
 import { SANDBOX_DOC, type CadToolDeps } from '../kit/cad/common.ts';
+import { OverwriteArg } from '../kit/output-args.ts';
 import { defineTool, InvalidArgumentsError, ToolError, ToolUnavailableError, type ToolContext } from '../kit/tool.ts';
 
 /** Actor calls of a session tool run as long as the tool's own deadline allows (the kit enforces it). */
@@ -173,10 +174,10 @@ export function sessionTools(deps: CadToolDeps) {
         'Export a solid, an assembly or the whole session as STEP: step_base64, volume_mm3, surface_area_mm2, bounding_box, and stored_properties measured from the written bytes; placements are baked when the file would carry them as axes. ' +
         'Colours: part_materials (part label to material), then color ([r,g,b] 0-1 or 0-255) or material (color wins), then the colour recorded at import; an unknown material leaves the part uncoloured. ' +
         'The export is stashed: twin.commit_geometry {session_id, obj_id} commits exactly these bytes.',
-      input: ExportModelArgs.extend({ ...SessionId, output_path: z.string().optional() }),
+      input: ExportModelArgs.extend({ ...SessionId, output_path: z.string().optional(), overwrite: OverwriteArg }),
       handler: async (a, tc) => {
-        const { session_id, output_path, ...args } = a;
-        if (output_path !== undefined) await deps.workspace.resolveForWrite(output_path, 'output_path');
+        const { session_id, output_path, overwrite, ...args } = a;
+        if (output_path !== undefined) await deps.workspace.resolveOutput(output_path, 'output_path', overwrite);
         const r = await sessionCall(tc, session_id, () => call(tc.ctx, A.export, { session_id, args }, NO_BUS_TIMEOUT));
         let cad_file: string | undefined;
         if (output_path !== undefined) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CreateAssemblyRequestSchema } from '../../../contracts/cad.ts';
 import { BBoxOutSchema, kernelRun, outputPath, reportFile, SANDBOX_DOC, type CadToolDeps } from '../kit/cad/common.ts';
+import { OverwriteArg } from '../kit/output-args.ts';
 import { defineTool } from '../kit/tool.ts';
 
 /** Default CPU time of a script inside the kernel thread; the call's own deadline (timeout_seconds) also applies. */
@@ -32,9 +33,9 @@ export function scriptTools(deps: CadToolDeps) {
       name: 'execute_script',
       title: 'Run a CAD script',
       description: `Run a JavaScript script against the OpenCascade kernel API. When \`result\` is a solid it is also written to the workspace (cad_file). ${SANDBOX_DOC}`,
-      input: z.object({ ...ScriptArgs, output_path: z.string().optional() }),
+      input: z.object({ ...ScriptArgs, output_path: z.string().optional(), overwrite: OverwriteArg }),
       handler: async (a, tc) => {
-        const output = await outputPath(deps, 'execute_script', a.output_path, 'script_result.step');
+        const output = await outputPath(deps, 'execute_script', a.output_path, 'script_result.step', a.overwrite);
         const r = await kernelRun(tc, (signal) =>
           pool().run(
             'runStatelessScript',
@@ -57,13 +58,14 @@ export function scriptTools(deps: CadToolDeps) {
       description:
         'Build an assembly from parts (SPEC "Assembly part": name, kind box|cylinder|cone|sphere, parameters in mm, position [x,y,z], fillet or chamfer applied to every edge before holes, holes [{x, y, diameter}]) and write one STEP with the part names. ' +
         'Returns cad_file, part_count, per-part properties, the overall bounding box and interferences (pairs of parts that overlap, with the common volume).',
-      input: CreateAssemblyRequestSchema.extend({ output_path: z.string().optional() }),
+      input: CreateAssemblyRequestSchema.extend({ output_path: z.string().optional(), overwrite: OverwriteArg }),
       handler: async (a, tc) => {
         const output = await outputPath(
           deps,
           'create_assembly',
           a.output_path,
           `${a.name.replace(/[^A-Za-z0-9_.-]+/g, '_')}.step`,
+          a.overwrite,
         );
         const parts = a.parts.map((p) => ({
           ...p,
@@ -88,6 +90,7 @@ export function scriptTools(deps: CadToolDeps) {
         corner_radius: z.number().min(0).default(0),
         lid: z.boolean().default(true),
         output_path: z.string().optional(),
+        overwrite: OverwriteArg,
       }),
       output: z.looseObject({
         cad_file: z.string(),
@@ -95,8 +98,8 @@ export function scriptTools(deps: CadToolDeps) {
         bounding_box: BBoxOutSchema,
       }),
       handler: async (a, tc) => {
-        const output = await outputPath(deps, 'generate_enclosure', a.output_path, 'enclosure.step');
-        const { output_path: _o, ...dims } = a;
+        const output = await outputPath(deps, 'generate_enclosure', a.output_path, 'enclosure.step', a.overwrite);
+        const { output_path: _o, overwrite: _w, ...dims } = a;
         const r = await kernelRun(tc, (signal) =>
           pool().run('generateEnclosure', { ...dims, output: output.path }, { signal }),
         );

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidArgumentsError, type ToolContext } from '../kit/tool.ts';
+import { OverwriteArg } from '../kit/output-args.ts';
 import type { Workspace } from '../kit/workspace.ts';
 
 /**
@@ -18,10 +19,7 @@ export const ExportOutputPath = z
     "workspace path to write the file to (default: the call's own scratch folder); an existing file is refused unless overwrite is true",
   );
 
-export const ExportOverwrite = z
-  .boolean()
-  .default(false)
-  .describe('replace an existing file at the output path (default false: refused); such a call may overwrite');
+export const ExportOverwrite = OverwriteArg;
 
 /** A file the export made: written to `outputPath` (refused if it exists, unless `overwrite`) or its scratch folder. */
 export async function writeExport(

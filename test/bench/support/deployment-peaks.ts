@@ -92,6 +92,7 @@ const DEPLOYMENTS: Deployment[] = [
               shape_type: 'plate',
               parameters: PLATE,
               output_path: `peaks/s${i}.step`,
+              overwrite: true,
             }),
           ),
         );
@@ -110,6 +111,7 @@ const DEPLOYMENTS: Deployment[] = [
               shape_type: 'plate',
               parameters: PLATE,
               output_path: `peaks/k${i}.step`,
+              overwrite: true,
             }),
           ),
         );

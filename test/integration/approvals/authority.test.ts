@@ -123,7 +123,9 @@ describe('twin.approve_engineering_change', () => {
 describe('twin.approve_design_loop', () => {
   const loopSpec = {
     tool: 'cadscript.create_parametric',
-    arguments: { shape_type: 'box', parameters: { length: 10, width: 10, height: 10 }, output_path: 'loops/box.step' },
+    // No output_path: each iteration's file goes to its own scratch folder (a fixed output_path would be refused from
+    // the second iteration on, as the file exists: decision 0030).
+    arguments: { shape_type: 'box', parameters: { length: 10, width: 10, height: 10 } },
     parameter: 'parameters.height',
     candidates: [4, 2, 6],
     metric: 'volume_mm3',

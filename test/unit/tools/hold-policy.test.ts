@@ -80,3 +80,32 @@ describe('hold policy, judged per call for the EDA exports (issue 27 finding 4, 
     expect(decideHold('eda.export_bom', annotationsOf(e), e, remote, { exemptLocalWrites: true }).kind).toBe('hold');
   });
 });
+
+describe('hold policy for the CAD tools that produce files (class P, +V)', () => {
+  const decideCall = (id: string, caller: Caller, args: Record<string, unknown>) => {
+    const e = TOOL_CATALOGUE.get(id)!;
+    return decideHold(id, annotationsOf(e), e, caller, { exemptLocalWrites: true }, args).kind;
+  };
+  const producers = [
+    'cadscript.create_parametric',
+    'cadscript.create_assembly',
+    'cadscript.generate_enclosure',
+    'cadkernel.create_parametric',
+    'cadkernel.generate_mesh',
+    'cadkernel.export_model',
+  ];
+
+  it('lists them as writes that may overwrite (overwrite: true replaces a file)', () => {
+    for (const id of producers)
+      expect(annotationsOf(TOOL_CATALOGUE.get(id)!), id).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('holds them for a remote caller either way; the service caller runs them unless they overwrite', () => {
+    for (const id of producers) {
+      expect(decideCall(id, remote, { output_path: 'a.step', overwrite: false }), id).toBe('hold');
+      expect(decideCall(id, remote, { output_path: 'a.step', overwrite: true }), id).toBe('hold');
+      expect(decideCall(id, service, { overwrite: false }), id).toBe('run');
+      expect(decideCall(id, service, { output_path: 'a.step', overwrite: true }), id).toBe('refuse');
+    }
+  });
+});

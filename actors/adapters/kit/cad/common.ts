@@ -137,16 +137,18 @@ export interface OutputTarget {
 
 /**
  * The output of a call: the kernel always writes into the call's fresh scratch folder (same file name, so the extension
- * still picks the format); a caller's `output_path` is checked before any work and the file is moved there afterwards
- * through the workspace's confinement (no write follows a symlink; README "Workspace confinement").
+ * still picks the format); a caller's `output_path` is checked before any work (an existing file is refused unless
+ * `overwrite`) and the file is moved there afterwards through the workspace's confinement (no write follows a
+ * symlink; README "Workspace confinement").
  */
 export async function outputPath(
   deps: CadToolDeps,
   tool: string,
   given: string | undefined,
   fallbackName: string,
+  overwrite = false,
 ): Promise<OutputTarget> {
-  const target = given !== undefined ? await deps.workspace.resolveForWrite(given, 'output_path') : undefined;
+  const target = given !== undefined ? await deps.workspace.resolveOutput(given, 'output_path', overwrite) : undefined;
   const dir = await deps.workspace.scratch(tool);
   return target ? { path: path.join(dir, path.basename(target)), given } : { path: path.join(dir, fallbackName) };
 }

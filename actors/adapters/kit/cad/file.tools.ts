@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OverwriteArg } from '../output-args.ts';
 import { BooleanOperationSchema } from '../../../../contracts/cad.ts';
 import { SHAPE_TYPES } from '../../../../workers/cad/shape-types.ts';
 import { defineTool } from '../tool.ts';
@@ -67,10 +68,11 @@ export function fileTools(deps: CadToolDeps) {
         parameters: z.record(z.string(), z.number()).default({}),
         holes: z.array(HoleArgSchema).optional().describe('extra through-holes along Z'),
         output_path: OutputPath,
+        overwrite: OverwriteArg,
       }),
       output: CadFileOutSchema,
       handler: async (a, tc) => {
-        const output = await outputPath(deps, 'create_parametric', a.output_path, `${a.shape_type}.step`);
+        const output = await outputPath(deps, 'create_parametric', a.output_path, `${a.shape_type}.step`, a.overwrite);
         const r = await kernelRun(tc, (signal) =>
           pool().run(
             'createParametric',
@@ -91,6 +93,7 @@ export function fileTools(deps: CadToolDeps) {
         tool_path: FilePath('tool solid'),
         operation: BooleanOperationSchema.default('subtract'),
         output_path: OutputPath,
+        overwrite: OverwriteArg,
       }),
       output: CadFileOutSchema,
       handler: async (a, tc) => {
@@ -98,7 +101,7 @@ export function fileTools(deps: CadToolDeps) {
           await deps.workspace.resolveForRead(a.target_path, 'target_path'),
           await deps.workspace.resolveForRead(a.tool_path, 'tool_path'),
         ];
-        const output = await outputPath(deps, 'boolean_operation', a.output_path, `${a.operation}.step`);
+        const output = await outputPath(deps, 'boolean_operation', a.output_path, `${a.operation}.step`, a.overwrite);
         const r = await kernelRun(tc, (signal) =>
           pool().run('booleanFiles', { target, tool, operation: a.operation, output: output.path }, { signal }),
         );
@@ -128,6 +131,7 @@ export function fileTools(deps: CadToolDeps) {
         file_path: FilePath('file'),
         format: ExportFormatArg,
         output_path: OutputPath,
+        overwrite: OverwriteArg,
         tolerance: z.number().positive().optional(),
         angular_tolerance: z.number().positive().optional(),
         view: z.enum(['front', 'back', 'top', 'bottom', 'left', 'right']).optional(),
@@ -140,7 +144,7 @@ export function fileTools(deps: CadToolDeps) {
           .split('/')
           .pop()!
           .replace(/\.[^.]+$/, '');
-        const output = await outputPath(deps, 'export_geometry', a.output_path, `${base}.${format}`);
+        const output = await outputPath(deps, 'export_geometry', a.output_path, `${base}.${format}`, a.overwrite);
         const mesh = {
           ...(a.tolerance ? { tolerance: a.tolerance } : {}),
           ...(a.angular_tolerance ? { angular_tolerance: a.angular_tolerance } : {}),

@@ -4,6 +4,7 @@ import type { SimFieldPool } from '../../../../workers/simfield/pool.ts';
 import { meshStep } from '../engines/gmsh.ts';
 import { createToolSimFieldPool } from '../engines/simfield.ts';
 import { existingFile } from '../existing-file.ts';
+import { OverwriteArg } from '../output-args.ts';
 import { defineTool, InvalidArgumentsError } from '../tool.ts';
 import type { Workspace } from '../workspace.ts';
 
@@ -31,6 +32,7 @@ export const GenerateMeshInputSchema = z.object({
     .min(1)
     .optional()
     .describe("workspace path of the .inp to write (default: the call's scratch folder)"),
+  overwrite: OverwriteArg,
 });
 
 /**
@@ -55,7 +57,7 @@ export function generateMeshTool(deps: GenerateMeshDeps) {
       }
       if (a.output_path !== undefined && !a.output_path.endsWith('.inp'))
         throw new InvalidArgumentsError('output_path must end in .inp', { output_path: a.output_path });
-      if (a.output_path !== undefined) await deps.workspace.resolveForWrite(a.output_path, 'output_path');
+      if (a.output_path !== undefined) await deps.workspace.resolveOutput(a.output_path, 'output_path', a.overwrite);
       const dir = await deps.workspace.scratch('cadkernel.generate_mesh');
       // the mesh is written in the call's scratch folder and moved to output_path through the workspace's confinement
       const scratchMesh = path.join(dir, 'mesh.inp');
