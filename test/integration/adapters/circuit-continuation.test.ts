@@ -66,6 +66,16 @@ describe('circuit.run_simulation joins continuation lines before its allow-list 
     });
   }
 
+  it('refuses an include of a file outside the workspace in the same words whether it exists or not', async () => {
+    for (const card of ['.include', '.lib', '.incl']) {
+      const tail = card === '.lib' ? ' typ' : '';
+      const present = await refusal(`* t\n${card} ${secret}${tail}\nV1 a 0 1\nR1 a 0 1k\n.tran 0.1 1\n.end\n`);
+      const absent = await refusal(`* t\n${card} ${missing}${tail}\nV1 a 0 1\nR1 a 0 1k\n.tran 0.1 1\n.end\n`);
+      expect(present).toMatch(/outside the workspace/);
+      expect(absent.split(missing).join('<f>')).toBe(present.split(secret).join('<f>'));
+    }
+  });
+
   it('refuses a .options continuation that follows an include card (ngspice joins it to the included file)', async () => {
     fs.writeFileSync(path.join(workspace, 'nets/opts.inc'), '.options reltol=1e-3\n');
     const message = await refusal('* t\n.include nets/opts.inc\n+ filetype=binary\nV1 a 0 1\nR1 a 0 1k\n.end\n');
