@@ -65,6 +65,16 @@ export const ModelRoutingHealthSchema = z.object({ status: z.string(), problems:
 export type ModelRoutingHealth = z.infer<typeof ModelRoutingHealthSchema>;
 
 /**
+ * Whether the harness write routes (credentials, selection, project routes) are open (loopback, no admin token),
+ * behind the admin token, or closed (beyond loopback with no admin token: issue 27); this service's addition.
+ */
+export const HarnessWritesHealthSchema = z.object({
+  status: z.enum(['open', 'admin_token', 'closed']),
+  detail: z.string(),
+});
+export type HarnessWritesHealth = z.infer<typeof HarnessWritesHealthSchema>;
+
+/**
  * Unified-server health roll-up: `health/check` answer and `GET /health` body (SPEC "Unified-server health roll-up").
  * status is healthy only if every adapter answered; unreachable_adapters and detail appear only when something is
  * wrong. `components` is this service's addition: the gateway reports its actors and the database there.
@@ -83,6 +93,7 @@ export const HealthRollupSchema = z.object({
   client: HealthClientSchema,
   llm_usage_24h: LlmUsage24hSchema,
   model_routing: ModelRoutingHealthSchema,
+  harness_writes: HarnessWritesHealthSchema.optional(),
   components: z.array(ComponentHealthSchema).optional(),
 });
 export type HealthRollup = z.infer<typeof HealthRollupSchema>;

@@ -24,6 +24,7 @@ import { createMcpServer } from './mcp/server.ts';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from './mcp/session-store.ts';
 import { runStdio } from './mcp/stdio.ts';
 import { StandaloneStreams } from './mcp/streams.ts';
+import { harnessWritesState } from './routes/harness.routes.ts';
 
 /** How the launcher runs the gateway, and where it ended up listening (port 0 picks a free one). */
 export interface GatewayRuntime {
@@ -124,6 +125,7 @@ export function createGatewayService(
         broker,
         version: '0.1.0',
         auth: () => (config.SERVICE_MCP_API_KEY ? 'api_key' : 'open'),
+        harnessWrites: () => harnessWritesState(config),
       });
       const redis = infra.redis();
       sessions = redis ? new RedisSessionStore(redis, config.SERVICE_NAMESPACE) : new MemorySessionStore();

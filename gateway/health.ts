@@ -28,6 +28,8 @@ export interface HealthOptions {
   broker: Pick<ServiceBroker, 'nodeID'>;
   version: string;
   auth: () => HealthRollup['auth'];
+  /** The harness write routes' state (harness.routes.ts harnessWritesState). */
+  harnessWrites?: () => NonNullable<HealthRollup['harness_writes']>;
   startedAt?: number;
 }
 
@@ -111,6 +113,7 @@ export function createHealth(opts: HealthOptions): (client?: HealthRollup['clien
       client,
       llm_usage_24h: llmUsage,
       model_routing,
+      ...(opts.harnessWrites ? { harness_writes: opts.harnessWrites() } : {}),
       components,
     };
     if (unreachable.length) rollup.unreachable_adapters = unreachable.map((a) => a.adapter_id);

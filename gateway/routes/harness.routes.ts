@@ -16,7 +16,9 @@ import {
   SelectionPutSchema,
   SelectionSchema,
 } from '../../contracts/harness-config.ts';
+import type { HarnessWritesHealth } from '../../contracts/health.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { isLoopback } from '../plugins/host-check.ts';
 
 /** The header carrying SERVICE_HARNESS_ADMIN_TOKEN (the dashboard's admin field; CORS allows it). */
 export const ADMIN_TOKEN_HEADER = 'x-service-admin-token';
@@ -24,11 +26,37 @@ export const ADMIN_TOKEN_HEADER = 'x-service-admin-token';
 const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
 
 /**
+ * The harness write routes' state (issue 27): behind SERVICE_HARNESS_ADMIN_TOKEN when it is set; else open on a
+ * loopback gateway (the one local person) and closed on any other bind, where anyone reaching the gateway could
+ * store a credential or move the routes (docs/decisions/0012).
+ */
+export function harnessWritesState(
+  config: Pick<GatewayDeps['config'], 'SERVICE_HOST' | 'SERVICE_HARNESS_ADMIN_TOKEN'>,
+): HarnessWritesHealth {
+  if (config.SERVICE_HARNESS_ADMIN_TOKEN)
+    return { status: 'admin_token', detail: 'the harness write routes need X-Service-Admin-Token' };
+  if (isLoopback(config.SERVICE_HOST))
+    return {
+      status: 'open',
+      detail: `the gateway listens on loopback (${config.SERVICE_HOST}): no admin token needed`,
+    };
+  return {
+    status: 'closed',
+    detail: `the harness write routes are closed: the gateway listens on ${config.SERVICE_HOST}, beyond loopback, and SERVICE_HARNESS_ADMIN_TOKEN is not set; set it to open them (credentials, selection, project routes)`,
+  };
+}
+
+/**
  * SPEC Authentication rule 7: when the gateway sets SERVICE_HARNESS_ADMIN_TOKEN, the harness write routes need it in
  * X-Service-Admin-Token: missing is 401 AUTH_REQUIRED, wrong is 403 FORBIDDEN. Compared as SHA-256 digests in
- * constant time, so neither the content nor the length leaks.
+ * constant time, so neither the content nor the length leaks. Without a token they are open only on a loopback
+ * gateway; closed elsewhere, 403 FORBIDDEN (reason harness_writes_closed).
  */
-export function adminTokenCheck(token: string | undefined) {
+export function adminTokenCheck(token: string | undefined, state?: HarnessWritesHealth) {
+  if (state?.status === 'closed')
+    return async () => {
+      throw new ActorError('FORBIDDEN', state.detail, { reason: 'harness_writes_closed' });
+    };
   if (!token) return async () => undefined;
   const want = digest(token);
   return async (req: FastifyRequest) => {
@@ -54,7 +82,10 @@ const ProjectParams = z.object({ project_id: z.string().min(1).max(200) });
 export function harnessRoutes(deps: GatewayDeps) {
   return async function routes(app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
-    const admin = adminTokenCheck(deps.config.SERVICE_HARNESS_ADMIN_TOKEN);
+    const state = harnessWritesState(deps.config);
+    if (state.status === 'closed')
+      deps.log.warn({ event: 'harness_writes_closed', host: deps.config.SERVICE_HOST }, state.detail);
+    const admin = adminTokenCheck(deps.config.SERVICE_HARNESS_ADMIN_TOKEN, state);
 
     r.post(
       '/credentials',
