@@ -124,7 +124,7 @@ export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<Har
       if (id !== SEARCH_TOOLS_ID || !offer) throw new Error(`no harness tool ${id}`);
       return offer.search(args);
     },
-    requiresApproval: (tool) => requiresApproval(tool),
+    requiresApproval: (tool, args) => requiresApproval(tool, args),
   });
   const added: HarnessCallParams['messages'] = [];
   const result: HarnessTurnResult = {
@@ -179,7 +179,7 @@ export async function runTurn(p: HarnessTurnParams, deps: TurnDeps): Promise<Har
           name: tc.name,
           tool_id: tool?.id ?? null,
           arguments: tc.arguments,
-          requires_approval: tool ? requiresApproval(tool) : false,
+          requires_approval: tool ? requiresApproval(tool, tc.arguments) : false,
         },
         step + 1,
       );

@@ -20,8 +20,8 @@ export interface ToolStepDeps {
   callTool(toolId: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** Runs one of the harness's own tools, in process. */
   runNative?(toolId: string, args: Record<string, unknown>): Promise<ToolResult>;
-  /** Whether a person must approve the call before it runs (approvalPolicy below). */
-  requiresApproval(tool: OfferedTool): boolean;
+  /** Whether a person must approve the call (with these arguments, when known) before it runs (approvalPolicy below). */
+  requiresApproval(tool: OfferedTool, args?: Record<string, unknown>): boolean;
   validator?: ArgValidator;
 }
 
@@ -37,13 +37,24 @@ export interface ToolObservation {
   ran: boolean;
 }
 
-/** The hold policy of the registry for this caller (SPEC rule 9: `hold` mode holds writes; `forward` refuses instead). */
-export function approvalPolicy(caller: Caller, exemptLocalWrites = true): (tool: OfferedTool) => boolean {
-  return (tool) =>
+/**
+ * The hold policy of the registry for this caller (SPEC rule 9: `hold` mode holds writes; `forward` refuses instead),
+ * judged per call when the arguments are given, as the registry judges it (an EDA export into its scratch is no write).
+ */
+export function approvalPolicy(
+  caller: Caller,
+  exemptLocalWrites = true,
+): (tool: OfferedTool, args?: Record<string, unknown>) => boolean {
+  return (tool, args) =>
     !tool.native &&
-    decideHold(tool.id, tool.annotations ?? UNCLASSIFIED_ANNOTATIONS, TOOL_CATALOGUE.get(tool.id), caller, {
-      exemptLocalWrites,
-    }).kind === 'hold';
+    decideHold(
+      tool.id,
+      tool.annotations ?? UNCLASSIFIED_ANNOTATIONS,
+      TOOL_CATALOGUE.get(tool.id),
+      caller,
+      { exemptLocalWrites },
+      args,
+    ).kind === 'hold';
 }
 
 /** JSON with object keys sorted at every level: `(tool, canonical arguments)` is the cache key (rule 3). */
@@ -84,7 +95,7 @@ export class ToolTurn {
 
   async runStep(calls: readonly ModelToolCall[]): Promise<ToolObservation[]> {
     const prepared = calls.map((c) => this.prepare(c));
-    const serial = prepared.some((p) => 'tool' in p && this.deps.requiresApproval(p.tool));
+    const serial = prepared.some((p) => 'tool' in p && this.deps.requiresApproval(p.tool, p.call.arguments));
     if (!serial) return Promise.all(prepared.map((p) => this.settle(p)));
     const out: ToolObservation[] = [];
     for (const p of prepared) out.push(await this.settle(p));

@@ -262,3 +262,26 @@ describe('a model step of tool calls (SPEC "Chat and harness rules" 1-4)', () =>
     expect(obs[1].envelope.status).toBe('success');
   });
 });
+
+describe('approval of an EDA export in a chat turn, judged per call like the registry (issue 27 finding 4)', () => {
+  const e = TOOL_CATALOGUE.get('eda.export_bom')!;
+  const exportBom: AnnouncedTool = {
+    ...listed[0]!,
+    tool_id: 'eda.export_bom',
+    adapter_id: 'eda',
+    name: 'export_bom',
+    capability: 'eda',
+    input_schema: { type: 'object', properties: {} },
+    annotations: annotationsOf(e),
+    idempotent: e.idempotent,
+  };
+  const tool = planToolOffer([exportBom], { family: 'openai_compatible' }).byName.get('eda__export_bom')!;
+  const chat = approvalPolicy({ kind: 'remote', transport: 'internal', client: 'chat:t' });
+
+  it('needs no person for an export into its own scratch folder, and one for a workspace path or an overwrite', () => {
+    expect(chat(tool, { schematic_path: 'a.kicad_sch' })).toBe(false);
+    expect(chat(tool, { schematic_path: 'a.kicad_sch', output_path: 'out/a.csv' })).toBe(true);
+    expect(chat(tool, { schematic_path: 'a.kicad_sch', output_path: 'a.kicad_pcb', overwrite: true })).toBe(true);
+    expect(chat(tool)).toBe(true);
+  });
+});
