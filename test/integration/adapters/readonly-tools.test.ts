@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
@@ -15,13 +17,22 @@ import { DEMOS } from './eda/demo-workspace.ts';
 /**
  * Issue 27 finding 4, "tool annotations tell the truth": every tool the registry lists as read-only is run through
  * the registry in a throwaway workspace, and the workspace (paths, sizes, mtimes, hashes) must be the same afterwards
- * except for the call's own new scratch folder (`calls/<tool>/<id>/`). A read-only tool this node cannot run is named
- * in NOT_RUN with the reason; the lists must name exactly the read-only tools served.
+ * except for the call's own new scratch folder (`calls/<tool>/<id>/`). A read-only tool this node cannot run would be
+ * named in NOT_RUN with the reason (none today: the web tools reach a loopback server); the lists must name exactly
+ * the read-only tools served.
  */
-const NOT_RUN: Record<string, string> = {
-  'web.search': 'open world: asks a search provider on the internet, which a test node has no route to',
-  'web.fetch': 'open world: fetches a public URL; the egress rules refuse every local address a test could serve',
-};
+const NOT_RUN: Record<string, string> = {};
+
+/** The web the web tools reach: a page and a SearxNG-shaped search endpoint on loopback. */
+const web = http.createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://local');
+  if (url.pathname === '/search')
+    return res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ results: [{ title: 'beam tables', url: 'https://example.org/b', content: 'IPE 200' }] }));
+  return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>E = 210 GPa</p></body></html>');
+});
+let webBase = '';
 
 const ws = tempWorkspace('readonly-tools-');
 let t: TestNode;
@@ -81,6 +92,8 @@ const ARGS: Record<string, () => Record<string, unknown>> = {
     ],
     payload_kg: 0.5,
   }),
+  'web.search': () => ({ query: 'beam tables' }),
+  'web.fetch': () => ({ url: `${webBase}/page` }),
   'cadscript.get_properties': () => ({ file_path: 'cad/box.step' }),
   'cadkernel.get_properties': () => ({ file_path: 'cad/box.step' }),
   'cadkernel.describe_step_file': () => ({ file_path: 'cad/box.step' }),
@@ -141,9 +154,18 @@ beforeAll(async () => {
   for (const f of fs.readdirSync(path.join(DEMOS, 'pic_programmer')))
     if (/\.(kicad_sch|kicad_pcb|kicad_pro)$/.test(f))
       fs.copyFileSync(path.join(DEMOS, 'pic_programmer', f), path.join(ws.root, 'pic_programmer', f));
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  webBase = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
   const db = await realDbEnv();
   drop = db.drop;
-  t = await startTestNode({ env: { ...db.env, SERVICE_WORKSPACE: ws.root, SERVICE_CAD_THREADS: '1' } });
+  t = await startTestNode({
+    env: {
+      ...db.env,
+      SERVICE_WORKSPACE: ws.root,
+      SERVICE_CAD_THREADS: '1',
+      SERVICE_WEB_SEARCH_URL: `${webBase}/search`,
+    },
+  });
   const b = t.node.broker;
   await okData(
     callTool(b, 'cadscript.create_parametric', {
@@ -186,6 +208,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   await drop?.();
+  web.closeAllConnections();
+  await new Promise((resolve) => web.close(resolve));
   ws.remove();
 });
 
