@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from '../../support/node.ts';
-import { callTool, refusedIssues } from '../../support/tools.ts';
+import { callTool, okData, refusedIssues } from '../../support/tools.ts';
 
 // Issue 27, finding 6: the allow-list checked each line on its own while ngspice joins `+` lines (skipping comment and
 // blank lines between them) before it reads a statement, so `.model fsrc filesource (file` then `+ ="<outside>"` read
@@ -45,7 +45,7 @@ const attacks = (file: string): Record<string, string> => ({
 
 const refusal = async (netlist: string) => {
   const o = await callTool(t.node.broker, 'circuit.run_simulation', { netlist, analysis_type: 'transient' });
-  if (o.status === 'success') return `RAN: ${JSON.stringify(o.data.vectors)}`;
+  if (o.status === 'success') return `RAN: ${JSON.stringify(o.data)}`;
   if (o.error.type !== 'INVALID_ARGUMENTS') return `RAN (${o.error.type}): ${o.error.message}`;
   return refusedIssues(o)
     .map((v) => v.message)
@@ -84,18 +84,22 @@ describe('circuit.run_simulation joins continuation lines before its allow-list 
 
   it('comments out every continuation of an analysis card it does not run, over comment lines too', async () => {
     // Left in place, `+ filetype=binary` would join the .options card once the .ac card before it is commented out.
-    const o = await callTool(t.node.broker, 'circuit.run_simulation', {
-      netlist: '* t\nV1 a 0 1\nR1 a 0 1k\n.options reltol=1e-3\n.ac dec 10 1 1k\n* c\n+ filetype=binary\n.end\n',
-      analysis_type: 'op',
-    });
-    expect(o.status === 'success' && o.data.vectors['i(v1)']).toMatchObject({ final: expect.closeTo(-1e-3, 9) });
+    const r = await okData(
+      callTool(t.node.broker, 'circuit.run_simulation', {
+        netlist: '* t\nV1 a 0 1\nR1 a 0 1k\n.options reltol=1e-3\n.ac dec 10 1 1k\n* c\n+ filetype=binary\n.end\n',
+        analysis_type: 'op',
+      }),
+    );
+    expect(r.vectors['i(v1)']).toMatchObject({ final: expect.closeTo(-1e-3, 9) });
   });
 
   it('still runs a netlist whose statements continue over comment lines', async () => {
-    const o = await callTool(t.node.broker, 'circuit.run_simulation', {
-      netlist: '* t\nV1 a 0\n* the value follows\n\n+ DC 1\nR1 a 0\n+ 2k ; a comment\n.op\n.end\n',
-      analysis_type: 'op',
-    });
-    expect(o.status === 'success' && o.data.vectors['i(v1)']).toMatchObject({ final: expect.closeTo(-5e-4, 9) });
+    const r = await okData(
+      callTool(t.node.broker, 'circuit.run_simulation', {
+        netlist: '* t\nV1 a 0\n* the value follows\n\n+ DC 1\nR1 a 0\n+ 2k ; a comment\n.op\n.end\n',
+        analysis_type: 'op',
+      }),
+    );
+    expect(r.vectors['i(v1)']).toMatchObject({ final: expect.closeTo(-5e-4, 9) });
   });
 });
