@@ -71,18 +71,28 @@ describe('a credentials file naming a private base_url (no allow-list)', () => {
       created_at: '2026-11-28T00:00:00.000Z',
       dead_at: null,
     };
-    fs.writeFileSync(file, JSON.stringify({ version: 1, credentials: [cred] }), { mode: 0o600 });
+    // The second by name: refused by the connection's own DNS lookup (a name that resolves to loopback later).
+    const byName = {
+      ...cred,
+      id: 'cred_file_2',
+      provider: 'inside-name',
+      base_url: `http://localhost:${intranet.port}/v1`,
+    };
+    fs.writeFileSync(file, JSON.stringify({ version: 1, credentials: [cred, byName] }), { mode: 0o600 });
     t = await startLoggedNode({ SERVICE_DATA_DIR: path.join(dir, 'data'), SERVICE_CREDENTIALS_PATH: file });
   });
   afterAll(() => t?.stop());
 
-  it('is refused at connection time: nothing reaches the address, the turn says why', async () => {
-    const before = intranet.seen.length;
-    const events = await turnOn(t, 'inside');
-    expect(intranet.seen.length).toBe(before);
-    const failed = events.find((e) => e.type === 'notify_error');
-    expect(failed?.data.message).toMatch(/not sent: .*SERVICE_HARNESS_PRIVATE_BASE_URLS/);
-  });
+  it.each(['inside', 'inside-name'])(
+    'is refused at connection time (%s): nothing reaches the address, the turn says why',
+    async (provider) => {
+      const before = intranet.seen.length;
+      const events = await turnOn(t, provider);
+      expect(intranet.seen.length).toBe(before);
+      const failed = events.find((e) => e.type === 'notify_error');
+      expect(failed?.data.message).toMatch(/not sent: .*SERVICE_HARNESS_PRIVATE_BASE_URLS/);
+    },
+  );
 });
 
 describe('with the host allow-listed', () => {
