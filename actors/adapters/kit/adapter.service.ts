@@ -79,11 +79,23 @@ export function createAdapterService(def: AdapterDefinition) {
     let backlog: Backlog | undefined;
     let engine: { at: number; value: Awaited<ReturnType<NonNullable<AdapterDefinition['checkEngine']>>> } | undefined;
 
-    const engineStatus = async () => {
-      if (!def.checkEngine) return { status: 'healthy' as const };
-      if (!engine || Date.now() - engine.at > ENGINE_CHECK_TTL_MS)
-        engine = { at: Date.now(), value: await def.checkEngine(infra) };
-      return engine.value;
+    let checking: Promise<EngineStatus> | undefined;
+    /**
+     * The engine's status, checked at most every ENGINE_CHECK_TTL_MS (one check in flight at a time). `stale` (health)
+     * answers the last check at once while the next one runs: a check spawns programs (bwrap, python), which on a loaded
+     * machine takes hundreds of milliseconds that /health must not wait for (issue 27, finding 5).
+     */
+    const engineStatus = async (opts: { stale?: boolean } = {}): Promise<EngineStatus> => {
+      if (!def.checkEngine) return { status: 'healthy' };
+      if (engine && Date.now() - engine.at <= ENGINE_CHECK_TTL_MS) return engine.value;
+      const check = def.checkEngine;
+      checking ??= check(infra)
+        .then((value) => {
+          engine = { at: Date.now(), value };
+          return value;
+        })
+        .finally(() => (checking = undefined));
+      return engine && opts.stale ? engine.value : checking;
     };
 
     /** Tools whose zod input says more than its JSON Schema (tool-input.ts): only these are decoded by zod here. */
@@ -273,7 +285,7 @@ export function createAdapterService(def: AdapterDefinition) {
           tools: announced,
         })),
         health: action(acts.health, async (): Promise<AdapterHealthReport> => {
-          const h = await engineStatus();
+          const h = await engineStatus({ stale: true });
           const unavailable = (h.unavailable ?? []).filter((n) => tools.has(`${def.id}.${n}`));
           return {
             adapter_id: def.id,
