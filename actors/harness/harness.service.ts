@@ -4,7 +4,7 @@ import type { HarnessContext, HarnessPart } from './context.ts';
 import { createCallsPart } from './calls/index.ts';
 import { configOf, createConfigPart } from './config/index.ts';
 import { createEgressPolicy } from './calls/egress.ts';
-import { createRedactor, redactingLogger } from './redact.ts';
+import { createRedactor, redactingActions, redactingLogger } from './redact.ts';
 import { createUsagePart } from './usage/index.ts';
 
 /**
@@ -25,7 +25,8 @@ export function createHarnessService(infra: Infra): ServiceSchema {
   ];
   return {
     name: 'harness',
-    actions: Object.assign({}, ...parts.map((p) => p.actions)),
+    // Every error thrown out of an action passes the one redactor too (its log lines already do).
+    actions: redactingActions(Object.assign({}, ...parts.map((p) => p.actions)), redact),
     async started() {
       for (const p of parts) await p.started?.();
     },

@@ -97,3 +97,38 @@ export function redactingLogger(log: Logger, r: Redactor): Logger {
     },
   });
 }
+
+type Handler = (ctx: unknown) => unknown;
+
+/**
+ * The harness's actions with every thrown error redacted (its message and data) before it crosses the bus: the same
+ * error object, so its class, code and status are kept. Results are the parts' own (their failures already redacted).
+ */
+export function redactingActions<T extends Record<string, unknown>>(actions: T, r: Redactor): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(actions)) {
+    const schema = def as { handler?: Handler };
+    if (!schema || typeof schema.handler !== 'function') {
+      out[name] = def;
+      continue;
+    }
+    const handler = schema.handler;
+    out[name] = {
+      ...schema,
+      async handler(this: unknown, ctx: unknown) {
+        try {
+          return await handler.call(this, ctx);
+        } catch (err) {
+          if (err instanceof Error) {
+            err.message = r.text(err.message);
+            if (err.stack) err.stack = r.text(err.stack);
+            const e = err as { data?: unknown };
+            if (e.data !== undefined) e.data = r.value(e.data);
+          }
+          throw err;
+        }
+      },
+    };
+  }
+  return out as T;
+}

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, REDACTED, redactingLogger } from '../../../actors/harness/redact.ts';
+import { ActorError } from '../../../brokers/errors.ts';
+import { createRedactor, REDACTED, redactingActions, redactingLogger } from '../../../actors/harness/redact.ts';
 
 // The harness's one redactor (issue 27, finding 8): stored keys anywhere, and the shapes of secrets.
 
@@ -39,5 +40,23 @@ describe('the harness redactor', () => {
     expect(lines).toHaveLength(3);
     expect(lines.join('')).not.toMatch(/plain-key-ABCDEFGH|sk-proj-0123456789/);
     expect(lines[1]).toContain('"part":"x"');
+  });
+
+  it('an error thrown out of an action is redacted, its class and code kept', async () => {
+    const actions = redactingActions(
+      {
+        boom: {
+          handler: () => {
+            throw new ActorError('CONFLICT', 'refused plain-key-ABCDEFGH', { echo: 'Bearer abcdef' });
+          },
+        },
+      },
+      r,
+    );
+    const err = (await (actions.boom.handler as () => Promise<unknown>)().catch((e: unknown) => e)) as ActorError;
+    expect(err).toBeInstanceOf(ActorError);
+    expect(err.type).toBe('CONFLICT');
+    expect(err.message).toBe(`refused ${REDACTED}`);
+    expect(err.data).toEqual({ echo: `Bearer ${REDACTED}` });
   });
 });
