@@ -32,11 +32,19 @@ fs.writeFileSync(
   { mode: 0o755 },
 );
 
+// gmsh's runner keeps the last 20 lines of its output: the stand-in prints the lines that matter only.
+fs.writeFileSync(
+  path.join(bin, 'gmsh'),
+  '#!/bin/sh\nenv | grep -E "^(SERVICE_|HOME=)" | sed "s/^/ENV /"\necho "Error: a stand-in engine"\nexit 1\n',
+  { mode: 0o755 },
+);
+fs.writeFileSync(path.join(workspace, 'part.step'), 'ISO-10303-21;\nHEADER;\nENDSEC;\nEND-ISO-10303-21;\n');
+
 const saved = { ...process.env };
 let t: TestNode;
 beforeAll(async () => {
   Object.assign(process.env, SECRETS, { PATH: `${bin}:${process.env.PATH}` });
-  t = await startTestNode({ roles: 'tools,adapter:circuit', env: { SERVICE_WORKSPACE: workspace } });
+  t = await startTestNode({ roles: 'tools,adapter:circuit,adapter:cadkernel', env: { SERVICE_WORKSPACE: workspace } });
 });
 afterAll(async () => {
   await t.stop();
@@ -67,6 +75,18 @@ describe('an engine sees none of the service environment', () => {
       expect(env[name], name).toBeUndefined();
     }
     expect(Object.keys(env).filter((k) => k.startsWith('SERVICE_'))).toEqual([]);
+  });
+
+  it('cadkernel.generate_mesh: gmsh sees no secret either', async () => {
+    const o = await callTool(t.node.broker, 'cadkernel.generate_mesh', { file_path: 'part.step' });
+    expect(o.status === 'error' && o.error.type).toBe('TOOL_EXECUTION_ERROR');
+    const tail = (o.status === 'error' && (o.error.details as { tail: string }).tail) || '';
+    const env = envOf(tail.split('\n'));
+    expect(env.HOME, tail).toMatch(new RegExp(`^${workspace}/calls/`));
+    for (const [name, value] of Object.entries(SECRETS)) {
+      expect(JSON.stringify(o), name).not.toContain(value);
+      expect(env[name], name).toBeUndefined();
+    }
   });
 
   for (const mode of ['bwrap', 'off'] as EngineSandbox[]) {
