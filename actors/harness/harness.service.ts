@@ -32,6 +32,7 @@ export function createHarnessService(infra: Infra): ServiceSchema {
     },
     async stopped() {
       for (const p of parts.toReversed()) await p.stopped?.();
+      await h.egress.close();
     },
   };
 }

@@ -54,6 +54,8 @@ export interface EgressPolicy {
   check(url: string): Promise<string | null>;
   /** The fetch the provider SDKs use: every connection's resolved address passes the same rule. */
   fetch: typeof globalThis.fetch;
+  /** Drops the pooled connections, aborting any request still open (the actor stops). */
+  close(): Promise<void>;
 }
 
 const bare = (host: string) => host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -130,5 +132,6 @@ export function createEgressPolicy(allowListText: string): EgressPolicy {
     return undiciFetch(input as never, { ...(init as object), redirect: 'error', dispatcher } as never);
   }) as unknown as typeof globalThis.fetch;
 
-  return { check, fetch: guarded };
+  const close = async () => void (await Promise.all([guardedAgent.destroy(), allowedAgent.destroy()]));
+  return { check, fetch: guarded, close };
 }
