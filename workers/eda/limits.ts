@@ -13,7 +13,7 @@ export const EDA_LIMITS = {
   /** Pins of one part, its units together (unannotated references such as R? are not one part). */
   pins_per_part: 10_000,
   /** Pins placed in the whole design. */
-  pins: 500_000,
+  pins: 200_000,
   /** S-expression tokens parsed (each list and atom), over every file of the design. */
   tokens: 5_000_000,
   /** Tokens after expanding the hierarchy: each sheet instance counts the tokens of its file. */
