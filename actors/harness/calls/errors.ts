@@ -143,7 +143,8 @@ export function classifyError(e: unknown): HarnessCallError {
     );
   }
   if (e instanceof SyntaxError) {
-    return HarnessCallError.of('data', `the provider sent a malformed stream chunk: ${e.message}`);
+    // JSON.parse quotes the start of what it read: not repeated (whatever answered is never reflected).
+    return HarnessCallError.of('data', 'the provider sent a malformed stream chunk (not JSON)');
   }
   if (isNetworkFault(e)) {
     return HarnessCallError.of('transient', `the connection to the provider broke: ${(e as Error).message}`);
