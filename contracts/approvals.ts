@@ -75,6 +75,11 @@ export const GateFindingSchema = z.object({
   severity: z.string(),
   message: z.string(),
   source: z.literal('model').optional(),
+  /**
+   * A finding a person may approve over with an `override_reason` (a hand calculation over its allowable; decision
+   * 0060); absent: approving over it is never offered.
+   */
+  overridable: z.boolean().optional(),
 });
 export type GateFinding = z.infer<typeof GateFindingSchema>;
 
@@ -99,6 +104,8 @@ export const DecisionRecordSchema = z.object({
   on_behalf_of: z.string().nullable(),
   agent: z.string().nullable(),
   decided_at: z.string(),
+  /** Why a person approved a gate over its overridable findings (decision 0060); absent when nothing was overridden. */
+  override_reason: z.string().optional(),
   /**
    * What an approved human-authority request did (README "Human-authority requests"): the promotion's result, the
    * revision an engineering change made, or the design loop's next iteration.
@@ -145,6 +152,12 @@ export const GateTargetFields = {
   attempt: z.number().int().min(1).optional(),
 };
 
+/**
+ * Approve over a gate's overridable findings (decision 0060): the person's reason, recorded in the decision. Only
+ * with approve on a gate whose blocking findings are all overridable (else 409, or 422 on a gate with none).
+ */
+export const OverrideField = { override_reason: z.string().max(2000).optional() };
+
 /** Approval list response (SPEC "Approval list response"); unscoped_count: items left out for having no project. */
 export const ApprovalListResponseSchema = z.object({
   items: z.array(ApprovalItemSchema),
@@ -161,6 +174,7 @@ export const DecisionBodySchema = z.object({
   reason: z.string().optional(),
   to_phase: z.string().optional(),
   ...GateTargetFields,
+  ...OverrideField,
 });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 
@@ -170,6 +184,7 @@ export const RunGateDecisionBodySchema = z.object({
   reason: z.string().max(2000).default(''),
   to_phase: z.string().max(200).default(''),
   ...GateTargetFields,
+  ...OverrideField,
 });
 export type RunGateDecisionBody = z.infer<typeof RunGateDecisionBodySchema>;
 

@@ -98,6 +98,7 @@ export function gateItem(g: GateInput): SourceItem | null {
         stalled: x.stalled,
         retries_left: x.retries_left,
         reworks_left: x.reworks_left,
+        overridable: x.overridable === true,
         ...(x.conflict ? { conflict: x.conflict } : {}),
       },
       decision: waiting,

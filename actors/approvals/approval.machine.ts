@@ -109,6 +109,8 @@ export interface DecideCommand {
   reason: string;
   to_phase: string;
   decider: Decider;
+  /** Approve over a gate's overridable findings (decision 0060); recorded in the decision. */
+  override_reason?: string;
   /** The item state or gate instance the decider saw (If-Match, phase, attempt); none: whatever stands now. */
   target?: DecisionTarget;
 }
@@ -129,7 +131,7 @@ function notAllowedNow(s: SourceItem, d: ApprovalDecision): string {
   if (s.source.type === 'gate' && s.source.gone)
     return `the run's workflow no longer exists (${String(g.run_status)}): only reject is offered, to record the decision`;
   if (d === 'approve' && g.ready === false)
-    return `gate ${String(g.gate_name)} is not ready: ${s.findings.map((f) => f.message).join('; ') || 'see its findings'}`;
+    return `gate ${String(g.gate_name)} is not ready: ${s.findings.map((f) => f.message).join('; ') || 'see its findings'}${g.overridable === true ? ' (approve with an override_reason to go on over it)' : ''}`;
   if (d === 'retry') return `retries of ${String(g.phase)} are used up`;
   if (d === 'rework')
     return Number(g.reworks_left) === 0
@@ -162,7 +164,13 @@ export function decide(
       'VALIDATION_FAILED',
       `${c.decision} is not a decision on a ${s.kind}; offered: ${OFFERED[s.kind].join(', ')}`,
     );
-  if (!s.allowed_decisions.includes(c.decision)) {
+  if (c.override_reason !== undefined) {
+    if (s.kind !== 'gate' || c.decision !== 'approve')
+      return refuse('VALIDATION_FAILED', 'override_reason goes with approve on a gate only');
+    if (s.detail.ready === true) return refuse('VALIDATION_FAILED', 'the gate is ready: nothing to override');
+  }
+  const overriding = c.decision === 'approve' && s.detail.overridable === true && Boolean(c.override_reason?.trim());
+  if (!s.allowed_decisions.includes(c.decision) && !overriding) {
     const badTarget =
       c.decision === 'rework' && Number(s.detail.reworks_left) > 0 && !s.rework_targets.includes(c.to_phase);
     if (!badTarget) return refuse('CONFLICT', notAllowedNow(s, c.decision));

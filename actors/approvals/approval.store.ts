@@ -10,6 +10,8 @@ export interface GateCommand {
   reason: string;
   to_phase: string;
   idem: string;
+  /** Approve over the gate's overridable findings (decision 0060). */
+  override_reason?: string;
 }
 
 /**

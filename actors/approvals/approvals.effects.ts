@@ -36,6 +36,7 @@ const record = (c: DecideCommand, now: Date): DecisionRecord => ({
   reason: c.reason,
   ...c.decider,
   decided_at: now.toISOString(),
+  ...(c.override_reason?.trim() ? { override_reason: c.override_reason.trim() } : {}),
 });
 
 /**
@@ -120,6 +121,7 @@ export async function runEffect(
     reason: c.reason,
     to_phase: c.to_phase,
     idem: d.idem,
+    ...(c.override_reason !== undefined ? { override_reason: c.override_reason } : {}),
   };
   const sent = await call(via, RunsActions.decide, { ...command, identity: c.decider }).then(
     (view) => ({ view }),

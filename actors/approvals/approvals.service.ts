@@ -70,6 +70,7 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
           to_phase: p.to_phase,
           decider: p.decider,
           target: p.target,
+          ...(p.override_reason !== undefined ? { override_reason: p.override_reason } : {}),
         };
         const out = decide(item, cmd, env);
         if ('refusal' in out)

@@ -1,6 +1,7 @@
 import type { Caller as BusCaller } from '../../brokers/actions.ts';
 import type { Caller } from '../../contracts/actions/adapters.actions.ts';
 import type { PhaseDef } from '../../contracts/flow-defs.ts';
+import type { GateFinding } from '../../contracts/approvals.ts';
 import type { ToolResult } from '../../contracts/tool-result.ts';
 import type { Deliverable, FailureKind } from './run.types.ts';
 
@@ -34,7 +35,8 @@ export interface PhaseInput {
 }
 
 export type PhaseOutcome =
-  { ok: true; summary: string; deliverables: Deliverable[] } | { ok: false; kind: FailureKind; message: string };
+  | { ok: true; summary: string; deliverables: Deliverable[]; findings?: GateFinding[] }
+  | { ok: false; kind: FailureKind; message: string };
 
 /** Runs one phase attempt. Handlers never throw for expected failures: they answer a failure kind. */
 export type PhaseExecutor = (input: PhaseInput) => Promise<PhaseOutcome>;

@@ -208,6 +208,7 @@ export class RunHost {
         idem: fx.idem,
         identity: fx.identity,
         reason: fx.reason,
+        ...(fx.override_reason ? { override_reason: fx.override_reason } : {}),
         ok: out.ok,
         message: out.message,
       };

@@ -7,7 +7,16 @@ export type RunEvent =
   | { type: 'RunCreated'; run_id: string; project_id: string | null; flow: FrozenFlow; patches: string[]; at: string }
   | { type: 'PhaseStarted'; phase: string; attempt: number; at: string }
   | { type: 'PhaseSkipped'; phase: string; reason: string; at: string }
-  | { type: 'PhaseSucceeded'; phase: string; attempt: number; summary: string; deliverables: Deliverable[]; at: string }
+  | {
+      type: 'PhaseSucceeded';
+      phase: string;
+      attempt: number;
+      summary: string;
+      deliverables: Deliverable[];
+      /** The phase's own findings, when it has any (decision 0060). */
+      findings?: GateFinding[];
+      at: string;
+    }
   | { type: 'PhaseFailed'; phase: string; attempt: number; kind: FailureKind; message: string; at: string }
   | {
       type: 'GateOpened';
@@ -29,6 +38,8 @@ export type RunEvent =
       reason: string;
       to_phase: string;
       idem: string;
+      /** An approve over the gate's overridable findings: the person's reason (decision 0060). */
+      override_reason?: string;
       at: string;
     } & DecisionIdentity)
   | { type: 'CommitConflicted'; phase: string; gate_id: string; message: string; at: string }
@@ -96,6 +107,7 @@ export function apply(s: RunState, e: RunEvent): RunState {
         started_at: e.at,
         finished_at: undefined,
         failure: undefined,
+        findings: undefined,
         summary: undefined,
         deliverables: [],
       });
@@ -108,7 +120,8 @@ export function apply(s: RunState, e: RunEvent): RunState {
     case 'PhaseFailed': {
       const p = phase(e.phase);
       Object.assign(p, { status: 'awaiting_gate', finished_at: e.at });
-      if (e.type === 'PhaseSucceeded') Object.assign(p, { summary: e.summary, deliverables: e.deliverables });
+      if (e.type === 'PhaseSucceeded')
+        Object.assign(p, { summary: e.summary, deliverables: e.deliverables, findings: e.findings });
       else p.failure = { kind: e.kind, message: e.message };
       next.gate_queue = [...s.gate_queue.filter((x) => x !== e.phase), e.phase];
       return next;

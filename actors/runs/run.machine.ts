@@ -13,7 +13,15 @@ export { resumeEffects } from './run.resume.ts';
 /** What the deterministic core is asked to do. Time comes in through `env` (STYLE R4). */
 export type RunCommand =
   | { type: 'create'; run_id: string; project_id: string | null; flow: FrozenFlow; patches: string[] }
-  | { type: 'phaseResult'; phase: string; attempt: number; ok: true; summary: string; deliverables: Deliverable[] }
+  | {
+      type: 'phaseResult';
+      phase: string;
+      attempt: number;
+      ok: true;
+      summary: string;
+      deliverables: Deliverable[];
+      findings?: GateFinding[];
+    }
   | { type: 'phaseResult'; phase: string; attempt: number; ok: false; kind: FailureKind; message: string }
   | { type: 'gateEvaluated'; phase: string; attempt: number; findings: GateFinding[]; ready: boolean }
   | {
@@ -24,6 +32,8 @@ export type RunCommand =
       identity: DecisionIdentity;
       idem: string;
       gate_id?: string;
+      /** Approve over the open gate's overridable findings (decision 0060). */
+      override_reason?: string;
     }
   | {
       type: 'commitResult';
@@ -31,6 +41,7 @@ export type RunCommand =
       idem: string;
       identity: DecisionIdentity;
       reason: string;
+      override_reason?: string;
       ok: boolean;
       message: string;
     }
@@ -50,6 +61,7 @@ export type RunEffect =
       reason: string;
       idem: string;
       identity: DecisionIdentity;
+      override_reason?: string;
     }
   | { type: 'closeDrafts'; status: 'rejected' | 'abandoned'; reason: string }
   | { type: 'gateOpened'; phase: string; gate_id: string; ready: boolean }
@@ -179,6 +191,7 @@ export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
               attempt: c.attempt,
               summary: c.summary,
               deliverables: c.deliverables,
+              ...(c.findings?.length ? { findings: c.findings } : {}),
               at: env.now,
             }
           : { type: 'PhaseFailed', phase: c.phase, attempt: c.attempt, kind: c.kind, message: c.message, at: env.now },
@@ -200,8 +213,10 @@ export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
             },
           ]
         : [];
-      const findings = [...failure, ...c.findings];
-      const ready = c.ready && failure.length === 0;
+      // The phase's own findings (a hand calculation over its allowable) are the gate's too; an error one blocks.
+      const own = ps.findings ?? [];
+      const findings = [...failure, ...own, ...c.findings];
+      const ready = c.ready && failure.length === 0 && !own.some((f) => f.severity === 'error');
       const key = findingsKey(findings, hasPatch(s, PATCH_FINDINGS_ORDER));
       const prev = s.not_ready[c.phase];
       const streak = ready ? 0 : prev && prev.key === key ? prev.streak + 1 : 1;
@@ -251,6 +266,7 @@ export function decide(s: RunState, c: RunCommand, env: RunEnv): Decided {
         to_phase: '',
         idem: c.idem,
         ...c.identity,
+        ...(c.override_reason ? { override_reason: c.override_reason } : {}),
         at: env.now,
       });
       advance(b, env);
@@ -296,12 +312,18 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
     at: env.now,
   };
 
+  const override = c.override_reason?.trim() ?? '';
+  if (c.override_reason !== undefined && c.decision !== 'approve')
+    return b.done({ code: 'VALIDATION_FAILED', message: 'override_reason goes with approve only' });
   if (c.decision === 'approve') {
-    if (!gate.ready)
+    const overridden = !gate.ready && override !== '' && overridable(gate.findings);
+    if (!gate.ready && !overridden)
       return b.done({
         code: 'CONFLICT',
-        message: `gate ${phaseDef.gate.name} is not ready: ${gate.findings.map((f) => f.message).join('; ')}`,
+        message: `gate ${phaseDef.gate.name} is not ready: ${gate.findings.map((f) => f.message).join('; ')}${overridable(gate.findings) ? ' (approve with an override_reason to go on over it)' : ''}`,
       });
+    if (gate.ready && c.override_reason !== undefined)
+      return b.done({ code: 'VALIDATION_FAILED', message: `gate ${phaseDef.gate.name} is ready: nothing to override` });
     b.effects.push({
       type: 'commitDrafts',
       phase: gate.phase,
@@ -311,6 +333,7 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
       reason: c.reason,
       idem: c.idem,
       identity: c.identity,
+      ...(overridden ? { override_reason: override } : {}),
     });
     return b.done();
   }
@@ -356,6 +379,15 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
   b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `rework to ${c.to_phase}: ${c.reason}` });
   advance(b, env);
   return b.done();
+}
+
+/**
+ * Whether a person may approve over these not-ready findings with an override_reason (decision 0060): every blocking
+ * (error) one is overridable, and there is one.
+ */
+export function overridable(findings: GateFinding[]): boolean {
+  const blocking = findings.filter((f) => f.severity === 'error');
+  return blocking.length > 0 && blocking.every((f) => f.overridable === true);
 }
 
 /** Decisions a person may take at the run's open gate now (SPEC approval item: allowed_decisions, rework_targets). */

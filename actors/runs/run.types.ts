@@ -25,6 +25,8 @@ export interface PhaseState {
   summary?: string;
   deliverables: Deliverable[];
   failure?: { kind: FailureKind; message: string };
+  /** The phase's own findings (a hand calculation over its allowable), added to its gate's (decision 0060). */
+  findings?: GateFinding[];
   /** Why it is pending again (retry/rework notes the executor reads first). */
   notes: string[];
   skip_reason?: string;
@@ -49,6 +51,8 @@ export interface DecisionEntry extends DecisionIdentity {
   to_phase: string;
   decided_at: string;
   idem: string;
+  /** Why the person approved over the gate's overridable findings (decision 0060). */
+  override_reason?: string;
 }
 
 export interface OpenGate {

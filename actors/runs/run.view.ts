@@ -1,5 +1,5 @@
 import type { RunView } from '../../contracts/actions/runs.actions.ts';
-import { allowedDecisions } from './run.machine.ts';
+import { allowedDecisions, overridable } from './run.machine.ts';
 import type { RunLimits, RunState } from './run.types.ts';
 
 type PhaseDef = RunState['flow']['definition']['phases'][number];
@@ -48,6 +48,7 @@ export function runView(s: RunState, request: Record<string, unknown>, limits: R
             ...s.gate,
             name: gateDef.gate.name,
             allowed_decisions: allowed,
+            overridable: !s.gate.ready && overridable(s.gate.findings),
             rework_targets,
             retries_left: Math.max(0, limits.maxRetries - s.phases[s.gate.phase].retries),
             reworks_left: Math.max(0, limits.maxReworks - s.reworks),

@@ -134,6 +134,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
             identity: p.identity,
             idem: p.idem,
             gate_id: p.gate_id,
+            ...(p.override_reason !== undefined ? { override_reason: p.override_reason } : {}),
           },
           (fx, s) => commitDrafts(ctx, p.run_id, fx, s),
         );

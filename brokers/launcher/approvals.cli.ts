@@ -21,7 +21,7 @@ export const APPROVALS_USAGE = `usage: service approvals <command> [options]
   list [--status pending|decided|all] [--project ID] [--kind KIND]
   show <id>
   decide <id> <approve|reject|retry|rework> [--reason TEXT] [--to-phase PHASE] [--idempotency-key KEY]
-         [--if-match ETAG] [--phase PHASE --attempt N]
+         [--if-match ETAG] [--phase PHASE --attempt N] [--override-reason TEXT]
 
   --url <url>     gateway base URL (default http://127.0.0.1:8765)
   --json          print the gateway's JSON answer (also for errors) instead of a table
@@ -32,7 +32,8 @@ the command reads it just before deciding (If-Match with its ETag); a gate that 
 Sends X-Service-Surface: cli, or the agent headers when SERVICE_APPROVAL_AGENT and SERVICE_APPROVAL_ON_BEHALF_OF are
 both set; SERVICE_AUTH_TOKEN is sent as the bearer token. Exit codes: 0 done, 1 failed, 2 usage, 3 not found,
 4 not decidable now (409), 5 invalid (422), 6 not allowed (401, 403), 7 gateway unreachable, 8 recorded but not
-delivered or unavailable (503).
+delivered or unavailable (503). --override-reason approves a gate over its overridable findings (a hand calculation
+over its allowable), recorded with the decision.
 `;
 
 /** Where the command writes (the launcher passes the process streams; tests pass their own). */
@@ -102,6 +103,7 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
         kind: { type: 'string' },
         reason: { type: 'string', default: '' },
         'to-phase': { type: 'string', default: '' },
+        'override-reason': { type: 'string' },
         'idempotency-key': { type: 'string' },
         'if-match': { type: 'string' },
         phase: { type: 'string' },
@@ -162,6 +164,7 @@ export async function runApprovalsCli(argv: string[], env: NodeJS.ProcessEnv, io
       to_phase: o['to-phase'],
       ...(o.phase ? { phase: o.phase } : {}),
       ...(attempt !== undefined ? { attempt } : {}),
+      ...(o['override-reason'] !== undefined ? { override_reason: o['override-reason'] } : {}),
     };
   } else return usage(io, `unknown command ${command}; accepted: list, show, decide`);
 

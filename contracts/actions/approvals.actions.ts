@@ -9,6 +9,7 @@ import {
   HeldCallOutcomeSchema,
   LedgerKindSchema,
   LedgerStatusSchema,
+  OverrideField,
   RecordedSurfaceSchema,
 } from '../approvals.ts';
 import { CallerSchema } from './adapters.actions.ts';
@@ -129,6 +130,7 @@ export const ApprovalDecideSchema = z.object({
   to_phase: z.string().max(200).default(''),
   decider: DeciderSchema,
   idem: z.string().min(1),
+  ...OverrideField,
   /**
    * What the decider saw (README "Approvals queue"): the entity tags of `If-Match` (any may match; none = any state),
    * and a gate's phase and attempt. A decision whose target is not the item as it stands is refused CONFLICT.

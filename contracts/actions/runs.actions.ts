@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
-import { GateFindingSchema } from '../approvals.ts';
+import { GateFindingSchema, OverrideField } from '../approvals.ts';
 import { DesignFlowSchema } from '../flows.ts';
 
 /** `POST /v1/runs` body: a design-flow request. `start: true` starts it at once (the only mode served). */
@@ -29,6 +29,8 @@ export const RunDecideSchema = z.object({
   reason: z.string().max(2000).default(''),
   to_phase: z.string().max(200).default(''),
   identity: DecisionIdentitySchema,
+  /** Approve over the open gate's overridable findings (decision 0060), recorded in the decision. */
+  ...OverrideField,
   /** Idempotency key: the same decision sent twice is applied once. */
   idem: z.string().min(1),
   /** The gate this decision is for (the approvals queue sends it): refused CONFLICT when that gate is no longer open. */
@@ -62,6 +64,8 @@ export const OpenGateViewSchema = z.object({
   opened_at: z.string(),
   conflict: z.string().optional(),
   allowed_decisions: z.array(z.string()),
+  /** Not ready only for overridable findings: approve with an override_reason goes on (decision 0060). */
+  overridable: z.boolean().optional(),
   rework_targets: z.array(z.string()),
   retries_left: z.number().int(),
   reworks_left: z.number().int(),

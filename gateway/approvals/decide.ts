@@ -27,6 +27,8 @@ export interface DecisionRequest {
   /** The gate instance the person saw (body `phase`, `attempt`); with `If-Match`, the decision's target. */
   phase?: string;
   attempt?: number;
+  /** Approve over a gate's overridable findings (decision 0060). */
+  override_reason?: string;
 }
 
 const KIND_OF_PREFIX: Record<string, string> = {
@@ -117,6 +119,7 @@ export async function decideViaQueue(
       to_phase: d.to_phase ?? '',
       decider: who.decider,
       idem: d.idem ?? `auto:${crypto.randomUUID()}`,
+      ...(d.override_reason !== undefined ? { override_reason: d.override_reason } : {}),
       ...(named ? { target: { etags, phase: d.phase, attempt: d.attempt } } : {}),
     });
     counter.inc({ kind: item.kind, decision: d.decision, surface, outcome: 'ok' });

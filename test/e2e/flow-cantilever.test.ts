@@ -4,7 +4,8 @@ import { useTestNode } from '../support/node.ts';
 /**
  * The done-when run of the design flows: a mech_v1 run for a steel cantilever bracket goes from intent to
  * COMPLETED_VERIFIED through six approved gates on the real engines (CAD kernel, gmsh, CalculiX), over HTTP; the same
- * request with 1000 N stops at the simulation gate with an `analysis` finding and approve refused.
+ * request with 1000 N stops at feasibility (the hand calculation, approved over with an override_reason) and then at
+ * the simulation gate with an `analysis` finding and approve refused.
  */
 const t = useTestNode({ realDb: true, workspace: 'flow-ws-', startTimeoutMs: 120_000 });
 
@@ -65,8 +66,13 @@ describe('mech_v1 on the real engines', () => {
       'a steel cantilever bracket 200 x 20 x 10 mm carrying 1000 N at the tip, safety factor 2',
     );
     for (const phase of ['intent', 'needs', 'requirements', 'feasibility', 'design']) {
-      await gateOf(runId, phase);
-      expect((await post(`/v1/runs/${runId}/approval`, { decision: 'approve', reason: 'ok' })).status).toBe(200);
+      const open = await gateOf(runId, phase);
+      // The hand calculation (600 MPa vs 125 MPa) blocks feasibility: go on only over it, with a recorded reason.
+      const override = phase === 'feasibility' ? { override_reason: 'let the FEA show it' } : {};
+      expect(open.ready, phase).toBe(phase !== 'feasibility');
+      expect(
+        (await post(`/v1/runs/${runId}/approval`, { decision: 'approve', reason: 'ok', ...override })).status,
+      ).toBe(200);
     }
     const gate = await gateOf(runId, 'simulation');
     expect(gate.ready).toBe(false);

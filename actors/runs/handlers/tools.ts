@@ -1,3 +1,4 @@
+import type { GateFinding } from '../../../contracts/approvals.ts';
 import type { ToolCallError, ToolFailed } from '../../../contracts/tool-result.ts';
 import type { PhaseInput, PhaseOutcome } from '../executor.ts';
 import type { Deliverable, FailureKind } from '../run.types.ts';
@@ -39,7 +40,7 @@ export async function use<T = Record<string, any>>(
 
 /** Runs a handler body; a PhaseStop becomes the phase's failure. */
 export async function phase(
-  body: () => Promise<{ summary: string; deliverables: Deliverable[] }>,
+  body: () => Promise<{ summary: string; deliverables: Deliverable[]; findings?: GateFinding[] }>,
 ): Promise<PhaseOutcome> {
   try {
     return { ok: true, ...(await body()) };

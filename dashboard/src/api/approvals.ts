@@ -80,6 +80,8 @@ export interface DecisionInput {
   decision: ApprovalDecision;
   reason: string;
   toPhase: string;
+  /** Approve over a gate's overridable findings (decision 0060). */
+  overrideReason?: string;
 }
 
 /**
@@ -89,13 +91,18 @@ export interface DecisionInput {
 export function useDecide() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ item, decision, reason, toPhase }: DecisionInput) => {
+    mutationFn: async ({ item, decision, reason, toPhase, overrideReason }: DecisionInput) => {
       // A read in flight would land after the answer and show the decided state as still open.
       await client.cancelQueries({ queryKey: ['approvals', 'item', item.id] });
       return approvalsApi<ApprovalItem>(`/v1/approvals/${encodeURIComponent(item.id)}/decision`, {
         method: 'POST',
         headers: item.etag ? { 'If-Match': item.etag } : {},
-        body: { decision, reason, ...(decision === 'rework' ? { to_phase: toPhase } : {}) },
+        body: {
+          decision,
+          reason,
+          ...(decision === 'rework' ? { to_phase: toPhase } : {}),
+          ...(overrideReason !== undefined ? { override_reason: overrideReason } : {}),
+        },
       });
     },
     onSuccess: (answer) => {

@@ -27,6 +27,7 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
   const [held, setHeld] = useState<ApprovalItem | null>(null);
   const [reason, setReason] = useState('');
   const [toPhase, setToPhase] = useState('');
+  const [override, setOverride] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const decide = useDecide();
@@ -44,6 +45,8 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
     if (!locked) setHeld(shown);
   };
 
+  // A gate blocked only by overridable findings (a hand calculation over its allowable) offers approve over them.
+  const overridable = shown.kind === 'gate' && shown.status === 'pending' && shown.detail?.overridable === true;
   const allowed = ORDER.filter((d) => shown.allowed_decisions?.includes(d));
   const needReason = shown.reason_required_for ?? [];
   const targets = shown.rework_targets ?? [];
@@ -51,9 +54,14 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    const decision = (submitter?.value ?? '') as ApprovalDecision;
-    if (!allowed.includes(decision)) return;
+    const overriding = submitter?.value === 'override';
+    const decision = (overriding ? 'approve' : (submitter?.value ?? '')) as ApprovalDecision;
+    if (!allowed.includes(decision) && !(overriding && overridable)) return;
     setDone(null);
+    if (overriding && !override.trim()) {
+      setProblem('Approving over the findings needs an override reason: write why in the override box.');
+      return;
+    }
     if (needReason.includes(decision) && !reason.trim()) {
       setProblem(`A reason is required to ${decision}: write why in the reason box.`);
       reasonRef.current?.focus();
@@ -65,13 +73,20 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
     }
     setProblem(null);
     decide.mutate(
-      { item: shown, decision, reason: reason.trim(), toPhase },
+      {
+        item: shown,
+        decision,
+        reason: reason.trim(),
+        toPhase,
+        ...(overriding ? { overrideReason: override.trim() } : {}),
+      },
       {
         onSuccess: (answer) => {
           setDecided((d) => [...d, shown.etag ?? '']);
           setHeld(null);
           setReason('');
           setToPhase('');
+          setOverride('');
           setDone(`Recorded: ${decision} (the item is ${answer.status} now).`);
           props.onDecided?.(answer);
         },
@@ -120,6 +135,17 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
               onChange={(e) => setReason(e.target.value)}
             />
           </label>
+          {overridable && (
+            <label style={{ display: 'flex' }}>
+              Override reason (to approve over the findings; recorded)
+              <textarea
+                name="override_reason"
+                value={override}
+                maxLength={2000}
+                onChange={(e) => setOverride(e.target.value)}
+              />
+            </label>
+          )}
           <div className="toolbar">
             {allowed.includes('rework') && (
               <label>
@@ -145,6 +171,11 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
                 {LABEL[d]}
               </button>
             ))}
+            {overridable && (
+              <button type="submit" value="override" disabled={decide.isPending} className="danger">
+                Approve over the findings
+              </button>
+            )}
           </div>
         </form>
       )}

@@ -196,7 +196,23 @@ describe('a run that fails its simulation gate', () => {
     const started = await post('/v1/runs', { design_flow: 'mech_v1', project_id: project.id, goal, start: true });
     const { page, context, sent } = await openPage(browser, node.url);
     await page.goto(`/runs/${started.id}`);
-    for (const [, gate] of GATES.slice(0, 5)) await approveIn(page, gate);
+    for (const [phase, gate] of GATES.slice(0, 5)) {
+      if (phase !== 'feasibility') {
+        await approveIn(page, gate);
+        continue;
+      }
+      // The hand calculation (600 MPa vs 125 MPa) blocks feasibility: no plain approve, an override with its reason.
+      const feasibility = formOf(page, gate);
+      await feasibility.waitFor({ timeout: PHASE_WAIT });
+      await page
+        .getByTestId('gate-panel')
+        .getByText(/600 MPa exceeds the allowable 125 MPa/)
+        .waitFor();
+      expect(await feasibility.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+      await feasibility.getByLabel(/^Override reason/).fill('let the FEA show it');
+      await feasibility.getByRole('button', { name: 'Approve over the findings', exact: true }).click();
+      await feasibility.waitFor({ state: 'detached', timeout: 60_000 });
+    }
 
     const form = formOf(page, 'V&V sign-off');
     await form.waitFor({ timeout: PHASE_WAIT });

@@ -99,8 +99,19 @@ export const hardwareRequirementsPhase: PhaseExecutor = (input) =>
 export const hardwareFeasibilityPhase: PhaseExecutor = (input) =>
   phase(async () => {
     const intent = await intentOf(input);
-    const { ratings } = bracketChoice(intent);
+    const { ratings, remedy } = bracketChoice(intent);
     const a = ratings[0]!;
+    // Over its allowable the hand calculation is an error finding of the gate, naming the remedy (decision 0060).
+    const findings = a.feasible
+      ? []
+      : [
+          {
+            kind: 'analysis' as const,
+            severity: 'error',
+            overridable: true,
+            message: `HAND CALCULATION: root bending stress ${f(a.stress_mpa)} MPa of the stated bracket (${a.label}) exceeds the allowable ${f(a.allowable_mpa)} MPa; remedy: ${remedy ? `the ${remedy.label} bracket (${f(remedy.stress_mpa)} MPa by the same calculation)` : 'no bracket concept of this material passes the hand calculation; change the material or the standoff'}. Approve with an override_reason only to go on regardless`,
+          },
+        ];
     const d = await use(input, 'twin.record_decision', {
       title: 'Feasibility (HAND CALCULATION, not analysis)',
       decision: `HAND CALCULATION, first-order cantilever estimate of the stated bracket (${a.label}), not an analysis: root bending stress ${f(a.stress_mpa)} MPa, deflection ${f(a.deflection_mm, 3)} mm under ${f(a.load_n, 2)} N at ${a.lever_mm} mm, against an allowable of ${f(a.allowable_mpa)} MPa — ${a.feasible ? 'looks feasible' : 'likely to exceed the allowable'}; the finite-element analysis at V&V decides.`,
@@ -113,5 +124,6 @@ export const hardwareFeasibilityPhase: PhaseExecutor = (input) =>
     return {
       summary: `hand calculation: ${f(a.stress_mpa)} MPa vs ${f(a.allowable_mpa)} MPa allowable`,
       deliverables: [{ type: 'design_decision', node_id: d.node_id }],
+      findings,
     };
   });

@@ -3,7 +3,7 @@ import { FlowsActions } from '../../../../contracts/actions/flows.actions.ts';
 import type { CompiledIntent } from '../../../../contracts/intent.ts';
 import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import { phase, PhaseStop, priorOf, use } from '../tools.ts';
-import { cantilever } from './hand-calc.ts';
+import { cantilever, cantileverRemedy } from './hand-calc.ts';
 import { recordRequirements } from './requirements-record.ts';
 
 /**
@@ -123,8 +123,23 @@ export const feasibilityPhase: PhaseExecutor = (input) =>
       throw new PhaseStop('data', 'the hand calculation needs the material and three dimensions');
     const [L, b, h] = [...p.dimensions_mm].sort((x, y) => y - x);
     const P = p.loads.reduce((sum, l) => sum + l.magnitude_n, 0);
-    const { sigma, delta } = cantilever({ P, L, b, h, E: p.material.modulus_mpa });
-    const allowable = p.material.yield_mpa / (p.safety_factor ?? 1.5);
+    const section = { P, L, b, h, E: p.material.modulus_mpa };
+    const { sigma, delta } = cantilever(section);
+    const sf = p.safety_factor ?? 1.5;
+    const allowable = p.material.yield_mpa / sf;
+    // Over its allowable the hand calculation is an error finding of the gate, with the remedy (decision 0060).
+    const r = cantileverRemedy(section, allowable);
+    const findings =
+      sigma > allowable
+        ? [
+            {
+              kind: 'analysis' as const,
+              severity: 'error',
+              overridable: true,
+              message: `HAND CALCULATION: root bending stress ${fmt(sigma)} MPa exceeds the allowable ${fmt(allowable)} MPa (yield ${p.material.yield_mpa} MPa / safety factor ${sf}) for ${L} x ${b} x ${h} mm under ${P} N; remedy: a section height of at least ${fmt(r.h)} mm at ${b} mm width, or a width of at least ${fmt(r.b)} mm at ${h} mm height, or a tip load of at most ${fmt(r.P)} N. Approve with an override_reason only to go on regardless`,
+            },
+          ]
+        : [];
     const d = await use(input, 'twin.record_decision', {
       title: 'Feasibility (HAND CALCULATION, not analysis)',
       decision: `HAND CALCULATION, first-order cantilever estimate (not an analysis): root bending stress ${fmt(sigma)} MPa, tip deflection ${fmt(delta)} mm, against an allowable of ${fmt(allowable)} MPa — ${sigma <= allowable ? 'looks feasible' : 'likely to exceed the allowable'}; the finite-element analysis in the simulation phase decides.`,
@@ -137,5 +152,6 @@ export const feasibilityPhase: PhaseExecutor = (input) =>
     return {
       summary: `hand calculation: ${fmt(sigma)} MPa vs ${fmt(allowable)} MPa allowable`,
       deliverables: [{ type: 'design_decision', node_id: d.node_id }],
+      findings,
     };
   });

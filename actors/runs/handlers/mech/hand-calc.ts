@@ -22,6 +22,18 @@ export interface CantileverResult {
   delta: number;
 }
 
+/**
+ * What would bring the root stress down to the allowable, each change alone (pure): the section height at the same
+ * width, the width at the same height, or the tip load the section carries. sigma = 6 P L / (b h^2).
+ */
+export function cantileverRemedy(c: CantileverCase, allowable: number): { h: number; b: number; P: number } {
+  return {
+    h: Math.sqrt((6 * c.P * c.L) / (c.b * allowable)),
+    b: (6 * c.P * c.L) / (c.h ** 2 * allowable),
+    P: (allowable * c.b * c.h ** 2) / (6 * c.L),
+  };
+}
+
 /** Euler-Bernoulli cantilever with an end load: root stress and tip deflection (first order, not an analysis). */
 export function cantilever(c: CantileverCase): CantileverResult {
   const I = (c.b * c.h ** 3) / 12;
