@@ -76,8 +76,27 @@ export interface EdaPool {
   destroy(): Promise<void>;
 }
 
-/** Quoted `.kicad_sch` names in a schematic's text: its sheet files, read ahead so one task usually suffices. */
-const SHEET_NAME = /"((?:[^"\\]|\\.)*\.kicad_sch)"/g;
+/** Sheet files read ahead for one design at most; a design naming more is read in rounds (the worker asks). */
+const MAX_READ_AHEAD = 1000;
+
+/** Occurrences of `.kicad_sch"` looked at in one file (a real root has tens). */
+const MAX_NAME_HITS = 10_000;
+
+/**
+ * Quoted `.kicad_sch` names in a schematic's text (its sheet files, read ahead so one task usually suffices): each
+ * `.kicad_sch"` back to the quote before it, the first MAX_NAME_HITS of them. A linear scan on the adapter's thread
+ * (about 2 ms a MB): no regular expression, whose backtracking a hostile text can make slow or overflow.
+ */
+export function sheetNames(text: string): Set<string> {
+  const out = new Set<string>();
+  const END = '.kicad_sch"';
+  let hits = 0;
+  for (let end = text.indexOf(END); end >= 0 && hits++ < MAX_NAME_HITS; end = text.indexOf(END, end + END.length)) {
+    const start = text.lastIndexOf('"', end - 1);
+    if (start >= 0 && end - start <= 1024) out.add(text.slice(start + 1, end + END.length - 1));
+  }
+  return out;
+}
 
 const isOom = (err: unknown) => (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 
@@ -110,8 +129,10 @@ export function createEdaPool(opts: { maxThreads?: number; memoryMb?: number } =
       const texts = new Map<string, string>();
       const dir = path.posix.dirname(root);
       let bytes = 0;
+      let aheadLeft = MAX_READ_AHEAD;
       const fetch = async (file: string, required: boolean) => {
         if (texts.has(file)) return;
+        signal?.throwIfAborted();
         let text: string;
         try {
           text = await read(file);
@@ -128,7 +149,12 @@ export function createEdaPool(opts: { maxThreads?: number; memoryMb?: number } =
             MAX_DESIGN_BYTES,
           );
         texts.set(file, text);
-        for (const m of text.matchAll(SHEET_NAME)) await fetch(path.posix.join(dir, m[1]!), false);
+        for (const name of sheetNames(text)) {
+          const ahead = path.posix.join(dir, name);
+          if (texts.has(ahead)) continue;
+          if (aheadLeft-- <= 0) break;
+          await fetch(ahead, false);
+        }
       };
       await fetch(root, true);
       for (let round = 0; round < MAX_ROUNDS; round++) {

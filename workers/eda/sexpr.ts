@@ -27,6 +27,25 @@ const NL = 10;
 const isSpace = (c: number) => c === 32 || c === NL || c === 9 || c === 13;
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' };
+/**
+ * A quoted string's text with its escapes resolved, in one pass into a buffer: a concatenation (or a replace callback)
+ * per escape made millions of pieces of a string of escapes and ran the reader out of memory (issue 27, finding 5).
+ */
+function unescape(raw: string): string {
+  const out = new Uint16Array(raw.length);
+  let k = 0;
+  for (let j = 0; j < raw.length; j++) {
+    let c = raw.charCodeAt(j);
+    if (c === BACKSLASH && j + 1 < raw.length) {
+      const mapped = ESCAPES[raw[++j]!];
+      c = mapped === undefined ? raw.charCodeAt(j) : mapped.charCodeAt(0);
+    }
+    out[k++] = c;
+  }
+  let s = '';
+  for (let j = 0; j < k; j += 8192) s += String.fromCharCode(...out.subarray(j, Math.min(k, j + 8192)));
+  return s;
+}
 
 /** Reads one top-level list (a KiCad file holds exactly one); `budget.token()` is called per list and atom read. */
 export function parseSexpr(text: string, budget?: { token(): void }): SList {
@@ -68,24 +87,21 @@ export function parseSexpr(text: string, budget?: { token(): void }): SList {
     if (c === QUOTE) {
       const startLine = line;
       i++;
-      let out = '';
-      let from = i;
+      const from = i;
+      let escaped = false;
       for (;;) {
         if (i >= n) throw new SexprError('unterminated string', startLine);
         const d = text.charCodeAt(i);
         if (d === QUOTE) break;
         if (d === NL) line++;
         if (d === BACKSLASH) {
-          out += text.slice(from, i);
-          const e = text[i + 1] ?? '';
-          out += ESCAPES[e] ?? e;
+          escaped = true;
           i += 2;
-          from = i;
           continue;
         }
         i++;
       }
-      atom = out + text.slice(from, i);
+      atom = escaped ? unescape(text.slice(from, i)) : text.slice(from, i);
       i++;
     } else {
       const from = i;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from '../../../support/node.ts';
-import { callTool, refusedIssues } from '../../../support/tools.ts';
+import { callTool, okData, refusedIssues } from '../../../support/tools.ts';
 import { hostileWorkspace } from './hostile-schematics.ts';
 import { OVER_LIMIT, writeOverLimit } from './limit-schematics.ts';
 
@@ -12,7 +12,11 @@ writeOverLimit(ws.root);
 
 let t: TestNode;
 beforeAll(async () => {
-  t = await startTestNode({ roles: 'gateway,tools,adapter:eda', env: { SERVICE_WORKSPACE: ws.root } });
+  // The token limit takes a 10 MB file read to its end: a loaded machine may need more than the default 10 s.
+  t = await startTestNode({
+    roles: 'gateway,tools,adapter:eda',
+    env: { SERVICE_WORKSPACE: ws.root, SERVICE_REQUEST_TIMEOUT_MS: '60000' },
+  });
 });
 afterAll(async () => {
   await t.stop();
@@ -26,5 +30,17 @@ describe('a design just over one work limit', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ path: 'schematic_path' });
     expect(issues[0]!.message).toMatch(message);
+  });
+});
+
+// The read-ahead of sheet file names ran a regular expression over each file on the adapter's thread; 8 M escapes in
+// one quoted string overflowed its backtracking stack ("Maximum call stack size exceeded", a tool failure). The scan
+// is linear now and the file, a valid empty schematic, is read.
+describe('a sheet of one 16 MB quoted string of escapes', () => {
+  it('is read (ERC passes on an empty sheet)', async () => {
+    const r = await okData<{ passed: boolean; files: string[] }>(
+      callTool(t.node.broker, 'eda.run_erc', { schematic_path: 'limits/escapes/escapes.kicad_sch' }),
+    );
+    expect(r).toMatchObject({ passed: true, files: ['limits/escapes/escapes.kicad_sch'] });
   });
 });
