@@ -94,6 +94,13 @@ export type SurfaceHeader = z.infer<typeof SurfaceHeaderSchema>;
 export const RecordedSurfaceSchema = z.enum(['dashboard', 'cli', 'agent', 'unknown', 'chat', 'mcp']);
 export type RecordedSurface = z.infer<typeof RecordedSurfaceSchema>;
 
+/**
+ * Where a decision was sent from (decision 0061), beside the spec's `surface`: the dashboard, the `service approvals`
+ * CLI, the HTTP API (no surface header, an agent, or an older per-kind route), an MCP client's own prompt, or chat.
+ */
+export const DecisionChannelSchema = z.enum(['dashboard', 'cli', 'api', 'mcp', 'chat']);
+export type DecisionChannel = z.infer<typeof DecisionChannelSchema>;
+
 /** Decision record (SPEC "Decision record"); on_behalf_of and agent are only set for surface agent, so nullable. */
 export const DecisionRecordSchema = z.object({
   decision: ApprovalDecisionSchema,
@@ -106,6 +113,10 @@ export const DecisionRecordSchema = z.object({
   decided_at: z.string(),
   /** Why a person approved a gate over its overridable findings (decision 0060); absent when nothing was overridden. */
   override_reason: z.string().optional(),
+  /** Where it was sent from (decision 0061); absent on records older than it. */
+  channel: DecisionChannelSchema.optional(),
+  /** The authenticated principal, null when the gateway authenticates nobody (decision 0061). */
+  principal: z.string().nullable().optional(),
   /**
    * What an approved human-authority request did (README "Human-authority requests"): the promotion's result, the
    * revision an engineering change made, or the design loop's next iteration.
@@ -113,6 +124,18 @@ export const DecisionRecordSchema = z.object({
   outcome: z.record(z.string(), z.unknown()).optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+
+/**
+ * One decision of a run's gates, as the gate item's `detail.decisions` lists them (every phase, oldest first; decision
+ * 0061): the decision record with the gate it decided.
+ */
+export const GateDecisionEntrySchema = DecisionRecordSchema.extend({
+  phase: z.string(),
+  gate_id: z.string(),
+  attempt: z.number().int(),
+  to_phase: z.string(),
+});
+export type GateDecisionEntry = z.infer<typeof GateDecisionEntrySchema>;
 
 /**
  * Approval item, normalized (SPEC "Approval item (normalized)"). Only kind, status and title are marked required

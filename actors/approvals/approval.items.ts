@@ -1,17 +1,13 @@
 import type { LedgerRecord } from '../../contracts/actions/approvals.actions.ts';
 import type { RunView } from '../../contracts/actions/runs.actions.ts';
 import { kindOfNodeType, type ApprovalNode } from '../../contracts/actions/twin-approvals.actions.ts';
-import {
-  DecisionRecordSchema,
-  RecordedSurfaceSchema,
-  type ApprovalDecision,
-  type ApprovalStatus,
-  type DecisionRecord,
-  type GateFinding,
-} from '../../contracts/approvals.ts';
+import type { ApprovalDecision, ApprovalStatus, DecisionRecord, GateFinding } from '../../contracts/approvals.ts';
 import { isSpecLoop, loopSummary } from '../../contracts/design-loops.ts';
 import type { SourceItem } from './approval.machine.ts';
+import { asDecision, gateHistory, strOrNull, surfaceOf } from './decision-records.ts';
 import { gateReason, parseFindings } from './findings.ts';
+
+export { asDecision, gateHistory } from './decision-records.ts';
 
 /** A gate the run opened and never decided before it ended (read from its log): its workflow no longer exists. */
 export interface UndecidedGate {
@@ -40,16 +36,6 @@ const STATUS_OF_DECISION: Record<ApprovalDecision, ApprovalStatus> = {
   rework: 'reworked',
 };
 
-/** A decision record out of a stored object; null when it is not one. */
-export function asDecision(v: unknown): DecisionRecord | null {
-  const r = DecisionRecordSchema.safeParse(v);
-  return r.success ? r.data : null;
-}
-
-const surfaceOf = (v: unknown) =>
-  RecordedSurfaceSchema.safeParse(v).success ? (v as DecisionRecord['surface']) : 'unknown';
-const strOrNull = (v: unknown) => (typeof v === 'string' && v ? v : null);
-
 /**
  * The `gate:<run_id>` item of a run (SPEC "Approval item"): pending while a gate is open (or, once the run ended with
  * a gate undecided, pending with reject only: the workflow no longer exists); after a decision, that decision's status.
@@ -76,6 +62,7 @@ export function gateItem(g: GateInput): SourceItem | null {
     gate_id,
     gate_name: gateName(phase),
     attempt,
+    decisions: gateHistory(v),
   });
   const summaryOf = (phase: string) => v.phases.find((p) => p.id === phase)?.summary ?? '';
   const idems = v.decisions.map((d) => String(d.idem ?? ''));
@@ -304,7 +291,7 @@ export function nodeItem(n: ApprovalNode): SourceItem | null {
       status === 'pending' && !noWinner ? (kind === 'design_change' ? ['approve', 'reject'] : ['approve']) : [],
     rework_targets: [],
     detail,
-    decision: nodeDecision(n, kind),
+    decision: asDecision(nodeDecision(n, kind)),
     blocked: noWinner ? 'the design loop names no winning iteration to approve' : null,
     source: { type: 'node', node_id: n.id, kind },
   };

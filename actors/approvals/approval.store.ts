@@ -99,12 +99,21 @@ export function createApprovalStore(db: Db) {
   };
 }
 
-const identityOf = ({ approver, approver_verified, surface, on_behalf_of, agent }: DecisionRecord) => ({
+const identityOf = ({
   approver,
   approver_verified,
   surface,
   on_behalf_of,
   agent,
+  channel,
+  principal,
+}: DecisionRecord) => ({
+  approver,
+  approver_verified,
+  surface,
+  on_behalf_of,
+  agent,
+  ...(channel ? { channel, principal: principal ?? null } : {}),
 });
 
 /** The store of the queue's own rows. */

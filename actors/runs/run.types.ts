@@ -39,6 +39,9 @@ export interface DecisionIdentity {
   surface: string;
   on_behalf_of: string | null;
   agent: string | null;
+  /** Where it was sent from and the authenticated principal (decision 0061); absent on older decisions. */
+  channel?: string;
+  principal?: string | null;
 }
 
 export type Decision = 'approve' | 'reject' | 'retry' | 'rework';

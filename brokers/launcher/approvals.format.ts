@@ -1,4 +1,4 @@
-import type { ApprovalItem, ApprovalListResponse } from '../../contracts/approvals.ts';
+import type { ApprovalItem, ApprovalListResponse, GateDecisionEntry } from '../../contracts/approvals.ts';
 
 /** Cuts a cell to `width` characters, marking the cut with an ellipsis. */
 function cell(text: string, width: number): string {
@@ -60,10 +60,25 @@ export function formatItem(i: ApprovalItem): string {
     lines.push(
       '',
       `decision     ${d.decision} by ${who} via ${d.surface}${agent} at ${d.decided_at}`,
+      ...(d.channel
+        ? [`sent from    ${d.channel}, ${d.principal ? `signed in as ${d.principal}` : 'no sign-in'}`]
+        : []),
       ...(d.reason ? [`reason       ${d.reason}`] : []),
+      ...(d.override_reason ? [`override     ${d.override_reason}`] : []),
     );
   }
-  if (i.detail && Object.keys(i.detail).length) lines.push('', `detail       ${JSON.stringify(i.detail)}`);
+  // A gate item's every decision of the run, oldest first (decision 0061).
+  const { decisions: history, ...detail } = (i.detail ?? {}) as Record<string, unknown>;
+  if (i.kind === 'gate' && Array.isArray(history) && history.length)
+    lines.push(
+      '',
+      'decisions (oldest first):',
+      ...(history as GateDecisionEntry[]).map(
+        (h) =>
+          `  ${h.decided_at}  ${h.phase} ${h.decision} by ${h.approver} via ${h.surface}, from ${h.channel ?? '-'}${h.reason ? `: ${h.reason}` : ''}${h.override_reason ? ` (override: ${h.override_reason})` : ''}`,
+      ),
+    );
+  if (Object.keys(detail).length) lines.push('', `detail       ${JSON.stringify(detail)}`);
   return lines.join('\n');
 }
 

@@ -5,6 +5,7 @@ import {
   ApprovalKindSchema,
   ApprovalListResponseSchema,
   ApprovalRouteSchema,
+  DecisionChannelSchema,
   GateTargetFields,
   HeldCallOutcomeSchema,
   LedgerKindSchema,
@@ -24,6 +25,9 @@ export const DeciderSchema = z.object({
   surface: RecordedSurfaceSchema,
   on_behalf_of: z.string().nullable(),
   agent: z.string().nullable(),
+  /** Where the decision was sent from, and the authenticated principal (decision 0061). */
+  channel: DecisionChannelSchema.optional(),
+  principal: z.string().nullable().optional(),
 });
 export type Decider = z.infer<typeof DeciderSchema>;
 

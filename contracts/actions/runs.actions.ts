@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
-import { GateFindingSchema, OverrideField } from '../approvals.ts';
+import { DecisionChannelSchema, GateFindingSchema, OverrideField } from '../approvals.ts';
 import { DesignFlowSchema } from '../flows.ts';
 
 /** `POST /v1/runs` body: a design-flow request. `start: true` starts it at once (the only mode served). */
@@ -21,6 +21,9 @@ export const DecisionIdentitySchema = z.object({
   surface: z.string(),
   on_behalf_of: z.string().nullable(),
   agent: z.string().nullable(),
+  /** Where the decision was sent from, and the authenticated principal (decision 0061). */
+  channel: DecisionChannelSchema.optional(),
+  principal: z.string().nullable().optional(),
 });
 
 export const RunDecideSchema = z.object({

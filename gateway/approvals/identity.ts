@@ -53,6 +53,7 @@ export function resolveDecider(
     );
   }
   const principal = auth.on && 'principal' in auth ? auth.principal : undefined;
+  const who = { principal: principal ?? null };
   if (route === 'inline') {
     return {
       decider: {
@@ -61,6 +62,8 @@ export function resolveDecider(
         surface: 'chat',
         on_behalf_of: null,
         agent: null,
+        channel: 'chat',
+        ...who,
       },
     };
   }
@@ -86,6 +89,8 @@ export function resolveDecider(
     });
   }
   const recorded = route === 'legacy' ? 'unknown' : surface;
+  // Where it came from (decision 0061): the dashboard or CLI header (on an older route too), else the HTTP API.
+  const channel = surface === 'dashboard' || surface === 'cli' ? surface : 'api';
   if (surface !== 'agent')
     return {
       decider: {
@@ -94,6 +99,8 @@ export function resolveDecider(
         surface: recorded,
         on_behalf_of: null,
         agent: null,
+        channel,
+        ...who,
       },
     };
   if (!obo)
@@ -114,6 +121,8 @@ export function resolveDecider(
       surface: recorded,
       on_behalf_of: obo,
       agent: agent ?? null,
+      channel,
+      ...who,
     },
   };
 }

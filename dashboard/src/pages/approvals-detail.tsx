@@ -6,6 +6,7 @@
 import { Link } from 'react-router';
 import { useApproval, type ApprovalItem } from '../api/approvals.ts';
 import { DecisionForm } from '../ui/decision-form.tsx';
+import { Decisions, SentFrom } from './run-sections.tsx';
 import { ErrorNote, Json, Loading, StatusBadge, When } from '../ui/common.tsx';
 
 export function ApprovalDetail(props: { id: string }) {
@@ -52,10 +53,14 @@ export function ApprovalDetail(props: { id: string }) {
       {item.decision && (
         <p data-testid="decision-record">
           Decided <strong>{item.decision.decision}</strong> by {item.decision.approver}
-          {item.decision.approver_verified ? ' (verified)' : ' (unverified)'} on {item.decision.surface},{' '}
-          <When at={item.decision.decided_at} />
+          {item.decision.approver_verified ? ' (verified)' : ' (unverified)'} on {item.decision.surface}, from{' '}
+          <SentFrom decision={item.decision} />, <When at={item.decision.decided_at} />
           {item.decision.reason ? `: “${item.decision.reason}”` : ''}
         </p>
+      )}
+      {item.kind === 'gate' && Array.isArray(item.detail?.decisions) && (
+        // Every decision of the run's gates, oldest first (decision 0061).
+        <Decisions decisions={item.detail.decisions as Record<string, unknown>[]} />
       )}
       <h3>Decision</h3>
       <DecisionForm item={item} />
@@ -110,7 +115,11 @@ function KindDetail(props: { item: ApprovalItem }) {
           </dd>
           <dt>Ready</dt>
           <dd>
-            {d.ready === false ? 'no: approve is offered once the findings are cleared' : str('ready')}
+            {d.ready === false
+              ? d.overridable === true
+                ? 'no: approve over the findings with an override reason, or clear them'
+                : 'no: approve is offered once the findings are cleared'
+              : str('ready')}
             {d.stalled === true ? ' (stalled: the same findings repeated)' : ''}
           </dd>
           <dt>Retries / reworks left</dt>

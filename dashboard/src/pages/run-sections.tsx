@@ -59,6 +59,27 @@ export function PhaseTimeline(props: { run: RunView; flow?: FlowState; lifecycle
   );
 }
 
+const CHANNELS = ['dashboard', 'cli', 'mcp', 'chat'];
+
+/**
+ * Where a decision was sent from and who was signed in (decision 0061): its channel (records before it: the surface
+ * when that names one, else the HTTP API) and the authenticated principal, or that nobody was.
+ */
+export function SentFrom(props: { decision: Record<string, unknown> }) {
+  const d = props.decision;
+  const channel =
+    typeof d.channel === 'string' ? d.channel : CHANNELS.includes(String(d.surface)) ? String(d.surface) : 'api';
+  const principal =
+    typeof d.principal === 'string' ? d.principal : d.approver_verified === true ? String(d.approver) : null;
+  return (
+    <span data-testid="sent-from">
+      {channel}
+      {d.override_reason ? <span className="muted"> (override: {String(d.override_reason)})</span> : null}{' '}
+      <span className="muted">{principal ? `signed in as ${principal}` : 'no sign-in'}</span>
+    </span>
+  );
+}
+
 export function Decisions(props: { decisions: RunView['decisions'] }) {
   const s = (v: unknown) => (v === undefined || v === null || v === '' ? '' : String(v));
   return (
@@ -75,6 +96,7 @@ export function Decisions(props: { decisions: RunView['decisions'] }) {
               <th scope="col">Rework to</th>
               <th scope="col">Reason</th>
               <th scope="col">Approver</th>
+              <th scope="col">Sent from</th>
               <th scope="col">When</th>
             </tr>
           </thead>
@@ -89,6 +111,9 @@ export function Decisions(props: { decisions: RunView['decisions'] }) {
                 <td>{s(d.reason) || <span className="muted">none given</span>}</td>
                 <td>
                   {s(d.approver)} <span className="muted">({s(d.surface) || 'unknown'})</span>
+                </td>
+                <td>
+                  <SentFrom decision={d} />
                 </td>
                 <td>
                   <When at={s(d.decided_at) || null} />

@@ -19,11 +19,23 @@ describe('who decides (SPEC Gateway rules 2-6)', () => {
         surface: 'unknown',
         on_behalf_of: null,
         agent: null,
+        channel: 'api',
+        principal: null,
       },
     });
-    expect(resolveDecider({ surface: 'cli' }, off, 'unified')).toMatchObject({ decider: { surface: 'cli' } });
+    expect(resolveDecider({ surface: 'cli' }, off, 'unified')).toMatchObject({
+      decider: { surface: 'cli', channel: 'cli', principal: null },
+    });
     expect(resolveDecider({ surface: 'agent', on_behalf_of: 'ann', agent: 'bot' }, off, 'unified')).toEqual({
-      decider: { approver: 'ann', approver_verified: false, surface: 'agent', on_behalf_of: 'ann', agent: 'bot' },
+      decider: {
+        approver: 'ann',
+        approver_verified: false,
+        surface: 'agent',
+        on_behalf_of: 'ann',
+        agent: 'bot',
+        channel: 'api',
+        principal: null,
+      },
     });
     expect(resolveDecider({ surface: 'dashboard' }, off, 'inline')).toEqual({
       decider: {
@@ -32,14 +44,19 @@ describe('who decides (SPEC Gateway rules 2-6)', () => {
         surface: 'chat',
         on_behalf_of: null,
         agent: null,
+        channel: 'chat',
+        principal: null,
       },
     });
-    expect(resolveDecider({ surface: 'dashboard' }, off, 'legacy')).toMatchObject({ decider: { surface: 'unknown' } });
+    // An older per-kind route records surface unknown (SPEC) but keeps where it came from (decision 0061).
+    expect(resolveDecider({ surface: 'dashboard' }, off, 'legacy')).toMatchObject({
+      decider: { surface: 'unknown', channel: 'dashboard' },
+    });
   });
 
   it('with authentication on: the principal, verified; on-behalf-of must be the principal', () => {
     expect(resolveDecider({ surface: 'dashboard' }, alice, 'unified')).toMatchObject({
-      decider: { approver: 'alice', approver_verified: true },
+      decider: { approver: 'alice', approver_verified: true, channel: 'dashboard', principal: 'alice' },
     });
     expect(code(resolveDecider({ surface: 'agent', on_behalf_of: 'bob' }, alice, 'unified'))).toBe('FORBIDDEN');
     expect(resolveDecider({ surface: 'agent', on_behalf_of: 'alice' }, alice, 'unified')).toMatchObject({
