@@ -9,6 +9,9 @@ const { root, ws, remove } = demoWorkspace(NAMES);
 afterAll(remove);
 
 const sch = (name: string) => `simulation/${name}/${name}.kicad_sch`;
+/** An include as the export writes it: the library's path from the netlist's own folder (the call's scratch folder). */
+const include = (spicePath: string, lib: string) =>
+  `.include "${path.posix.relative(path.posix.dirname(spicePath), lib)}"`;
 const vec = (r: { vectors: Record<string, unknown> }, name: string) =>
   r.vectors[name] as { final: number; min: number; max: number };
 
@@ -16,7 +19,11 @@ describe('the other KiCad simulation demos: exported by eda, run by circuit.run_
   it('rectifier: the diode model library, the .tran card; the half-wave output peaks a diode drop under 1.5 V', async () => {
     const r = await spiceNetlistFile(ws, sch('rectifier'));
     // The sheet's "*.ac dec 10 1 1Meg" text starts with '*': a comment, not a directive (KiCad 6 reads it so too).
-    expect(r).toMatchObject({ components: 5, directives: ['.include "diode.mod"', '.tran 1u 10m'], skipped: [] });
+    expect(r).toMatchObject({
+      components: 5,
+      directives: [include(r.spice_path, 'simulation/rectifier/diode.mod'), '.tran 1u 10m'],
+      skipped: [],
+    });
     const text = fs.readFileSync(path.join(root, r.spice_path), 'utf8');
     expect(text).toContain('D1 Net-_D1-Pad2_ rect_out 1N4148'); // Spice_Node_Sequence "2 1": anode, cathode
     const run = await simulate(ws, { netlist_path: r.spice_path, analysis_type: 'transient', probes: ['rect_out'] });
@@ -31,9 +38,9 @@ describe('the other KiCad simulation demos: exported by eda, run by circuit.run_
     const r = await spiceNetlistFile(ws, sch('laser_driver'));
     expect(r).toMatchObject({ components: 13, skipped: [] });
     expect(r.directives).toEqual([
-      '.include "laser.lib"',
-      '.include "fzt1049a.lib"',
-      '.include "ad8009.lib"',
+      ...['laser.lib', 'fzt1049a.lib', 'ad8009.lib'].map((lib) =>
+        include(r.spice_path, `simulation/laser_driver/${lib}`),
+      ),
       '.tran 10p 150n',
     ]);
     const text = fs.readFileSync(path.join(root, r.spice_path), 'utf8');
