@@ -15,9 +15,9 @@ const node = useNode((env) => startFlowNode({ executor: executorFor(DEFAULT_HAND
 const http = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
   httpJson(`${node.url}${path}`, method, body, headers);
 
-async function startRun(goal: string): Promise<string> {
+async function startRun(goal: string, flow = 'mech_v1'): Promise<string> {
   const project = (await http('POST', '/v1/projects', { name: goal.slice(0, 40) })).json.id as string;
-  const run = await http('POST', '/v1/runs', { design_flow: 'mech_v1', project_id: project, goal, start: true });
+  const run = await http('POST', '/v1/runs', { design_flow: flow, project_id: project, goal, start: true });
   expect(run.status, JSON.stringify(run.json)).toBe(201);
   return run.json.id as string;
 }
@@ -36,8 +36,8 @@ async function gateOf(runId: string, phase: string): Promise<Json> {
   return (await http('GET', `/v1/runs/${runId}`)).json.gate;
 }
 
-async function toFeasibility(goal: string): Promise<{ runId: string; gate: Json }> {
-  const runId = await startRun(goal);
+async function toFeasibility(goal: string, flow = 'mech_v1'): Promise<{ runId: string; gate: Json }> {
+  const runId = await startRun(goal, flow);
   for (const phase of ['intent', 'needs', 'requirements']) {
     await gateOf(runId, phase);
     const ok = await http('POST', `/v1/approvals/gate:${runId}/decision`, { decision: 'approve', reason: 'ok' });
@@ -95,6 +95,22 @@ describe('feasibility means something (issue 28 point 3)', () => {
     const last = run.decisions.at(-1);
     expect(last).toMatchObject({ phase: 'feasibility', decision: 'approve', override_reason: why });
     expect(run.gate?.phase ?? null).not.toBe('feasibility');
+  }, 120_000);
+
+  it('hardware_v1: a stated bracket over its allowable by hand stops feasibility, naming the lighter concept that passes', async () => {
+    const request =
+      'a wall-mounted environmental sensor: an 80 x 60 x 30 mm enclosure of 0.4 kg held 50 mm off the wall by a 3 mm aluminium bracket, with a 20 g shock load, a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost';
+    const { runId, gate } = await toFeasibility(request, 'hardware_v1');
+    expect(gate.ready).toBe(false);
+    const finding = gate.findings.find((f: Json) => f.kind === 'analysis');
+    expect(finding, JSON.stringify(gate.findings)).toMatchObject({ severity: 'error', overridable: true });
+    expect(finding.message).toMatch(/exceeds the allowable .* remedy: the .*4 mm.* bracket/);
+    const refused = await http('POST', `/v1/approvals/gate:${runId}/decision`, { decision: 'approve' });
+    expect(refused.status).toBe(409);
+    // The 2 g request of the reference design passes by hand: no finding, ready.
+    const ok = await toFeasibility(request.replace('20 g shock', '2 g shock'), 'hardware_v1');
+    expect(ok.gate.ready).toBe(true);
+    expect(ok.gate.findings.filter((f: Json) => f.severity === 'error')).toEqual([]);
   }, 120_000);
 
   it('leaves the 100 N bracket ready at feasibility with no error finding; an override_reason is refused there', async () => {
