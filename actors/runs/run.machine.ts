@@ -3,12 +3,14 @@ import type { FrozenFlow } from '../../contracts/flow-defs.ts';
 import { evaluateCondition, parseCondition } from './condition.ts';
 import { depsOf, dependantsOf, reworkTargetsOf } from './graph.ts';
 import { apply, type RunEvent } from './run.events.ts';
+import { overridable } from './gate-rules.ts';
 import { findingsKey, hasPatch, PATCH_FINDINGS_ORDER } from './run.markers.ts';
 import { ended } from './run.resume.ts';
 import type { Decision, DecisionIdentity, Deliverable, FailureKind, RunLimits, RunState } from './run.types.ts';
 
 export { findingsKey, hasPatch, PATCH_FINDINGS_ORDER } from './run.markers.ts';
 export { resumeEffects } from './run.resume.ts';
+export { allowedDecisions, overridable } from './gate-rules.ts';
 
 /** What the deterministic core is asked to do. Time comes in through `env` (STYLE R4). */
 export type RunCommand =
@@ -379,27 +381,6 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
   b.effects.push({ type: 'closeDrafts', status: 'abandoned', reason: `rework to ${c.to_phase}: ${c.reason}` });
   advance(b, env);
   return b.done();
-}
-
-/**
- * Whether a person may approve over these not-ready findings with an override_reason (decision 0060): every blocking
- * (error) one is overridable, and there is one.
- */
-export function overridable(findings: GateFinding[]): boolean {
-  const blocking = findings.filter((f) => f.severity === 'error');
-  return blocking.length > 0 && blocking.every((f) => f.overridable === true);
-}
-
-/** Decisions a person may take at the run's open gate now (SPEC approval item: allowed_decisions, rework_targets). */
-export function allowedDecisions(s: RunState, limits: RunLimits): { allowed: Decision[]; rework_targets: string[] } {
-  if (!s.gate || ended(s)) return { allowed: [], rework_targets: [] };
-  const allowed: Decision[] = [];
-  if (s.gate.ready) allowed.push('approve');
-  allowed.push('reject');
-  if (s.phases[s.gate.phase].retries < limits.maxRetries) allowed.push('retry');
-  const targets = s.reworks < limits.maxReworks ? reworkTargetsOf(s.flow.definition, s.gate.phase) : [];
-  if (targets.length) allowed.push('rework');
-  return { allowed, rework_targets: targets };
 }
 
 /** An approved flow patch: refused as stale when the flow moved on or the run moved past a patched phase. */
