@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startFlowNode } from '../../support/flow-node.ts';
 import { httpJson, type Json } from '../../support/http-raw.ts';
 import { useNode } from '../../support/tools.ts';
+import { runApprovalsCli } from '../../../brokers/launcher/approvals.cli.ts';
 import { executorFor } from '../../../actors/runs/executors.ts';
 import { DEFAULT_HANDLERS } from '../../../actors/runs/handlers/index.ts';
 
@@ -95,6 +96,29 @@ describe('feasibility means something (issue 28 point 3)', () => {
     const last = run.decisions.at(-1);
     expect(last).toMatchObject({ phase: 'feasibility', decision: 'approve', override_reason: why });
     expect(run.gate?.phase ?? null).not.toBe('feasibility');
+  }, 120_000);
+
+  it('service approvals decide --override-reason approves over it from the CLI, recorded with the cli surface', async () => {
+    const { runId } = await toFeasibility(
+      'a steel cantilever bracket 200 x 20 x 10 mm carrying 1000 N at the tip, safety factor 2',
+    );
+    let out = '';
+    const io = { out: (s: string) => void (out += s), err: (s: string) => void (out += s) };
+    const id = `gate:${runId}`;
+    expect(await runApprovalsCli(['decide', id, 'approve', '--url', node.url], {}, io)).toBe(4); // 409: not ready
+    const code = await runApprovalsCli(
+      ['decide', id, 'approve', '--override-reason', 'resize in design', '--url', node.url],
+      {},
+      io,
+    );
+    expect(code, out).toBe(0);
+    const item = (await http('GET', `/v1/approvals/${id}`)).json;
+    expect(item.detail.decisions.at(-1)).toMatchObject({
+      phase: 'feasibility',
+      override_reason: 'resize in design',
+      surface: 'cli',
+      channel: 'cli',
+    });
   }, 120_000);
 
   it('hardware_v1: a stated bracket over its allowable by hand stops feasibility, naming the lighter concept that passes', async () => {
