@@ -11,6 +11,7 @@ import {
   ApprovalListResponseSchema,
   DecisionBodySchema,
   GateTargetFields,
+  OverrideField,
   type ApprovalItem,
 } from '../../contracts/approvals.ts';
 import { decideViaQueue, logIgnoredIdentity, viewerOf } from '../approvals/decide.ts';
@@ -36,6 +37,7 @@ export const InlineDecisionBodySchema = z.object({
   approver: z.string().optional(),
   approver_verified: z.boolean().optional(),
   ...GateTargetFields,
+  ...OverrideField,
 });
 
 /** Answers an item with its entity tag as the `ETag` header (the tag `If-Match` names on a decision). */
@@ -100,7 +102,7 @@ export function approvalsRoutes(deps: GatewayDeps) {
             { issues: [{ path: 'params.id', message: 'expected gate:<run_id>' }] },
           );
         }
-        const { decision, reason, to_phase, phase, attempt } = req.body;
+        const { decision, reason, to_phase, phase, attempt, override_reason } = req.body;
         return decideViaQueue(deps, req, {
           id: req.params.id,
           decision,
@@ -108,6 +110,7 @@ export function approvalsRoutes(deps: GatewayDeps) {
           to_phase,
           phase,
           attempt,
+          override_reason,
           route: 'inline',
           idem: req.headers['idempotency-key'],
         }).then(withEtag(reply));

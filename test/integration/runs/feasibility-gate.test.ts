@@ -121,6 +121,22 @@ describe('feasibility means something (issue 28 point 3)', () => {
     });
   }, 120_000);
 
+  it('an inline decision (chat) approves over it with an override_reason, recorded with channel chat', async () => {
+    const { runId } = await toFeasibility(
+      'a steel cantilever bracket 200 x 20 x 10 mm carrying 1000 N at the tip, safety factor 2',
+    );
+    const inline = `/v1/approvals/gate:${runId}/inline-decision`;
+    expect((await http('POST', inline, { decision: 'approve' })).status).toBe(409);
+    const ok = await http('POST', inline, { decision: 'approve', override_reason: 'the person said go on' });
+    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+    expect(ok.json.decision).toMatchObject({
+      override_reason: 'the person said go on',
+      surface: 'chat',
+      channel: 'chat',
+      principal: null,
+    });
+  }, 120_000);
+
   it('hardware_v1: a stated bracket over its allowable by hand stops feasibility, naming the lighter concept that passes', async () => {
     const request =
       'a wall-mounted environmental sensor: an 80 x 60 x 30 mm enclosure of 0.4 kg held 50 mm off the wall by a 3 mm aluminium bracket, with a 20 g shock load, a 3.3 V microcontroller board with a temperature and humidity sensor, powered from USB, under 25 EUR parts cost';
