@@ -12,8 +12,10 @@ import {
   AttemptPromotionResponseSchema,
   ChangeStatusSchema,
   DecisionBodySchema,
+  DecisionChannelSchema,
   DecisionRecordSchema,
   DesignLoopApprovalBodySchema,
+  GateDecisionEntrySchema,
   GateFindingKindSchema,
   GateFindingSchema,
   HeldCallOutcomeSchema,
@@ -117,6 +119,26 @@ describe('DecisionRecordSchema', () => {
   it('rejects a non-boolean approver_verified or a header-only surface value', () => {
     expect(ok(DecisionRecordSchema, { ...decision, approver_verified: 'yes' })).toBe(false);
     expect(ok(DecisionRecordSchema, { ...decision, surface: 'web' })).toBe(false);
+  });
+  it('keeps an override reason, the channel and the principal (decisions 0060, 0061)', () => {
+    const more = { ...decision, override_reason: 'let the FEA decide', channel: 'cli', principal: null };
+    expect(DecisionRecordSchema.parse(more)).toEqual(more);
+  });
+});
+
+describe('DecisionChannelSchema', () => {
+  it('names dashboard, cli, api, mcp and chat only', () => {
+    expect(DecisionChannelSchema.options).toEqual(['dashboard', 'cli', 'api', 'mcp', 'chat']);
+    expect(ok(DecisionChannelSchema, 'agent')).toBe(false);
+  });
+});
+
+describe('GateDecisionEntrySchema', () => {
+  it('is a decision record with the gate it decided', () => {
+    const entry = { ...decision, phase: 'feasibility', gate_id: 'r1:feasibility:1', attempt: 1, to_phase: '' };
+    expect(GateDecisionEntrySchema.parse(entry)).toEqual(entry);
+    expect(ok(GateDecisionEntrySchema, { ...entry, attempt: 'one' })).toBe(false);
+    expect(ok(GateDecisionEntrySchema, decision)).toBe(false);
   });
 });
 
