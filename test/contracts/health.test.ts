@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ComponentHealthSchema,
   HealthClientSchema,
+  HarnessWritesHealthSchema,
   HealthRollupSchema,
   LlmUsage24hSchema,
   LlmUsageAvailableSchema,
@@ -115,6 +116,17 @@ describe('ModelRoutingHealthSchema', () => {
   });
   it('rejects problems that are not a list', () => {
     expect(ok(ModelRoutingHealthSchema, { status: 'ok', problems: 'none' })).toBe(false);
+  });
+});
+
+describe('HarnessWritesHealthSchema', () => {
+  it('accepts the three states with their detail', () => {
+    for (const status of ['open', 'admin_token', 'closed'])
+      expect(ok(HarnessWritesHealthSchema, { status, detail: 'SERVICE_HARNESS_ADMIN_TOKEN is unset' })).toBe(true);
+  });
+  it('rejects another state and a missing detail', () => {
+    expect(ok(HarnessWritesHealthSchema, { status: 'locked', detail: 'x' })).toBe(false);
+    expect(ok(HarnessWritesHealthSchema, { status: 'closed' })).toBe(false);
   });
 });
 
