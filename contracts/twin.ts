@@ -221,7 +221,14 @@ export type SimResultListingEntry = z.infer<typeof SimResultListingEntrySchema>;
 export const BomStatusSchema = z.enum(['available', 'low_stock', 'out_of_stock', 'alternate_needed']);
 export type BomStatus = z.infer<typeof BomStatusSchema>;
 
-/** BOM component, camelCase (SPEC "BOM component"): the first twelve fields required, the links string or null. */
+/** Whether a BOM line's record states a price (decision 0070): `unpriced` lines have `unitPrice` null, never 0. */
+export const BomPriceStatusSchema = z.enum(['priced', 'unpriced']);
+export type BomPriceStatus = z.infer<typeof BomPriceStatusSchema>;
+
+/**
+ * BOM component, camelCase (SPEC "BOM component"): the first twelve fields required, the links string or null.
+ * `unitPrice` is null when no price source states one, and `priceStatus` says so (decision 0070).
+ */
 export const BomComponentSchema = z.object({
   id: z.string(),
   designator: z.string(),
@@ -229,7 +236,8 @@ export const BomComponentSchema = z.object({
   description: z.string(),
   manufacturer: z.string(),
   quantity: z.number().int().min(0),
-  unitPrice: z.number().min(0),
+  unitPrice: z.number().min(0).nullable(),
+  priceStatus: BomPriceStatusSchema,
   priceCurrency: z.string(),
   status: BomStatusSchema,
   category: z.string(),
@@ -242,8 +250,16 @@ export const BomComponentSchema = z.object({
 });
 export type BomComponent = z.infer<typeof BomComponentSchema>;
 
-/** BOM list `{components, total}`, answer of `GET /v1/bom` (SPEC "BOM list"). */
-export const BomListSchema = z.object({ components: z.array(BomComponentSchema), total: z.number().int().min(0) });
+/**
+ * BOM list `{components, total}`, answer of `GET /v1/bom` (SPEC "BOM list"), with `unpriced_count` (lines without a
+ * price) and `unscoped_count` (with a project filter: lines left out for having no project), both of the whole list.
+ */
+export const BomListSchema = z.object({
+  components: z.array(BomComponentSchema),
+  total: z.number().int().min(0),
+  unpriced_count: z.number().int().min(0).default(0),
+  unscoped_count: z.number().int().min(0).default(0),
+});
 export type BomList = z.infer<typeof BomListSchema>;
 
 /** Multipart import form of `POST /v1/twin/import` (SPEC "Import form"): file required, description default empty. */

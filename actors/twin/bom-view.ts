@@ -17,15 +17,18 @@ const textOrNull = (sources: Props[], names: string[]) => {
   const v = pick(sources, names);
   return v === undefined ? null : String(v);
 };
-const num = (sources: Props[], names: string[], fallback: number) => {
-  const v = Number(pick(sources, names));
-  return Number.isFinite(v) && v >= 0 ? v : fallback;
-};
+const num = (sources: Props[], names: string[], fallback: number) => numOrNull(sources, names) ?? fallback;
+function numOrNull(sources: Props[], names: string[]): number | null {
+  const raw = pick(sources, names);
+  const v = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+  return Number.isFinite(v) && v >= 0 ? v : null;
+}
 
 /**
  * One BOM component from a record (a component selection's properties, or a line of a bom item), camelCase or
- * snake_case keys, `specs` consulted second. Missing text is empty, quantity 1, price 0, currency USD; a status
- * outside the spec's four values is `available`.
+ * snake_case keys, `specs` consulted second. Missing text is empty, quantity 1, currency USD; a status outside the
+ * spec's four values is `available`. A line whose records state no price is `unpriced` with `unitPrice` null
+ * (decision 0070): a price of 0 is only what a record says.
  */
 export function toComponent(
   id: string,
@@ -34,6 +37,7 @@ export function toComponent(
   defaults: { description: string; category: string },
 ): BomComponent {
   const status = BomStatusSchema.safeParse(pick(sources, ['status', 'availability']));
+  const unitPrice = numOrNull(sources, ['unitPrice', 'unit_price', 'price']);
   return {
     id,
     designator: text(sources, ['designator', 'designators', 'reference', 'ref_des']),
@@ -41,7 +45,8 @@ export function toComponent(
     description: text(sources, ['description'], defaults.description),
     manufacturer: text(sources, ['manufacturer', 'mfr']),
     quantity: Math.round(num(sources, ['quantity', 'qty'], 1)),
-    unitPrice: num(sources, ['unitPrice', 'unit_price', 'price'], 0),
+    unitPrice,
+    priceStatus: unitPrice === null ? 'unpriced' : 'priced',
     priceCurrency: text(sources, ['priceCurrency', 'price_currency', 'currency'], 'USD'),
     status: status.success ? status.data : 'available',
     category: text(sources, ['category'], defaults.category),
@@ -62,18 +67,9 @@ interface HeadRow {
   properties: Props;
 }
 
-/**
- * The BOM list `{components, total}`: the lines of current bom items (`components`, `lines` or `items` lists; id
- * `KEY#n`), then current component selections (id = item key) whose part number no bom line of the project lists.
- */
-export async function bomList(q: Queryable, projectId: string | undefined): Promise<BomList> {
-  const { rows } = await q.query<HeadRow>(
-    `SELECT i.key, i.item_type, i.name, i.project_id, n.properties FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
-     WHERE i.item_type IN ('bom', 'component_selection') AND ($1::text IS NULL OR i.project_id = $1) AND i.head_revision > 0
-     ORDER BY i.item_type, i.name, i.key`,
-    [projectId ?? null],
-  );
-  const components: BomComponent[] = [];
+/** The components of current bom items' lines, then of component selections no bom line of their project lists. */
+function components(rows: HeadRow[]): BomComponent[] {
+  const out: BomComponent[] = [];
   const listed = new Set<string>();
   for (const r of rows.filter((x) => x.item_type === 'bom')) {
     const lines = [r.properties.components, r.properties.lines, r.properties.items].find(Array.isArray) as
@@ -84,7 +80,7 @@ export async function bomList(q: Queryable, projectId: string | undefined): Prom
         category: 'component',
       });
       if (c.partNumber) listed.add(`${r.project_id ?? ''}\u0000${c.partNumber.toLowerCase()}`);
-      components.push(c);
+      out.push(c);
     });
   }
   for (const r of rows.filter((x) => x.item_type === 'component_selection')) {
@@ -93,7 +89,31 @@ export async function bomList(q: Queryable, projectId: string | undefined): Prom
       category: 'component',
     });
     if (c.partNumber && listed.has(`${r.project_id ?? ''}\u0000${c.partNumber.toLowerCase()}`)) continue;
-    components.push(c);
+    out.push(c);
   }
-  return { components, total: components.length };
+  return out;
+}
+
+/**
+ * The BOM list `{components, total}`: the lines of current bom items (`components`, `lines` or `items` lists; id
+ * `KEY#n`), then current component selections (id = item key) whose part number no bom line of the project lists;
+ * `unpriced_count` counts the listed lines without a price, and with a project filter `unscoped_count` the lines
+ * left out because their item has no project (as the approvals list does).
+ */
+export async function bomList(q: Queryable, projectId: string | undefined): Promise<BomList> {
+  const { rows } = await q.query<HeadRow>(
+    `SELECT i.key, i.item_type, i.name, i.project_id, n.properties FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
+     WHERE i.item_type IN ('bom', 'component_selection') AND ($1::text IS NULL OR i.project_id = $1 OR i.project_id IS NULL)
+       AND i.head_revision > 0
+     ORDER BY i.item_type, i.name, i.key`,
+    [projectId ?? null],
+  );
+  const list = components(projectId === undefined ? rows : rows.filter((r) => r.project_id === projectId));
+  const unscoped = projectId === undefined ? 0 : components(rows.filter((r) => r.project_id === null)).length;
+  return {
+    components: list,
+    total: list.length,
+    unpriced_count: list.filter((c) => c.priceStatus === 'unpriced').length,
+    unscoped_count: unscoped,
+  };
 }

@@ -11,6 +11,7 @@ import {
   BaselineSummarySchema,
   BomComponentSchema,
   BomListSchema,
+  BomPriceStatusSchema,
   BomStatusSchema,
   ConstraintCreateRequestSchema,
   ConstraintCreateResponseSchema,
@@ -249,6 +250,7 @@ describe('BOM', () => {
     manufacturer: 'TI',
     quantity: 2,
     unitPrice: 0.45,
+    priceStatus: 'priced',
     priceCurrency: 'EUR',
     status: 'low_stock',
     category: 'power',
@@ -266,6 +268,25 @@ describe('BOM', () => {
     const { projectId: _p, ...rest } = component;
     expect(ok(BomComponentSchema, rest)).toBe(false);
     expect(ok(BomListSchema, { components: [] })).toBe(false);
+  });
+  it('takes an unpriced line as unitPrice null, never a negative price or an unknown price status', () => {
+    const unpriced = { ...component, unitPrice: null, priceStatus: 'unpriced' };
+    expect(BomComponentSchema.parse(unpriced)).toEqual(unpriced);
+    expect(BomPriceStatusSchema.options).toEqual(['priced', 'unpriced']);
+    expect(ok(BomComponentSchema, { ...component, unitPrice: -1 })).toBe(false);
+    expect(ok(BomComponentSchema, { ...component, priceStatus: 'quoted' })).toBe(false);
+    const { priceStatus: _s, ...noStatus } = component;
+    expect(ok(BomComponentSchema, noStatus)).toBe(false);
+  });
+  it('defaults the list counts to 0 and refuses a negative or fractional count', () => {
+    expect(BomListSchema.parse({ components: [], total: 0 })).toEqual({
+      components: [],
+      total: 0,
+      unpriced_count: 0,
+      unscoped_count: 0,
+    });
+    expect(ok(BomListSchema, { components: [], total: 0, unpriced_count: -1 })).toBe(false);
+    expect(ok(BomListSchema, { components: [], total: 0, unscoped_count: 1.5 })).toBe(false);
   });
 });
 

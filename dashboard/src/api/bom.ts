@@ -16,18 +16,22 @@ export interface BomTotals {
   /** Extended price (quantity × unit price) per currency: prices in different currencies are never added up. */
   byCurrency: [string, number][];
   byStatus: [string, number][];
+  /** Lines without a price (`unitPrice` null): left out of the extended price, shown as "unpriced", never 0. */
+  unpriced: number;
 }
 
 export function bomTotals(components: BomComponent[]): BomTotals {
   const cur = new Map<string, number>();
   const status = new Map<string, number>();
   let quantity = 0;
+  let unpriced = 0;
   for (const c of components) {
     quantity += c.quantity;
-    cur.set(c.priceCurrency, (cur.get(c.priceCurrency) ?? 0) + c.quantity * c.unitPrice);
+    if (c.unitPrice === null) unpriced += 1;
+    else cur.set(c.priceCurrency, (cur.get(c.priceCurrency) ?? 0) + c.quantity * c.unitPrice);
     status.set(c.status, (status.get(c.status) ?? 0) + 1);
   }
-  return { lines: components.length, quantity, byCurrency: [...cur], byStatus: [...status] };
+  return { lines: components.length, quantity, byCurrency: [...cur], byStatus: [...status], unpriced };
 }
 
 export const money = (value: number, currency: string) => {

@@ -67,8 +67,19 @@ export function Component() {
                   </td>
                 )}
                 <td className="num">{c.quantity}</td>
-                <td className="num">{money(c.unitPrice, c.priceCurrency)}</td>
-                <td className="num">{money(c.quantity * c.unitPrice, c.priceCurrency)}</td>
+                {c.unitPrice === null ? (
+                  <>
+                    <td className="num muted" data-testid="bom-unpriced">
+                      unpriced
+                    </td>
+                    <td className="num muted">unpriced</td>
+                  </>
+                ) : (
+                  <>
+                    <td className="num">{money(c.unitPrice, c.priceCurrency)}</td>
+                    <td className="num">{money(c.quantity * c.unitPrice, c.priceCurrency)}</td>
+                  </>
+                )}
                 <td>
                   <StatusBadge status={c.status} />
                 </td>
@@ -97,6 +108,12 @@ export function Component() {
               <td />
               <td className="num" data-testid="bom-total">
                 {t.byCurrency.map(([c, v]) => money(v, c)).join(' + ')}
+                {t.unpriced > 0 && (
+                  <span className="muted">
+                    {t.byCurrency.length ? ' + ' : ''}
+                    {t.unpriced} unpriced
+                  </span>
+                )}
               </td>
               <td colSpan={2}>
                 {t.byStatus.map(([s, n]) => (

@@ -212,7 +212,15 @@ export function BomSection(props: { projectId: string }) {
           <dt>Total quantity</dt>
           <dd>{t.quantity}</dd>
           <dt>Extended price</dt>
-          <dd>{t.byCurrency.map(([c, v]) => money(v, c)).join(' + ')}</dd>
+          <dd>
+            {t.byCurrency.map(([c, v]) => money(v, c)).join(' + ')}
+            {t.unpriced > 0 && (
+              <span className="muted">
+                {t.byCurrency.length ? ' + ' : ''}
+                {t.unpriced} unpriced
+              </span>
+            )}
+          </dd>
           <dt>Availability</dt>
           <dd>
             {t.byStatus.map(([s, n]) => (

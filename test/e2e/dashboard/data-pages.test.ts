@@ -63,6 +63,8 @@ beforeAll(async () => {
   const parts = [
     { name: 'Mounting bolts', mpn: 'M6X20-A2', manufacturer: 'Wurth', quantity: 4, specs: { unit_price: 0.35 } },
     { name: 'Bracket plate', mpn: 'AL6061-PL6', manufacturer: 'Alcoa', quantity: 1, specs: { unit_price: 12.5 } },
+    // No price source: shown as unpriced, never $0.00, and left out of the total (decision 0070).
+    { name: 'Cable tie', mpn: 'CT-100', manufacturer: 'HellermannTyton', quantity: 2 },
   ];
   for (const p of parts)
     await held(base, call, 'twin.record_component_selection', { project_id: projectId, ...p }, seen);
@@ -218,7 +220,10 @@ describe('dashboard data pages', () => {
       .getByRole('row', { name: /M6X20-A2/ })
       .getByText('$1.40')
       .waitFor();
-    expect(await page.getByTestId('bom-total').textContent()).toBe('$13.90');
+    expect(await page.getByTestId('bom-total').textContent()).toBe('$13.90 + 1 unpriced');
+    const tie = bom.getByRole('row', { name: /CT-100/ });
+    expect(await tie.getByTestId('bom-unpriced').textContent()).toBe('unpriced');
+    expect(await tie.textContent()).not.toContain('$0.00');
     await check(page, 'bom');
 
     await page.goto(`/twin?project=${projectId}`);

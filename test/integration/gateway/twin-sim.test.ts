@@ -199,6 +199,7 @@ describe('BOM and constraint creation', () => {
       manufacturer: 'ST',
       quantity: 1,
       unitPrice: 2.1,
+      priceStatus: 'priced',
       priceCurrency: 'EUR',
       status: 'low_stock',
       category: 'ic',
@@ -215,12 +216,13 @@ describe('BOM and constraint creation', () => {
       quantity: 2,
       description: 'Regulator',
       status: 'available',
-      unitPrice: 0,
+      unitPrice: null,
+      priceStatus: 'unpriced',
       projectId: p,
     });
     expect(
       BomListSchema.parse((await getJson(`${t.url}/v1/bom?project_id=${await newProject('empty bom')}`)).body),
-    ).toEqual({ components: [], total: 0 });
+    ).toEqual({ components: [], total: 0, unpriced_count: 0, unscoped_count: 0 });
   });
 
   it("adds each created constraint to the project's constraint set as its next revision", async () => {
