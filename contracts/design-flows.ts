@@ -56,7 +56,10 @@ export const UsageSummarySchema = z.object({
   usage: UsageTotalsSchema,
 });
 
-/** One requirement (a constraint of the run's approved constraint sets) against current evidence; no data never passes. */
+/** A requirement's status as the one evaluator judges it (contracts/requirement-verdicts.ts, decision 0080). */
+export const RequirementStatusSchema = z.enum(['pass', 'fail', 'not_verified', 'stale', 'waived']);
+
+/** One requirement (a constraint of the run's constraint sets) against the run's own evidence; no data never passes. */
 export const RequirementResultSchema = z.object({
   id: z.string(),
   constraint_set: z.string(),
@@ -68,6 +71,8 @@ export const RequirementResultSchema = z.object({
   /** Severity `error`: it must pass for COMPLETED_VERIFIED. */
   mandatory: z.boolean(),
   status: z.enum(['pass', 'fail', 'no_data']),
+  /** The evaluator's own status (no_data split into not_verified and stale; waived shown as pass in `status`). */
+  verdict: RequirementStatusSchema.optional(),
   value: z.number().nullable(),
   evidence: z
     .object({
