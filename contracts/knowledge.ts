@@ -97,5 +97,7 @@ export type KnowledgeSourceListQuery = z.infer<typeof KnowledgeSourceListQuerySc
 export const KnowledgeSourceListSchema = z.object({
   sources: z.array(KnowledgeSourceSchema),
   total: z.number().int().min(0),
+  /** With a project filter: the items left out because they record no project (as the approvals list). */
+  unscoped_count: z.number().int().min(0).default(0),
 });
 export type KnowledgeSourceList = z.infer<typeof KnowledgeSourceListSchema>;

@@ -88,7 +88,12 @@ export const SessionListQuerySchema = z.object({
 export type SessionListQuery = z.infer<typeof SessionListQuerySchema>;
 
 /** `GET /v1/sessions` answer, newest first. */
-export const SessionListSchema = z.object({ sessions: z.array(AgentSessionSchema), total: z.number().int().min(0) });
+export const SessionListSchema = z.object({
+  sessions: z.array(AgentSessionSchema),
+  total: z.number().int().min(0),
+  /** With a project filter: the items left out because they record no project (as the approvals list). */
+  unscoped_count: z.number().int().min(0).default(0),
+});
 export type SessionList = z.infer<typeof SessionListSchema>;
 
 /** `memory.retrieve_similar_experience` arguments: the query's words are OR-ed and ranked (README "Memory"). */

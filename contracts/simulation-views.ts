@@ -32,7 +32,12 @@ export const SimResultEntrySchema = SimResultListingEntrySchema.extend({
 export type SimResultEntry = z.infer<typeof SimResultEntrySchema>;
 
 /** `GET /v1/simulation/results?project_id=&limit=&offset=`: newest first. */
-export const SimResultListSchema = z.object({ results: z.array(SimResultEntrySchema), total: z.number().int().min(0) });
+export const SimResultListSchema = z.object({
+  results: z.array(SimResultEntrySchema),
+  total: z.number().int().min(0),
+  /** With a project filter: the items left out because they record no project (as the approvals list). */
+  unscoped_count: z.number().int().min(0).default(0),
+});
 export type SimResultList = z.infer<typeof SimResultListSchema>;
 
 /** A reusable load case (table simulation_load_cases): boundary conditions as a free object under `spec`. */

@@ -31,6 +31,8 @@ export const CurrentViewSchema = z.object({
   project_id: z.string().nullable(),
   item_count: z.number().int().min(0),
   by_type: z.record(z.string(), z.array(CurrentViewEntrySchema)),
+  /** With a project filter: the items left out because they record no project (as the approvals list). */
+  unscoped_count: z.number().int().min(0).default(0),
 });
 export type CurrentView = z.infer<typeof CurrentViewSchema>;
 

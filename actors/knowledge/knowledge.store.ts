@@ -129,13 +129,13 @@ export function createKnowledgeStore(db: Db) {
     },
 
     async list(query: KnowledgeSourceListQuery): Promise<KnowledgeSourceList> {
-      const { rows, total } = await pageByProject<SourceRow>(
+      const { rows, total, unscoped_count } = await pageByProject<SourceRow>(
         db,
         'knowledge_sources',
         'created_at DESC, ord DESC',
         query,
       );
-      return { sources: rows.map(toSource), total };
+      return { sources: rows.map(toSource), total, unscoped_count };
     },
 
     async get(id: string): Promise<KnowledgeSourceWithText | undefined> {

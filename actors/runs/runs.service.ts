@@ -115,9 +115,14 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
           'SELECT count(*) AS n FROM runs WHERE ($1::text IS NULL OR project_id = $1)',
           [p.project_id ?? null],
         );
+        const unscoped =
+          p.project_id === undefined
+            ? undefined
+            : await db.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE project_id IS NULL');
         return {
           runs: rows.map((r) => runView(host.peek(r.state.id) ?? r.state, r.request, limits)),
           total: Number(total.rows[0].n),
+          unscoped_count: Number(unscoped?.rows[0].n ?? 0),
         };
       }),
 

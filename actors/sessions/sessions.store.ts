@@ -105,8 +105,8 @@ export function createSessionStore(db: Db) {
     },
 
     async list(query: SessionListQuery): Promise<SessionList> {
-      const { rows, total } = await pageByProject<SessionRow>(db, 'agent_sessions', 'started_at DESC, ord DESC', query);
-      return { sessions: rows.map(toSession), total };
+      const page = await pageByProject<SessionRow>(db, 'agent_sessions', 'started_at DESC, ord DESC', query);
+      return { sessions: page.rows.map(toSession), total: page.total, unscoped_count: page.unscoped_count };
     },
 
     async get(id: string): Promise<SessionWithEvents | undefined> {

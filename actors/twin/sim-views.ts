@@ -106,19 +106,24 @@ export function toListingEntry(n: NodeRow, geom: GeomRow | undefined): SimResult
   };
 }
 
-/** Simulation results (nodes of type simulation_result), newest first, as listing entries. */
+/**
+ * Simulation results (nodes of type simulation_result), newest first, as listing entries; with a project filter
+ * `unscoped_count` counts the results left out for having no project.
+ */
 export async function simResults(
   q: Queryable,
   p: { project_id?: string; limit: number; offset: number },
 ): Promise<SimResultList> {
   const where = `n.node_type = 'simulation_result' AND ($1::text IS NULL OR n.project_id = $1)`;
-  const [page, total] = await Promise.all([
+  const unscopedSql = `SELECT count(*) AS n FROM twin_nodes n WHERE n.node_type = 'simulation_result' AND n.project_id IS NULL`;
+  const [page, total, unscoped] = await Promise.all([
     q.query<NodeRow>(`SELECT * FROM twin_nodes n WHERE ${where} ORDER BY n.created_at DESC, n.id LIMIT $2 OFFSET $3`, [
       p.project_id ?? null,
       p.limit,
       p.offset,
     ]),
     q.query<{ n: string }>(`SELECT count(*) AS n FROM twin_nodes n WHERE ${where}`, [p.project_id ?? null]),
+    p.project_id === undefined ? undefined : q.query<{ n: string }>(unscopedSql),
   ]);
   const geoms = await analysedGeometries(q, page.rows);
   const results = page.rows.map((n) =>
@@ -127,7 +132,7 @@ export async function simResults(
       geoms.get(String((n.properties.analysed_geometry as { node_id?: unknown } | undefined)?.node_id)),
     ),
   );
-  return { results, total: Number(total.rows[0].n) };
+  return { results, total: Number(total.rows[0].n), unscoped_count: Number(unscoped?.rows[0].n ?? 0) };
 }
 
 interface LoadCaseRow {

@@ -29,9 +29,10 @@ type HeadColumns = [string[], string[], number[], string[], string[]];
  * items that so far only have a draft are left out. Reads the items alone, one row per type with a JSON array per
  * column (PGlite pays per row and field), plus the project's stale nodes (a partial index, migration 0021), and sorts
  * in Node: no join over every revision, no server-side text sort, so it stays fast with 100,000 revisions (bench:twin).
+ * With a project, `unscoped_count` counts the items left out for having no project.
  */
 export async function currentView(q: Queryable, projectId: string | undefined): Promise<CurrentView> {
-  const [groups, stale] = await Promise.all([
+  const [groups, stale, unscoped] = await Promise.all([
     q.query<{ item_type: string; c: string }>(
       `SELECT i.item_type, json_build_array(json_agg(i.key), json_agg(i.name), json_agg(i.head_revision), json_agg(i.head_node_id),
          json_agg(i.updated_at AT TIME ZONE 'UTC'))::text AS c
@@ -39,6 +40,9 @@ export async function currentView(q: Queryable, projectId: string | undefined): 
       [projectId ?? null],
     ),
     q.query<{ id: string }>(`SELECT n.id FROM twin_nodes n WHERE n.stale AND ${projectIs('n')}`, [projectId ?? null]),
+    projectId === undefined
+      ? undefined
+      : q.query<{ n: string }>('SELECT count(*) AS n FROM twin_items WHERE project_id IS NULL AND head_revision > 0'),
   ]);
   const staleIds = new Set(stale.rows.map((r) => r.id));
   const by_type: Record<string, CurrentViewEntry[]> = {};
@@ -57,7 +61,12 @@ export async function currentView(q: Queryable, projectId: string | undefined): 
     }));
     count += keys.length;
   }
-  return { project_id: projectId ?? null, item_count: count, by_type };
+  return {
+    project_id: projectId ?? null,
+    item_count: count,
+    by_type,
+    unscoped_count: Number(unscoped?.rows[0].n ?? 0),
+  };
 }
 
 /** A page of items (by type and name) with every revision that is not an open draft, oldest first. */

@@ -61,12 +61,15 @@ export async function pageByProject<R>(
   table: string,
   order: string,
   q: { project_id?: string; limit: number; offset: number },
-): Promise<{ rows: R[]; total: number }> {
+): Promise<{ rows: R[]; total: number; unscoped_count: number }> {
   const where = 'WHERE ($1::text IS NULL OR project_id = $1)';
   const project = q.project_id ?? null;
-  const [page, count] = await Promise.all([
+  const [page, count, unscoped] = await Promise.all([
     db.query<R>(`SELECT * FROM ${table} ${where} ORDER BY ${order} LIMIT $2 OFFSET $3`, [project, q.limit, q.offset]),
     db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} ${where}`, [project]),
+    project === null
+      ? undefined
+      : db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE project_id IS NULL`),
   ]);
-  return { rows: page.rows, total: Number(count.rows[0].n) };
+  return { rows: page.rows, total: Number(count.rows[0].n), unscoped_count: Number(unscoped?.rows[0].n ?? 0) };
 }

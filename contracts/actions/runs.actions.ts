@@ -93,6 +93,14 @@ export const RunViewSchema = z.object({
 });
 export type RunView = z.infer<typeof RunViewSchema>;
 
+/** `GET /v1/runs` answer, newest first; with a project filter `unscoped_count` counts the runs with no project. */
+export const RunListSchema = z.object({
+  runs: z.array(RunViewSchema),
+  total: z.number().int(),
+  unscoped_count: z.number().int().min(0).default(0),
+});
+export type RunList = z.infer<typeof RunListSchema>;
+
 /** Bus actions of the `runs` actor (one actor per run; the run id is the shard key). */
 export const RunsActions = {
   start: defineAction('runs.start', RunStartSchema.extend({ design_flow: DesignFlowSchema }), RunViewSchema),
@@ -100,7 +108,7 @@ export const RunsActions = {
   list: defineAction(
     'runs.list',
     z.object({ project_id: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) }),
-    z.object({ runs: z.array(RunViewSchema), total: z.number().int() }),
+    RunListSchema,
   ),
   decide: defineAction('runs.decide', RunDecideSchema, RunViewSchema),
   cancel: defineAction('runs.cancel', z.object({ run_id: z.string(), reason: z.string().default('') }), RunViewSchema),

@@ -5,7 +5,12 @@ import { call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
 import { HarnessUsageActions as H } from '../../contracts/actions/harness-usage.actions.ts';
-import { RunsActions as R, RunStartSchema, RunViewSchema } from '../../contracts/actions/runs.actions.ts';
+import {
+  RunListSchema,
+  RunsActions as R,
+  RunStartSchema,
+  RunViewSchema,
+} from '../../contracts/actions/runs.actions.ts';
 import { RunGateDecisionBodySchema } from '../../contracts/approvals.ts';
 import {
   FlowStateSchema,
@@ -54,7 +59,7 @@ export function runsRoutes(deps: GatewayDeps) {
       {
         schema: {
           querystring: ListQuery,
-          response: { 200: z.object({ runs: z.array(RunViewSchema), total: z.number().int() }) },
+          response: { 200: RunListSchema },
         },
       },
       (req) => call(deps.caller, R.list, req.query),

@@ -67,6 +67,7 @@ describe('current view and item history over HTTP', () => {
       project_id: empty,
       item_count: 0,
       by_type: {},
+      unscoped_count: 0,
     });
   });
 
