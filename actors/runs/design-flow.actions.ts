@@ -14,7 +14,7 @@ import { loadRunEvidence, runChanges } from './lifecycle.data.ts';
 import { lifecycleView, type CapabilityGap } from './lifecycle.ts';
 import { createPatchStore, type PatchStore } from './patch.store.ts';
 import { patchActions } from './patch.actions.ts';
-import { evaluateRequirements } from '../../contracts/requirements.ts';
+import { evaluateRun, lifecycleRowOf } from '../../contracts/requirement-verdicts.ts';
 import { stateOf, type DesignFlowDeps } from './design-flow.deps.ts';
 
 /** Capability gaps of a run's flow: deliverables not FULL, blocking when nobody can record them and the phase enforces them. */
@@ -111,8 +111,14 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       } catch (err) {
         limits.push(`the tool registry could not be read (${(err as Error).message}): capability gaps are unknown`);
       }
+      // The run's stale entries (superseded items) are not evidence: only the selected current evidence is judged.
       const requirements = evidence
-        ? evaluateRequirements(evidence.constraints, evidence.result, evidence.geometry, evidence.verification)
+        ? evaluateRun({
+            constraints: evidence.constraints,
+            result: evidence.result,
+            geometry: evidence.geometry,
+            verification: evidence.verification,
+          }).map(lifecycleRowOf)
         : [];
       return lifecycleView({
         state,

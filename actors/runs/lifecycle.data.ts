@@ -1,7 +1,6 @@
 import { call, type Caller } from '../../brokers/actions.ts';
 import { TwinActions, type RunRecord } from '../../contracts/actions/twin.actions.ts';
 import type { RunChanges } from '../../contracts/design-flows.ts';
-import type { ConstraintDef, ConstraintInForce } from '../../contracts/requirements.ts';
 import type { StaleEntry } from './lifecycle.ts';
 import type { RunState } from './run.types.ts';
 
@@ -50,40 +49,31 @@ export function staleOf(rows: ProducedRow[]): StaleEntry[] {
   return out;
 }
 
-/** The constraints of the run's approved constraint sets (the latest approved revision of each set). */
-export function constraintsOf(rows: ProducedRow[]): ConstraintInForce[] {
-  const latest = new Map<string, ProducedRow>();
-  for (const r of rows) {
-    if (r.node_type !== 'constraint_set' || r.revision_status !== 'approved' || !r.item_key) continue;
-    const prev = latest.get(r.item_key);
-    if (!prev || (r.revision ?? 0) > (prev.revision ?? 0)) latest.set(r.item_key, r);
-  }
-  return [...latest.values()].flatMap((s) =>
-    ((s.properties.constraints as ConstraintDef[] | undefined) ?? [])
-      .filter((c) => typeof c?.metric === 'string' && typeof c?.limit === 'number')
-      .map((c) => ({ set: ref(s.item_key, s.revision)!, c })),
-  );
-}
-
-/** Everything the lifecycle view reads from the twin for a run. */
+/**
+ * Everything the lifecycle view reads from the twin for a run: what went stale, and the run's own evidence, the same
+ * `twin.gateEvidence` its gates check (decision 0080: one evidence selection, one evaluator).
+ */
 export async function loadRunEvidence(via: Caller, s: RunState) {
   const [{ rows }, current] = await Promise.all([
     produced(via, s.id),
-    call(via, TwinActions.currentEvidence, { project_id: s.project_id }),
+    call(via, TwinActions.gateEvidence, { project_id: s.project_id, run_id: s.id }),
   ]);
   const evidence = {
+    constraints: current.constraints,
     result: current.result ?? undefined,
     geometry: current.geometry ?? undefined,
     verification: current.verification ?? undefined,
   };
   const limits: string[] = [];
-  if (!evidence.geometry)
-    limits.push('the project has no committed geometry: geometry and analysis requirements have no data');
+  if (!evidence.constraints.length)
+    limits.push('the run recorded no constraint set: nothing is verified against a limit');
+  else if (!evidence.geometry)
+    limits.push('the run has no committed geometry: geometry and analysis requirements have no data');
   else if (!evidence.result)
     limits.push(
       'no valid (not stale) simulation result analyses the current geometry: analysis requirements have no data',
     );
-  return { stale: staleOf(rows), constraints: constraintsOf(rows), ...evidence, limits };
+  return { stale: staleOf(rows), ...evidence, limits };
 }
 
 /**

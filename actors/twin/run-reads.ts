@@ -40,25 +40,29 @@ async function deliverablesSince(
   return rows.map((r) => r.node_type);
 }
 
-/** The current revision of every item of a type, as a run sees it (its own draft, else the head). */
-async function currentRevisions(
-  q: Queryable,
-  projectId: string | null,
-  runId: string,
-  type: string,
-): Promise<NodeRow[]> {
+/**
+ * The current revision, as the run sees it (its own draft, else the newest approved or committed one), of every item of
+ * a type the run itself wrote: a later revision a person committed counts, another run's own items do not.
+ */
+async function runRevisions(q: Queryable, projectId: string | null, runId: string, type: string): Promise<NodeRow[]> {
   const { rows } = await q.query<NodeRow>(
     `SELECT DISTINCT ON (item_key) id, item_key, name, properties, stale, revision FROM twin_nodes
-     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = $3 AND item_key IS NOT NULL AND ${VISIBLE}
+     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = $3 AND ${VISIBLE}
+       AND item_key IN (SELECT item_key FROM twin_nodes WHERE run_id = $2 AND node_type = $3 AND item_key IS NOT NULL)
      ORDER BY item_key, (revision_status = 'draft') DESC, revision DESC`,
     [projectId, runId, type],
   );
   return rows;
 }
 
-/** The constraints in force for a run, the latest valid result analysing a current geometry revision, and the geometry. */
+/**
+ * The evidence of a run (decision 0080), read by its gates and its lifecycle view alike: the constraints of the
+ * constraint sets the run wrote, the run's current geometry (of the cad_model items it wrote: the one its latest valid
+ * result analyses, else the newest), that result, and the latest verification record since. Another run's geometry is never this run's
+ * evidence.
+ */
 async function gateEvidence(q: Queryable, projectId: string | null, runId: string) {
-  const sets = await currentRevisions(q, projectId, runId, 'constraint_set');
+  const sets = await runRevisions(q, projectId, runId, 'constraint_set');
   const constraints: ConstraintInForce[] = sets.flatMap((s) =>
     ((s.properties.constraints as ConstraintDef[] | undefined) ?? []).map((c) => ({
       set: `${s.item_key}@${s.revision}`,
@@ -66,16 +70,21 @@ async function gateEvidence(q: Queryable, projectId: string | null, runId: strin
     })),
   );
   if (!constraints.length) return { constraints, result: null, geometry: null, verification: null };
-  const geoms = await currentRevisions(q, projectId, runId, 'cad_model');
+  const geoms = (await runRevisions(q, projectId, runId, 'cad_model')).filter((g) => !g.stale);
   if (!geoms.length) return { constraints, result: null, geometry: null, verification: null };
-  const { rows } = await q.query<NodeRow>(
-    `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision FROM twin_nodes n
+  const { rows } = await q.query<NodeRow & { geometry: string; created_at: Date }>(
+    `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision,
+       n.properties->'analysed_geometry'->>'node_id' AS geometry FROM twin_nodes n
      WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'simulation_result' AND NOT n.stale AND ${VISIBLE.replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
        AND n.properties->'analysed_geometry'->>'node_id' = ANY($3)
-     ORDER BY n.created_at DESC LIMIT 1`,
+     ORDER BY n.created_at DESC, n.id DESC LIMIT 1`,
     [projectId, runId, geoms.map((g) => g.id)],
   );
-  const geometry = geoms.at(-1)!;
+  const newest = await q.query<{ id: string }>(
+    'SELECT id FROM twin_nodes WHERE id = ANY($1) ORDER BY created_at DESC, id DESC LIMIT 1',
+    [geoms.map((g) => g.id)],
+  );
+  const geometry = geoms.find((g) => g.id === (rows[0]?.geometry ?? newest.rows[0]?.id)) ?? geoms[0]!;
   return {
     constraints,
     result: evidenceOf(rows[0]),

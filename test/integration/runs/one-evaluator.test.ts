@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { useFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
+import type { Json } from '../../support/http-raw.ts';
+
+/**
+ * Issue 28 point 2 over HTTP (decision 0080): the gate findings and the lifecycle table show the one evaluator's
+ * output for the run's own evidence. Run 1 of a project commits a 200 mm bracket; run 2 of the same project, before it
+ * has any geometry, must not show run 1's bracket, and at its simulation gate (which enforces constraints) every
+ * requirement has the same status in the gate findings and the lifecycle table, the blocking ones first.
+ */
+const node = useFlowNode();
+const { http } = node;
+
+const start = async (project: string, design: RecordedDesign) => {
+  const r = await http('POST', '/v1/runs', {
+    design_flow: 'mech_v1',
+    project_id: project,
+    goal: 'a steel cantilever bracket 200 x 20 x 10 mm carrying 100 N at the tip',
+    context: { design },
+  });
+  expect(r.status).toBe(201);
+  return r.json.id as string;
+};
+const gateOf = (id: string) =>
+  expect.poll(async () => (await http('GET', `/v1/runs/${id}`)).json.gate?.phase ?? null, {
+    timeout: 15_000,
+    interval: 50,
+  });
+async function approveThrough(id: string, phases: string[]) {
+  for (const phase of phases) {
+    await gateOf(id).toBe(phase);
+    const r = await http('POST', `/v1/runs/${id}/approval`, { decision: 'approve' });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+  }
+}
+/** The status a gate finding states for requirement `id` (pass when the gate has no finding for it). */
+function findingStatus(findings: Json[], id: string) {
+  const f = findings.find((x) => new RegExp(`^[a-z ]+: ${id} \\(`).test(x.message));
+  if (!f) return 'pass';
+  return f.message.startsWith('violated:') ? 'fail' : f.message.startsWith('stale:') ? 'stale' : 'not_verified';
+}
+
+const REQS: RecordedDesign['constraints'] = [
+  { metric: 'length_mm', limit: 250, unit: 'mm' },
+  { metric: 'max_displacement_mm', limit: 0.1, unit: 'mm' },
+  { metric: 'max_von_mises_mpa', limit: 125, unit: 'MPa' },
+  { metric: 'mass_kg', limit: 1, unit: 'kg' },
+];
+
+describe('one evaluator: the gate findings and the lifecycle table agree (issue 28 point 2)', () => {
+  it("shows no other run's evidence, and gives each requirement one status, blocking first, at the gate and in the table", async () => {
+    const P = 'p-one-evaluator';
+    const run1 = await start(P, { constraints: [{ metric: 'length_mm', limit: 250, unit: 'mm' }] });
+    await approveThrough(run1, ['intent', 'needs', 'requirements', 'feasibility', 'design', 'simulation']);
+
+    const run2 = await start(P, { constraints: REQS, stressMpa: 60 });
+    await approveThrough(run2, ['intent', 'needs']);
+    await gateOf(run2).toBe('requirements');
+    // Run 2 has requirements but no geometry yet: run 1's 200 mm bracket is not its evidence.
+    const early = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json;
+    const length = early.requirements.find((r: Json) => r.metric === 'length_mm');
+    expect(length, JSON.stringify(early.requirements)).toMatchObject({
+      status: 'no_data',
+      verdict: 'not_verified',
+      value: null,
+    });
+
+    await approveThrough(run2, ['requirements', 'feasibility', 'design']);
+    await gateOf(run2).toBe('simulation');
+    const gate = (await http('GET', `/v1/runs/${run2}`)).json.gate;
+    const table = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json.requirements as Json[];
+    expect(table.map((r) => [r.metric, r.verdict, r.value])).toEqual([
+      ['max_displacement_mm', 'fail', 0.2],
+      ['mass_kg', 'not_verified', null],
+      ['length_mm', 'pass', 200],
+      ['max_von_mises_mpa', 'pass', 60],
+    ]);
+    for (const r of table) expect(findingStatus(gate.findings, r.id), r.id).toBe(r.verdict);
+    expect(gate.ready).toBe(false);
+  }, 120_000);
+});
