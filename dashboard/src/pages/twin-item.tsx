@@ -10,6 +10,7 @@ import type { ItemDiff, RelationshipListSchema } from '../../../contracts/twin-v
 import type { z } from 'zod';
 import { api, qs } from '../api/gateway.ts';
 import { Empty, ErrorNote, Loading, StatusBadge, When } from '../ui/common.tsx';
+import { displayJson } from '../ui/display.ts';
 
 type RelationshipList = z.infer<typeof RelationshipListSchema>;
 const enc = encodeURIComponent;
@@ -137,10 +138,10 @@ function ItemDiffView(props: { itemKey: string; revisions: number[] }) {
                         </td>
                         <td>{c.change}</td>
                         <td>
-                          <code>{c.from === undefined ? '' : JSON.stringify(c.from)}</code>
+                          <code>{c.from === undefined ? '' : displayJson(c.from)}</code>
                         </td>
                         <td>
-                          <code>{c.to === undefined ? '' : JSON.stringify(c.to)}</code>
+                          <code>{c.to === undefined ? '' : displayJson(c.to)}</code>
                         </td>
                       </tr>
                     ))}
