@@ -149,8 +149,9 @@ export function Lifecycle(props: { lifecycle: LifecycleView }) {
             </tr>
           </thead>
           <tbody>
+            {/* The one evaluator's rows (decision 0080), blocking first as the service orders them. */}
             {l.requirements.map((r) => (
-              <tr key={r.id}>
+              <tr key={r.id} data-requirement={r.id} data-status={r.verdict ?? r.status}>
                 <td>
                   {r.metric} {r.mandatory ? '' : <span className="muted">(advisory)</span>}
                 </td>
@@ -159,7 +160,7 @@ export function Lifecycle(props: { lifecycle: LifecycleView }) {
                 </td>
                 <td className="num">{r.value ?? '—'}</td>
                 <td>
-                  <StatusBadge status={r.status} />
+                  <StatusBadge status={(r.verdict ?? r.status).replace('_', ' ')} />
                 </td>
                 <td>{r.note}</td>
               </tr>
