@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
-import type { Json } from '../../support/http-raw.ts';
+import { createProjectsService } from '../../../actors/projects/projects.service.ts';
+import { recordingExecutor, startFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
+import { httpJson, type Json } from '../../support/http-raw.ts';
+import { useNode } from '../../support/tools.ts';
 
 /**
  * Issue 28 point 2 over HTTP (decision 0080): the gate findings and the lifecycle table show the one evaluator's
@@ -8,8 +10,11 @@ import type { Json } from '../../support/http-raw.ts';
  * has any geometry, must not show run 1's bracket, and at its simulation gate (which enforces constraints) every
  * requirement has the same status in the gate findings and the lifecycle table, the blocking ones first.
  */
-const node = useFlowNode();
-const { http } = node;
+// The flow node with the projects actor: the compliance checklist answers only for a project that exists.
+const node = useNode((env) =>
+  startFlowNode({ executor: recordingExecutor(), env, extra: [(infra) => createProjectsService(infra)] }),
+);
+const http = (method: string, path: string, body?: unknown) => httpJson(`${node.url}${path}`, method, body);
 
 const start = async (project: string, design: RecordedDesign, flow = 'mech_v1') => {
   const r = await http('POST', '/v1/runs', {
@@ -40,6 +45,22 @@ function findingStatus(findings: Json[], id: string) {
   return f.message.startsWith('violated:') ? 'fail' : f.message.startsWith('stale:') ? 'stale' : 'not_verified';
 }
 
+/** The checklist's words for the evaluator's statuses. */
+const CHECKLIST_OF: Record<string, string> = {
+  verified: 'pass',
+  failed: 'fail',
+  unverified: 'not_verified',
+  stale: 'stale',
+  waived: 'waived',
+};
+
+/** Each requirement item of the project's compliance checklist with its status in the evaluator's words. */
+async function checklistStatuses(project: string) {
+  const checklist = (await http('GET', `/v1/compliance/${project}/checklist`)).json;
+  const items = (checklist.items as Json[]).filter((i) => i.source === 'requirement');
+  return items.map((i) => [i.requirement.id, CHECKLIST_OF[i.status]]).sort();
+}
+
 const REQS: RecordedDesign['constraints'] = [
   { metric: 'length_mm', limit: 250, unit: 'mm' },
   { metric: 'max_displacement_mm', limit: 0.1, unit: 'mm' },
@@ -49,7 +70,7 @@ const REQS: RecordedDesign['constraints'] = [
 
 describe('one evaluator: the gate findings and the lifecycle table agree (issue 28 point 2)', () => {
   it("shows no other run's evidence, and gives each requirement one status, blocking first, at the gate and in the table", async () => {
-    const P = 'p-one-evaluator';
+    const P = (await http('POST', '/v1/projects', { name: 'One evaluator' })).json.id as string;
     const run1 = await start(P, { constraints: [{ metric: 'length_mm', limit: 250, unit: 'mm' }] });
     await approveThrough(run1, ['intent', 'needs', 'requirements', 'feasibility', 'design', 'simulation']);
 
@@ -77,11 +98,14 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     ]);
     for (const r of table) expect(findingStatus(gate.findings, r.id), r.id).toBe(r.verdict);
     expect(gate.ready).toBe(false);
+    // The compliance checklist of the project (its committed heads: run 2's approved requirements and geometry).
+    expect(await checklistStatuses(P)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
   }, 120_000);
 
   it('hardware_v1: at the simulation gate the failing envelope comes first and each status matches its finding', async () => {
+    const P = (await http('POST', '/v1/projects', { name: 'One evaluator, hardware' })).json.id as string;
     const run = await start(
-      'p-one-evaluator-hw',
+      P,
       {
         constraints: [
           { metric: 'width_mm', limit: 50, unit: 'mm' },
@@ -104,5 +128,6 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     ]);
     for (const r of table) expect(findingStatus(gate.findings, r.id), r.id).toBe(r.verdict);
     expect(gate.ready).toBe(false);
+    expect(await checklistStatuses(P)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
   }, 120_000);
 });
