@@ -195,6 +195,8 @@ export const SimResultNodeMetadataSchema = z.looseObject({
   fixtures: z.array(z.record(z.string(), z.unknown())).optional(),
   loads: z.array(z.record(z.string(), z.unknown())).optional(),
   mesh_convergence: MeshConvergenceRecordSchema.optional(),
+  /** Why the result is suspect (load and fixture sets overlap, a zero peak; decision 0073), empty when sound. */
+  suspect: z.array(z.string()).optional(),
   max_von_mises_mpa: z.number().optional(),
   max_displacement_mm: z.number().optional(),
   load_case: z.string().optional(),
@@ -214,6 +216,8 @@ export const SimResultListingEntrySchema = z.looseObject({
   fixtures: z.array(z.record(z.string(), z.unknown())),
   loads: z.array(z.record(z.string(), z.unknown())),
   meshConvergence: MeshConvergenceRecordSchema.nullable().optional(),
+  /** Why the result is suspect (decision 0073): empty when sound or recorded before the check. */
+  suspect: z.array(z.string()).default([]),
 });
 export type SimResultListingEntry = z.infer<typeof SimResultListingEntrySchema>;
 

@@ -63,6 +63,7 @@ export function toListingEntry(n: NodeRow, geom: GeomRow | undefined): SimResult
     fixtures,
     loads,
     mesh_convergence,
+    suspect,
     file_name: _f,
     media_type: _m,
     ...numbers
@@ -103,6 +104,7 @@ export function toListingEntry(n: NodeRow, geom: GeomRow | undefined): SimResult
     fixtures: records(fixtures),
     loads: records(loads),
     meshConvergence: isRecord(mesh_convergence) ? (mesh_convergence as SimResultEntry['meshConvergence']) : null,
+    suspect: Array.isArray(suspect) ? suspect.filter((x): x is string => typeof x === 'string') : [],
   };
 }
 

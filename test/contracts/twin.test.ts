@@ -228,7 +228,12 @@ describe('simulation result metadata and listing', () => {
       loads: [],
       max_von_mises_mpa: 2,
     };
-    expect(SimResultListingEntrySchema.parse(entry)).toEqual(entry);
+    // An entry recorded before the suspect check reads as not suspect.
+    expect(SimResultListingEntrySchema.parse(entry)).toEqual({ ...entry, suspect: [] });
+    const flagged = { ...entry, suspect: ['peak max_von_mises_mpa is 0: the model carried no load'] };
+    expect(SimResultListingEntrySchema.parse(flagged)).toEqual(flagged);
+    expect(ok(SimResultListingEntrySchema, { ...entry, suspect: [1] })).toBe(false);
+    expect(SimResultNodeMetadataSchema.parse({ ...meta, suspect: [] })).toEqual({ ...meta, suspect: [] });
   });
   it('reject a bad hash, a missing field_stored and a listing entry without hasField', () => {
     expect(ok(Sha256HexSchema, 'ABC')).toBe(false);

@@ -12,6 +12,7 @@ import { given, projectOf, twinCall, writerOf, type TwinToolDeps } from './commo
 import { recordPrd } from './prd.ts';
 import { checkSimField, fieldRanges, fixturesOf, loadsOf, type CheckedField } from './sim-field.ts';
 import { writeResult } from './record.tools.ts';
+import { suspectReasons } from './sim-suspect.ts';
 
 const SIM_ONLY = [
   'field_file',
@@ -182,14 +183,23 @@ export function documentTools(deps: TwinToolDeps) {
         field_ranges: fieldRanges(field.payload),
       };
     }
+    const fixtures = a.fixtures ?? (field ? fixturesOf(field.payload) : []);
+    const loads = a.loads ?? (field ? loadsOf(field.payload) : []);
+    const suspect = suspectReasons({
+      summary: a.summary,
+      fixtures,
+      loads,
+      load_case_spec: a.load_case_spec,
+    });
     const properties = {
       ...a.summary,
       ...fieldMeta,
       ...(analysed ? { analysed_geometry: analysed } : {}),
       ...(a.load_case_spec ? { load_case_spec: a.load_case_spec } : {}),
-      fixtures: a.fixtures ?? (field ? fixturesOf(field.payload) : []),
-      loads: a.loads ?? (field ? loadsOf(field.payload) : []),
+      fixtures,
+      loads,
       ...(a.mesh_convergence ? { mesh_convergence: a.mesh_convergence } : {}),
+      suspect,
     };
     const r = await twinCall(
       call(tc.ctx, T.recordNode, {
@@ -211,6 +221,7 @@ export function documentTools(deps: TwinToolDeps) {
       document_type: 'simulation_result',
       ...fieldMeta,
       ...(analysed ? { analysed_geometry: analysed } : {}),
+      suspect,
     };
   }
 
