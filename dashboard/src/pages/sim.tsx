@@ -10,7 +10,7 @@ import { useProjects } from '../api/projects.ts';
 import { ProjectPicker } from '../ui/project-picker.tsx';
 import { num, useSimResults, type SimResultEntry } from '../api/sim.ts';
 import { ApiError } from '../api/gateway.ts';
-import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
+import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote, When } from '../ui/common.tsx';
 import { fetchField, fmt } from '../viewer/field-data.ts';
 
 const loadViewer = () => import('../viewer/FieldViewer.tsx');
@@ -30,6 +30,7 @@ export function Component() {
       <ErrorNote error={projects.error} prefix="Projects" />
       {results.isPending && <Loading what="results" />}
       <ErrorNote error={results.error} prefix="Results" />
+      {projectId && <UnscopedNote count={results.data?.unscoped_count} what="simulation results" />}
       {results.data && results.data.results.length === 0 && (
         <Empty>No simulation results{projectId ? ' in this project' : ''} yet.</Empty>
       )}
@@ -99,6 +100,12 @@ function ResultTable(props: {
                     <StatusBadge status="stale" />
                   </>
                 )}
+                {r.suspect.length > 0 && (
+                  <span data-testid="sim-suspect" title={r.suspect.join('; ')}>
+                    {' '}
+                    <StatusBadge status="suspect" />
+                  </span>
+                )}
               </td>
               <td>
                 <When at={r.created_at} />
@@ -138,6 +145,12 @@ function ResultView(props: { id: string; entry: SimResultEntry | undefined }) {
         <dl className="kv">
           <dt>Load case</dt>
           <dd>{typeof entry.load_case === 'string' ? entry.load_case : <span className="muted">—</span>}</dd>
+          {entry.suspect.length > 0 && (
+            <>
+              <dt>Suspect</dt>
+              <dd data-testid="sim-suspect-reasons">{entry.suspect.join('; ')}</dd>
+            </>
+          )}
           {entry.analysedGeometry && (
             <>
               <dt>Analysed geometry</dt>

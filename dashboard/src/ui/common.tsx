@@ -75,6 +75,7 @@ const TONE: Record<string, 'ok' | 'bad' | 'warn' | 'info' | 'muted'> = {
   waiting_approval: 'warn',
   awaiting_approval: 'warn',
   blocked: 'warn',
+  suspect: 'warn',
   degraded: 'warn',
   running: 'info',
   active: 'info',

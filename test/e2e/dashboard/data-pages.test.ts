@@ -24,6 +24,7 @@ let sessionId = '';
 let sourceId = '';
 let itemKey = '';
 let simId = '';
+let suspectId = '';
 const hanging = new AbortController();
 const pendingIds: string[] = [];
 
@@ -71,6 +72,9 @@ beforeAll(async () => {
   const sim = { project_id: projectId, document_type: 'simulation_result', name: 'Bracket static stress' };
   simId = (await held(base, call, 'twin.record_document', { ...sim, summary: { max_von_mises_mpa: 142.5 } }, seen))
     .node_id;
+  // A result with a zero peak: recorded as suspect (decision 0073), shown so on /sim.
+  const unloaded = { ...sim, name: 'Unloaded bracket', summary: { max_von_mises_mpa: 0 } };
+  suspectId = (await held(base, call, 'twin.record_document', unloaded, seen)).node_id;
   // Left pending: one call of this project, one that records no project (the project's unscoped count).
   void call(
     'knowledge.ingest',
@@ -226,10 +230,21 @@ describe('dashboard data pages', () => {
     expect(await tie.textContent()).not.toContain('$0.00');
     await check(page, 'bom');
 
+    await page.goto(`/sim?project=${projectId}&result=${suspectId}`);
+    const flagged = page.getByRole('row', { name: /Unloaded bracket/ }).getByTestId('sim-suspect');
+    expect(await flagged.getAttribute('title')).toMatch(/max_von_mises_mpa is 0/);
+    expect(await page.getByTestId('sim-suspect-reasons').textContent()).toMatch(/max_von_mises_mpa is 0/);
+    expect(
+      await page
+        .getByRole('row', { name: /Bracket static stress/ })
+        .getByTestId('sim-suspect')
+        .count(),
+    ).toBe(0);
     await page.goto(`/twin?project=${projectId}`);
     await page.getByTestId('twin-items').getByRole('button', { name: itemKey }).click();
     await page.getByTestId('twin-revisions').getByTitle(`${itemKey}@2`).waitFor();
     await page.getByTestId('twin-diff-summary').getByText(`${itemKey}@1`).waitFor();
+
     await page.getByText(/No baselines in this project/).waitFor();
     await check(page, 'twin');
     await page.emulateMedia({ colorScheme: 'dark' });
