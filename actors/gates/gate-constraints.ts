@@ -11,7 +11,7 @@ import { evaluateRun, gateFindingOf } from '../../contracts/requirement-verdicts
  * requirements first.
  */
 export async function constraintFindings(via: Caller, projectId: string | null, runId: string): Promise<GateFinding[]> {
-  const { constraints, result, geometry, verification } = await call(via, TwinActions.gateEvidence, {
+  const { constraints, result, geometry, verification, stale } = await call(via, TwinActions.gateEvidence, {
     project_id: projectId,
     run_id: runId,
   });
@@ -21,6 +21,7 @@ export async function constraintFindings(via: Caller, projectId: string | null, 
     result: result ?? undefined,
     geometry: geometry ?? undefined,
     verification: verification ?? undefined,
+    stale,
   })
     .map(gateFindingOf)
     .filter((f): f is GateFinding => f !== null);

@@ -118,6 +118,7 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
             result: evidence.result,
             geometry: evidence.geometry,
             verification: evidence.verification,
+            stale: evidence.staleEvidence,
           }).map(lifecycleRowOf)
         : [];
       return lifecycleView({

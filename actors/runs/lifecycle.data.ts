@@ -63,6 +63,7 @@ export async function loadRunEvidence(via: Caller, s: RunState) {
     result: current.result ?? undefined,
     geometry: current.geometry ?? undefined,
     verification: current.verification ?? undefined,
+    staleEvidence: current.stale,
   };
   const limits: string[] = [];
   if (!evidence.constraints.length)

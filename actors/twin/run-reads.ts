@@ -2,6 +2,7 @@ import type { ActionSchema } from 'moleculer';
 import { action } from '../../brokers/actions.ts';
 import type { Db, Queryable } from '../../brokers/db/index.ts';
 import { TwinActions as T, type RunRecord } from '../../contracts/actions/twin.actions.ts';
+import type { StaleEvidence } from '../../contracts/requirement-verdicts.ts';
 import type { ConstraintDef, ConstraintInForce, Evidence } from '../../contracts/requirements.ts';
 
 /**
@@ -21,6 +22,9 @@ interface NodeRow {
 
 /** A node the run may see: committed/approved, or its own draft ($2 is the run id). */
 const VISIBLE = `(revision_status IS NULL OR revision_status IN ('committed', 'approved') OR (revision_status = 'draft' AND run_id = $2))`;
+/** VISIBLE, or without the run's drafts (a reader in no run: the compliance checklist); $2 stays referenced. */
+const visibleTo = (drafts: boolean) =>
+  drafts ? VISIBLE : VISIBLE.replace('AND run_id = $2', 'AND run_id = $2 AND FALSE');
 const ref = (key: string | null, rev: number | null) => (key && rev ? `${key}@${rev}` : null);
 const evidenceOf = (n: NodeRow | undefined): Evidence | null =>
   n ? { node_id: n.id, ref: ref(n.item_key, n.revision), properties: n.properties } : null;
@@ -44,10 +48,16 @@ async function deliverablesSince(
  * The current revision, as the run sees it (its own draft, else the newest approved or committed one), of every item of
  * a type the run itself wrote: a later revision a person committed counts, another run's own items do not.
  */
-async function runRevisions(q: Queryable, projectId: string | null, runId: string, type: string): Promise<NodeRow[]> {
+async function runRevisions(
+  q: Queryable,
+  projectId: string | null,
+  runId: string,
+  type: string,
+  drafts: boolean,
+): Promise<NodeRow[]> {
   const { rows } = await q.query<NodeRow>(
     `SELECT DISTINCT ON (item_key) id, item_key, name, properties, stale, revision FROM twin_nodes
-     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = $3 AND ${VISIBLE}
+     WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = $3 AND ${visibleTo(drafts)}
        AND item_key IN (SELECT item_key FROM twin_nodes WHERE run_id = $2 AND node_type = $3 AND item_key IS NOT NULL)
      ORDER BY item_key, (revision_status = 'draft') DESC, revision DESC`,
     [projectId, runId, type],
@@ -59,10 +69,10 @@ async function runRevisions(q: Queryable, projectId: string | null, runId: strin
  * The evidence of a run (decision 0080), read by its gates and its lifecycle view alike: the constraints of the
  * constraint sets the run wrote, the run's current geometry (of the cad_model items it wrote: the one its latest valid
  * result analyses, else the newest), that result, and the latest verification record since. Another run's geometry is never this run's
- * evidence.
+ * evidence. `drafts: false` leaves the run's open drafts out (a reader in no run, such as the compliance checklist).
  */
-async function gateEvidence(q: Queryable, projectId: string | null, runId: string) {
-  const sets = await runRevisions(q, projectId, runId, 'constraint_set');
+export async function gateEvidence(q: Queryable, projectId: string | null, runId: string, drafts = true) {
+  const sets = await runRevisions(q, projectId, runId, 'constraint_set', drafts);
   const constraints: ConstraintInForce[] = sets.flatMap((s) =>
     ((s.properties.constraints as ConstraintDef[] | undefined) ?? []).map((c) => ({
       set: `${s.item_key}@${s.revision}`,
@@ -70,12 +80,12 @@ async function gateEvidence(q: Queryable, projectId: string | null, runId: strin
     })),
   );
   if (!constraints.length) return { constraints, result: null, geometry: null, verification: null };
-  const geoms = (await runRevisions(q, projectId, runId, 'cad_model')).filter((g) => !g.stale);
+  const geoms = (await runRevisions(q, projectId, runId, 'cad_model', drafts)).filter((g) => !g.stale);
   if (!geoms.length) return { constraints, result: null, geometry: null, verification: null };
   const { rows } = await q.query<NodeRow & { geometry: string; created_at: Date }>(
     `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision,
        n.properties->'analysed_geometry'->>'node_id' AS geometry FROM twin_nodes n
-     WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'simulation_result' AND NOT n.stale AND ${VISIBLE.replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
+     WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'simulation_result' AND NOT n.stale AND ${visibleTo(drafts).replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
        AND n.properties->'analysed_geometry'->>'node_id' = ANY($3)
      ORDER BY n.created_at DESC, n.id DESC LIMIT 1`,
     [projectId, runId, geoms.map((g) => g.id)],
@@ -89,8 +99,37 @@ async function gateEvidence(q: Queryable, projectId: string | null, runId: strin
     constraints,
     result: evidenceOf(rows[0]),
     geometry: evidenceOf(geometry),
-    verification: await verificationOf(q, projectId, geometry.id, runId),
+    verification: await verificationOf(q, projectId, geometry.id, drafts ? runId : null),
+    stale: rows[0] ? [] : await staleResults(q, projectId, runId, geoms, drafts),
   };
+}
+
+/**
+ * With no valid result of the current geometry: the latest result of an older revision of the run's geometry items, or
+ * one marked stale; it can only make a requirement stale (decision 0080), never pass it.
+ */
+async function staleResults(
+  q: Queryable,
+  projectId: string | null,
+  runId: string,
+  geoms: NodeRow[],
+  drafts: boolean,
+): Promise<StaleEvidence[]> {
+  const { rows } = await q.query<NodeRow & { stale_reason: string | null; geometry_ref: string | null }>(
+    `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision, n.stale_reason,
+       g.item_key || '@' || g.revision AS geometry_ref
+     FROM twin_nodes n JOIN twin_nodes g ON g.id::text = n.properties->'analysed_geometry'->>'node_id'
+     WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'simulation_result'
+       AND ${visibleTo(drafts).replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
+       AND g.item_key = ANY($3) AND (n.stale OR NOT (g.id::text = ANY($4)))
+     ORDER BY n.created_at DESC, n.id DESC LIMIT 1`,
+    [projectId, runId, geoms.map((g) => g.item_key), geoms.map((g) => g.id)],
+  );
+  return rows.map((r) => ({
+    kind: 'simulation_result' as const,
+    ...evidenceOf(r)!,
+    stale_reason: r.stale_reason ?? `it analyses ${r.geometry_ref ?? 'an older geometry'}, not the current revision`,
+  }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import { ComponentHealthSchema } from '../health.ts';
+import { StaleEvidenceSchema } from '../requirement-verdicts.ts';
 import { ConstraintInForceSchema, EvidenceSchema } from '../requirements.ts';
 import { TwinEdgeSchema, TwinNodeSchema, WriterSchema } from '../twin-nodes.ts';
 import {
@@ -129,6 +130,8 @@ const TwinRunQueries = {
       geometry: EvidenceSchema.nullable(),
       /** The latest verification record (a V&V test_result stating values) since the current geometry revision. */
       verification: EvidenceSchema.nullable(),
+      /** Evidence that no longer counts (decision 0080): the latest result of an older revision of the run's geometry, or marked stale. */
+      stale: z.array(StaleEvidenceSchema).optional(),
     }),
   ),
   /** Every node the run wrote (oldest first) and the baselines its gate approvals recorded. */

@@ -4,7 +4,11 @@ import type { Db } from '../../../brokers/db/index.ts';
 import { ProjectsActions } from '../../../contracts/actions/projects.actions.ts';
 import { RunsActions } from '../../../contracts/actions/runs.actions.ts';
 import { TwinComplianceActions as C } from '../../../contracts/actions/twin-compliance.actions.ts';
+import { evaluateRun, type RequirementVerdict } from '../../../contracts/requirement-verdicts.ts';
+import { gateEvidence } from '../run-reads.ts';
 import { readComplianceRows } from './compliance.reads.ts';
+import type { HeadRow } from './evidence.rules.ts';
+import { verdictKey } from './items.rules.ts';
 import { evaluateCompliance, type ComplianceReport } from './report.rules.ts';
 
 /** Runs a project may have had (its flows give its product types); more than this many is not a project of one product. */
@@ -21,7 +25,30 @@ export async function complianceReport(db: Db, ctx: Context, projectId: string):
     call(ctx, RunsActions.list, { project_id: projectId, limit: RUN_LIMIT }),
     readComplianceRows(db, projectId),
   ]);
-  return evaluateCompliance({ project_id: projectId, design_flows: runs.map((r) => r.design_flow), ...rows });
+  const verdicts = await runVerdicts(db, projectId, rows.heads);
+  return evaluateCompliance({ project_id: projectId, design_flows: runs.map((r) => r.design_flow), ...rows, verdicts });
+}
+
+/**
+ * The one evaluator's verdicts (decision 0080) of the requirements each run wrote, on that run's own evidence (the
+ * same `gateEvidence` its gates and lifecycle view read, without open drafts: an HTTP reader is in no run), keyed by
+ * set revision and requirement id.
+ */
+async function runVerdicts(db: Db, projectId: string, heads: HeadRow[]) {
+  const runIds = [...new Set(heads.filter((h) => h.item_type === 'constraint_set' && h.run_id).map((h) => h.run_id!))];
+  const out = new Map<string, RequirementVerdict>();
+  for (const runId of runIds) {
+    const ev = await gateEvidence(db, projectId, runId, false);
+    const verdicts = evaluateRun({
+      constraints: ev.constraints,
+      result: ev.result ?? undefined,
+      geometry: ev.geometry ?? undefined,
+      verification: ev.verification ?? undefined,
+      stale: ev.stale,
+    });
+    for (const v of verdicts) out.set(verdictKey(v.constraint_set, v.id), v);
+  }
+  return out;
 }
 
 /**

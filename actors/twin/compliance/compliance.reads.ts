@@ -22,7 +22,7 @@ export async function readComplianceRows(
   const [heads, records] = await Promise.all([
     q.query<Dated<HeadRow>>(
       `SELECT i.key, i.item_type, i.head_revision AS revision, n.id AS node_id, n.name, n.properties, n.author,
-         n.change_reason, n.stale, n.stale_reason, n.created_at
+         n.change_reason, n.stale, n.stale_reason, n.created_at, n.run_id
        FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
        WHERE i.project_id = $1 AND i.item_type = ANY($2::text[]) AND i.head_revision > 0
        ORDER BY i.updated_at DESC, i.key`,

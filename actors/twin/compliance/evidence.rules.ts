@@ -19,6 +19,8 @@ export interface HeadRow {
   stale: boolean;
   stale_reason: string | null;
   created_at: string;
+  /** The run that wrote this revision (null outside any run): its requirements are judged on that run's evidence. */
+  run_id?: string | null;
 }
 
 /** An append-only record that may be evidence (simulation result, test result, ERC/DRC report, decision). */

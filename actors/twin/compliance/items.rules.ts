@@ -1,4 +1,5 @@
 import type { ChecklistItem, ChecklistPack, EvidenceRef, WaiverSchema } from '../../../contracts/compliance.ts';
+import type { RequirementVerdict } from '../../../contracts/requirement-verdicts.ts';
 import { evaluateRequirements, type ConstraintDef } from '../../../contracts/requirements.ts';
 import type { z } from 'zod';
 import { isRecord, type EvidenceNode, type HeadRow } from './evidence.rules.ts';
@@ -122,6 +123,7 @@ function requirementItem(
   raw: Record<string, unknown>,
   i: number,
   evidence: EvidenceNode[],
+  verdicts?: ReadonlyMap<string, RequirementVerdict>,
 ): ChecklistItem {
   const setRef = `${set.key}@${set.revision}`;
   const id = str(raw.id) || `C${i + 1}`;
@@ -159,7 +161,10 @@ function requirementItem(
     limit === null
       ? `${id} states no numeric limit, so nothing can verify it`
       : `no current ${kinds.join(' or ')} states ${req.metric}${kinds.includes('design_decision') ? ` or records a review of ${id}` : ''}`;
-  const decided = decide(candidates, none);
+  // A numeric requirement a run wrote is judged on that run's evidence by the one evaluator; reviews stay here.
+  const verdict =
+    limit === null || kinds.includes('design_decision') ? undefined : verdicts?.get(verdictKey(setRef, id));
+  const decided = verdict ? fromVerdict(verdict, decide(candidates, none)) : decide(candidates, none);
   const waiver = waiverOf(set, id);
   return {
     ref: `${set.key}:${id}`,
@@ -183,13 +188,34 @@ function requirementItem(
 }
 
 /** One item per constraint of each current constraint set revision, in set order then constraint order. */
-export function requirementItems(sets: HeadRow[], evidence: EvidenceNode[]): ChecklistItem[] {
+export function requirementItems(
+  sets: HeadRow[],
+  evidence: EvidenceNode[],
+  verdicts?: ReadonlyMap<string, RequirementVerdict>,
+): ChecklistItem[] {
   // The default id `C<n>` counts every entry, as the prd's requirement table does (prd-view.ts).
   return sets.flatMap((set) =>
     (Array.isArray(set.properties.constraints) ? (set.properties.constraints as unknown[]) : []).flatMap((c, i) =>
-      isRecord(c) ? [requirementItem(set, c, i, evidence)] : [],
+      isRecord(c) ? [requirementItem(set, c, i, evidence, verdicts)] : [],
     ),
   );
+}
+
+/** The key of a requirement's verdict: its constraint set revision and its id. */
+export const verdictKey = (setRef: string, id: string) => `${setRef}#${id}`;
+
+const CHECKLIST_STATUS = {
+  pass: 'verified',
+  fail: 'failed',
+  not_verified: 'unverified',
+  stale: 'stale',
+  waived: 'waived',
+} as const;
+
+/** A checklist item's decision from the one evaluator's verdict (decision 0080). */
+function fromVerdict(v: RequirementVerdict, decided: Decided): Decided {
+  const evidenced = v.status === 'pass' || v.status === 'fail';
+  return { ...decided, status: CHECKLIST_STATUS[v.status], evidenced, value: v.value, note: v.reason };
 }
 
 /** A head stating a property: it passes when the stated text matches the pack's pattern. */

@@ -10,6 +10,7 @@ import {
   type CoverageBreakdown,
 } from '../../../contracts/compliance.ts';
 import { evidenceNodes, type GeometryPin, type HeadRow, type RecordRow } from './evidence.rules.ts';
+import type { RequirementVerdict } from '../../../contracts/requirement-verdicts.ts';
 import { packItems, requirementItems } from './items.rules.ts';
 import { ownValue } from './methods.rules.ts';
 import { PACKS, PRODUCT_TYPE_OF_FLOW } from './packs/index.ts';
@@ -32,6 +33,11 @@ export interface ComplianceInput {
   pins: GeometryPin[];
   /** The packs to apply by product type (default: the built-in packs). */
   packs?: readonly ChecklistPack[];
+  /**
+   * The one evaluator's verdicts (decision 0080) of the requirements a run wrote, on that run's own evidence, by
+   * `verdictKey`: a numeric requirement item shows the verdict instead of judging the project's evidence itself.
+   */
+  verdicts?: ReadonlyMap<string, RequirementVerdict>;
 }
 
 export interface ComplianceReport {
@@ -114,7 +120,7 @@ export function evaluateCompliance(input: ComplianceInput): ComplianceReport {
   const designFlows = sorted(input.design_flows);
   const productTypes = sorted(designFlows.map((f) => ownValue(PRODUCT_TYPE_OF_FLOW, f)).filter((t) => t !== undefined));
   const packs = (input.packs ?? PACKS).filter((p) => p.product_types.some((t) => productTypes.includes(t)));
-  const items = [...requirementItems(sets, evidence), ...packs.flatMap((p) => packItems(p, evidence))];
+  const items = [...requirementItems(sets, evidence, input.verdicts), ...packs.flatMap((p) => packItems(p, evidence))];
   const coverage = coverageOf(input.project_id, items);
 
   const verifies = new Map<string, string[]>();

@@ -86,7 +86,13 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
       value: null,
     });
 
-    await approveThrough(run2, ['requirements', 'feasibility', 'design']);
+    await approveThrough(run2, ['requirements']);
+    await gateOf(run2).toBe('feasibility');
+    // Run 2's requirements are the project's now, its geometry not yet: compliance must not verify them on run 1's.
+    const mid = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json.requirements as Json[];
+    expect(mid.find((r) => r.metric === 'length_mm')).toMatchObject({ verdict: 'not_verified' });
+    expect(await checklistStatuses(P)).toEqual(mid.map((r) => [r.id, r.verdict]).sort());
+    await approveThrough(run2, ['feasibility', 'design']);
     await gateOf(run2).toBe('simulation');
     const gate = (await http('GET', `/v1/runs/${run2}`)).json.gate;
     const table = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json.requirements as Json[];
