@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createProjectsService } from '../../../actors/projects/projects.service.ts';
-import { recordingExecutor, startFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
+import { STEP_BASE64, recordingExecutor, startFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
 import { httpJson, type Json } from '../../support/http-raw.ts';
-import { useNode } from '../../support/tools.ts';
+import { callTool, okData, useNode } from '../../support/tools.ts';
 
 /**
  * Issue 28 point 2 over HTTP (decision 0080): the gate findings and the lifecycle table show the one evaluator's
@@ -106,6 +106,28 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     expect(gate.ready).toBe(false);
     // The compliance checklist of the project (its committed heads: run 2's approved requirements and geometry).
     expect(await checklistStatuses(P)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
+
+    // A person commits a new revision of run 2's geometry without a new solve: its results are stale evidence now.
+    const cad = (await http('GET', `/v1/twin/runs/${run2}/changes`)).json.revisions.find(
+      (r: Json) => r.item_type === 'cad_model',
+    );
+    await okData(
+      callTool(node.handle.broker, 'twin.commit_geometry', {
+        project_id: P,
+        name: 'Bracket',
+        item_key: cad.key,
+        step_base64: STEP_BASE64,
+        properties: { bounding_box: { min: [0, 0, 0], max: [210, 20, 10] } },
+      }),
+    );
+    const after = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json.requirements as Json[];
+    expect(after.map((r) => [r.metric, r.verdict, r.value])).toEqual([
+      ['max_displacement_mm', 'stale', null],
+      ['max_von_mises_mpa', 'stale', null],
+      ['mass_kg', 'not_verified', null],
+      ['length_mm', 'pass', 210],
+    ]);
+    expect(await checklistStatuses(P)).toEqual(after.map((r) => [r.id, r.verdict]).sort());
   }, 120_000);
 
   it('hardware_v1: at the simulation gate the failing envelope comes first and each status matches its finding', async () => {
