@@ -56,6 +56,14 @@ export const UsageSummarySchema = z.object({
   usage: UsageTotalsSchema,
 });
 
+/** What a requirement's value was read from: a simulation result, the geometry or a test result, by node id. */
+export const RequirementEvidenceSchema = z.object({
+  kind: z.enum(['simulation_result', 'geometry', 'test_result']),
+  node_id: z.string(),
+  ref: z.string().nullable(),
+});
+export type RequirementEvidence = z.infer<typeof RequirementEvidenceSchema>;
+
 /** A requirement's status as the one evaluator judges it (contracts/requirement-verdicts.ts, decision 0080). */
 export const RequirementStatusSchema = z.enum(['pass', 'fail', 'not_verified', 'stale', 'waived']);
 
@@ -74,13 +82,7 @@ export const RequirementResultSchema = z.object({
   /** The evaluator's own status (no_data split into not_verified and stale; waived shown as pass in `status`). */
   verdict: RequirementStatusSchema.optional(),
   value: z.number().nullable(),
-  evidence: z
-    .object({
-      kind: z.enum(['simulation_result', 'geometry', 'test_result']),
-      node_id: z.string(),
-      ref: z.string().nullable(),
-    })
-    .nullable(),
+  evidence: RequirementEvidenceSchema.nullable(),
   note: z.string(),
 });
 export type RequirementResult = z.infer<typeof RequirementResultSchema>;

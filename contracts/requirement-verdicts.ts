@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GateFinding } from './approvals.ts';
-import { RequirementStatusSchema, type RequirementResult } from './design-flows.ts';
+import { RequirementEvidenceSchema, RequirementStatusSchema, type RequirementResult } from './design-flows.ts';
 import {
   ANALYSIS_METRICS,
   ENVELOPE_METRICS,
@@ -33,13 +33,7 @@ export const RequirementVerdictSchema = z.object({
   blocking: z.boolean(),
   status: RequirementStatusSchema,
   value: z.number().nullable(),
-  evidence: z
-    .object({
-      kind: z.enum(['simulation_result', 'geometry', 'test_result']),
-      node_id: z.string(),
-      ref: z.string().nullable(),
-    })
-    .nullable(),
+  evidence: RequirementEvidenceSchema.nullable(),
   reason: z.string(),
 });
 export type RequirementVerdict = z.infer<typeof RequirementVerdictSchema>;

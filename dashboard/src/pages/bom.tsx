@@ -3,6 +3,7 @@
  * price and availability, then the totals (quantity, extended price per currency, lines by status).
  */
 import { bomTotals, money, useBom } from '../api/bom.ts';
+import { BomPriceTotal } from '../ui/bom-price.tsx';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote } from '../ui/common.tsx';
 import { ProjectCell, ProjectPicker, useProjectParam } from '../ui/project-picker.tsx';
 
@@ -107,13 +108,7 @@ export function Component() {
               <td className="num">{t.quantity}</td>
               <td />
               <td className="num" data-testid="bom-total">
-                {t.byCurrency.map(([c, v]) => money(v, c)).join(' + ')}
-                {t.unpriced > 0 && (
-                  <span className="muted">
-                    {t.byCurrency.length ? ' + ' : ''}
-                    {t.unpriced} unpriced
-                  </span>
-                )}
+                <BomPriceTotal totals={t} />
               </td>
               <td colSpan={2}>
                 {t.byStatus.map(([s, n]) => (

@@ -7,7 +7,8 @@ import type { RunView } from '../../../contracts/actions/runs.actions.ts';
 import type { SimResultList } from '../../../contracts/simulation-views.ts';
 import type { CurrentView } from '../../../contracts/twin-views.ts';
 import { api, approvalsApi, qs } from '../api/gateway.ts';
-import { bomTotals, money, useBom } from '../api/bom.ts';
+import { bomTotals, useBom } from '../api/bom.ts';
+import { BomPriceTotal } from '../ui/bom-price.tsx';
 import { Empty, ErrorNote, Loading, StatusBadge, UnscopedNote, When } from '../ui/common.tsx';
 
 /** `unscoped_count` of any list answer that carries one (shown, never hidden). */
@@ -213,13 +214,7 @@ export function BomSection(props: { projectId: string }) {
           <dd>{t.quantity}</dd>
           <dt>Extended price</dt>
           <dd>
-            {t.byCurrency.map(([c, v]) => money(v, c)).join(' + ')}
-            {t.unpriced > 0 && (
-              <span className="muted">
-                {t.byCurrency.length ? ' + ' : ''}
-                {t.unpriced} unpriced
-              </span>
-            )}
+            <BomPriceTotal totals={t} />
           </dd>
           <dt>Availability</dt>
           <dd>
