@@ -9,6 +9,7 @@ import { createSimFieldPool } from '../../workers/simfield/pool.ts';
 import { deckMaterial, MATERIALS } from '../../actors/adapters/solver/materials.ts';
 import { prepareDeck } from '../../workers/simfield/deck.ts';
 import type { measureStages } from './support/field-stages.ts';
+import { SIM_FIXTURES } from '../support/sim-fixtures.ts';
 
 /**
  * `npm run bench:field`: the `.frd`-to-payload path on the medium fixture and on a fine beam meshed and solved here
@@ -17,7 +18,7 @@ import type { measureStages } from './support/field-stages.ts';
  * process (wall time, RSS, peak RSS); then through the adapter's piscina pool, and the worker loaded as .ts vs compiled .js.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const FIXTURES = '/work/shared/fixtures/sim';
+const FIXTURES = SIM_FIXTURES;
 const DIR = path.resolve(ROOT, process.env.FIELD_BENCH_DIR ?? '.data/bench-field');
 const LC = Number(process.env.FIELD_BENCH_LC ?? 1.1);
 const CAP = 1_500_000;

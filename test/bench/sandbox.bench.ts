@@ -18,8 +18,9 @@ import { runNgspice } from '../../actors/adapters/circuit/ngspice.ts';
 import { engineCommand, setEngineSandbox, type EngineSandbox } from '../../actors/adapters/kit/sandbox.ts';
 import { runCcx } from '../../actors/adapters/solver/ccx.ts';
 import { startTestNode } from '../support/node.ts';
+import { SIM_FIXTURES } from '../support/sim-fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/sim';
+const FIXTURES = SIM_FIXTURES;
 const PAIRS = Number(process.env.BENCH_RUNS ?? 4);
 const SMALL_PAIRS = Number(process.env.BENCH_SMALL_RUNS ?? 20);
 const PLATE = { length: 100, width: 40, thickness: 10, fillet: 2, hole_count: 2, hole_diameter: 6 };

@@ -22,6 +22,7 @@ import {
   SolverFieldObjectSchema,
   Vec3Schema,
 } from '../../contracts/simulation.ts';
+import { SIM_FIXTURES } from '../support/sim-fixtures.ts';
 
 const ok = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) => schema.safeParse(v).success;
 
@@ -117,7 +118,7 @@ describe('SimFieldPayloadSchema', () => {
     expect(ok(SimFieldPayloadSchema, { ...payload(), fields: { von_mises: short } })).toBe(false);
   });
 
-  const refDir = '/work/shared/fixtures/sim/reference_payloads';
+  const refDir = `${SIM_FIXTURES}/reference_payloads`;
   it.skipIf(!existsSync(refDir))('accepts every informative reference payload', () => {
     for (const file of readdirSync(refDir).filter((f) => f.endsWith('.field.json.gz'))) {
       const parsed = SimFieldPayloadSchema.safeParse(

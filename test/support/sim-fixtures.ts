@@ -2,10 +2,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
-/** The shared simulation fixtures (read in place; copied into a test's workspace before use). */
-export const SIM_FIXTURES = '/work/shared/fixtures/sim';
+/**
+ * The simulation fixtures, kept in the repository (test/fixtures/sim: real CalculiX, gmsh and ngspice inputs and outputs
+ * with their analytical reference values; read in place, copied into a test's workspace before use).
+ */
+export const SIM_FIXTURES = fileURLToPath(new URL('../fixtures/sim', import.meta.url));
 
 /** A fresh temp workspace for a test node (`SERVICE_WORKSPACE`), with `remove()` for afterAll. */
 export function tempWorkspace(prefix: string): { root: string; remove(): void } {

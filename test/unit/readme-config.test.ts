@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSchema, loadConfig } from '../../brokers/config.ts';
 
 describe('configuration', () => {
-  it('README documents every SERVICE_* variable the service reads', () => {
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('docs/configuration.md documents every SERVICE_* variable the service reads', () => {
+    const readme = fs.readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
     for (const key of Object.keys(ConfigSchema.shape)) expect(readme, key).toContain(`\`${key}\``);
   });
 

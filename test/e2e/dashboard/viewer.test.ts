@@ -13,7 +13,7 @@ import {
   startDashboardNode,
   type DashboardNode,
 } from '../../support/browser.ts';
-import { writeStep } from '../../support/sim-fixtures.ts';
+import { writeStep, SIM_FIXTURES } from '../../support/sim-fixtures.ts';
 import { createProjectHttp, recordSimResult } from '../../support/sim-results.ts';
 
 /**
@@ -22,7 +22,7 @@ import { createProjectHttp, recordSimResult } from '../../support/sim-results.ts
  * from the shared fixtures (a real CalculiX solve: 2,215 surface vertices); the solver's peak 593.22 MPa is the
  * recorded max_von_mises_mpa. The CAD model is a STEP box made by gmsh, imported with POST /v1/twin/import.
  */
-const FIELD = '/work/shared/fixtures/sim/reference_payloads/beam_medium.field.json.gz';
+const FIELD = `${SIM_FIXTURES}/reference_payloads/beam_medium.field.json.gz`;
 const gz = fs.readFileSync(FIELD);
 const payload = JSON.parse(zlib.gunzipSync(gz).toString('utf8')) as SimFieldPayload;
 

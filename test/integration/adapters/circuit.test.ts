@@ -7,8 +7,9 @@ import { call } from '../../../brokers/actions.ts';
 import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import { startTestNode, type TestNode } from '../../support/node.ts';
 import { callTool, okData, refusedIssues, toolError } from '../../support/tools.ts';
+import { SIM_FIXTURES } from '../../support/sim-fixtures.ts';
 
-const SPICE = '/work/shared/fixtures/sim/spice';
+const SPICE = `${SIM_FIXTURES}/spice`;
 const netlist = (f: string) => fs.readFileSync(`${SPICE}/${f}`, 'utf8');
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'circuit-ws-'));
 

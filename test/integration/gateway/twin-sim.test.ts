@@ -11,8 +11,9 @@ import { BomListSchema } from '../../../contracts/twin.ts';
 import { getJson, postJson, rawGet } from '../../support/http-raw.ts';
 import { useTestNode } from '../../support/node.ts';
 import { callTool, okData } from '../../support/tools.ts';
+import { SIM_FIXTURES } from '../../support/sim-fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/sim/reference_payloads';
+const FIXTURES = `${SIM_FIXTURES}/reference_payloads`;
 const STEP = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n').toString('base64');
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 

@@ -6,11 +6,10 @@ import { createTwinService } from '../../../actors/twin/twin.service.ts';
 import { createTwinAdapter } from '../../../actors/adapters/twin/twin.adapter.ts';
 import { startActors } from '../../support/actors.ts';
 import { callTool, okData, useNode } from '../../support/tools.ts';
+import { SIM_FIXTURES } from '../../support/sim-fixtures.ts';
 
 const STEP = Buffer.from('ISO-10303-21;\nEND-ISO-10303-21;\n').toString('base64');
-const FIELD = fs
-  .readFileSync('/work/shared/fixtures/sim/reference_payloads/beam_coarse.field.json.gz')
-  .toString('base64');
+const FIELD = fs.readFileSync(`${SIM_FIXTURES}/reference_payloads/beam_coarse.field.json.gz`).toString('base64');
 
 const h = useNode((env) => startActors([createTwinService, createTwinAdapter, createToolsService], env));
 

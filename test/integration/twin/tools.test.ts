@@ -3,8 +3,9 @@ import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestNode } from '../../support/node.ts';
 import { callTool, okData, toolError } from '../../support/tools.ts';
+import { SIM_FIXTURES } from '../../support/sim-fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/sim/reference_payloads';
+const FIXTURES = `${SIM_FIXTURES}/reference_payloads`;
 const STEP = Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n').toString('base64');
 
 const t = useTestNode({ realDb: true });

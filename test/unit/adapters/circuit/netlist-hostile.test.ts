@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentsError } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
 import { prepareNetlist } from '../../../../actors/adapters/circuit/netlist.ts';
+import { SIM_FIXTURES } from '../../../support/sim-fixtures.ts';
 
 // The hostile netlist corpus: every statement here must be refused before ngspice sees it (an allow-list of statements).
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'netlist-hostile-'));
@@ -99,7 +100,7 @@ describe('every include form is checked against the workspace', () => {
 describe('netlists of allowed statements still pass', () => {
   it('accepts the fixtures and a netlist using every kind of allowed statement', async () => {
     for (const f of ['rc_lowpass.cir', 'rc_nonconv.cir', 'bad_syntax.cir']) {
-      const text = fs.readFileSync(`/work/shared/fixtures/sim/spice/${f}`, 'utf8');
+      const text = fs.readFileSync(`${SIM_FIXTURES}/spice/${f}`, 'utf8');
       await expect(
         prepareNetlist(text, f === 'rc_nonconv.cir' ? 'transient' : 'op', undefined, viaWorkspace),
       ).resolves.toMatchObject({ includes: [] });

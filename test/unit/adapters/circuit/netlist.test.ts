@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentsError } from '../../../../actors/adapters/kit/tool.ts';
 import { analysisCard, prepareNetlist } from '../../../../actors/adapters/circuit/netlist.ts';
+import { SIM_FIXTURES } from '../../../support/sim-fixtures.ts';
 
-const RC = fs.readFileSync('/work/shared/fixtures/sim/spice/rc_lowpass.cir', 'utf8');
+const RC = fs.readFileSync(`${SIM_FIXTURES}/spice/rc_lowpass.cir`, 'utf8');
 const noInclude = async (f: string) => {
   throw new InvalidArgumentsError(`include ${f} refused`);
 };

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { failureMessage, judgeRun } from '../../../../actors/adapters/circuit/outcome.ts';
 import { parseRawFile } from '../../../../actors/adapters/circuit/raw-file.ts';
+import { SIM_FIXTURES } from '../../../support/sim-fixtures.ts';
 
-const SPICE = '/work/shared/fixtures/sim/spice';
+const SPICE = `${SIM_FIXTURES}/spice`;
 const read = (f: string) => fs.readFileSync(`${SPICE}/${f}`, 'utf8');
 const captured = (name: string, exitCode: number) => ({
   exitCode,

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseRawFile, RawFileError } from '../../../../actors/adapters/circuit/raw-file.ts';
 import { selectVectors, summarise } from '../../../../actors/adapters/circuit/results.ts';
+import { SIM_FIXTURES } from '../../../support/sim-fixtures.ts';
 
-const SPICE = '/work/shared/fixtures/sim/spice';
+const SPICE = `${SIM_FIXTURES}/spice`;
 const read = (f: string) => fs.readFileSync(`${SPICE}/${f}`, 'utf8');
 const plotsOf = () => parseRawFile(read('rc_lowpass.ascii.raw'));
 const byName = (name: string) => plotsOf().find((p) => p.plotname === name)!;
