@@ -1,5 +1,6 @@
 /**
- * Tool profiles of `../shared/spec/TOOLS.md`: `base` is in every profile; each profile is 20 to 40 tools.
+ * Tool profiles of the service's tool catalogue (tool-catalogue.ts): `base` is in every profile; each profile is 20 to
+ * 40 tools.
  */
 export const BASE_PROFILE = [
   'project.get',

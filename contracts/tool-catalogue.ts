@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The 97-tool catalogue of `../shared/spec/TOOLS.md`: canonical ids, annotation classes and minimum phase.
+ * The service's tool catalogue, 97 tools: canonical ids, annotation classes and minimum phase.
  * Classes: R read-only, R* read-only unless twin mutations are permitted, A additive, P produces, D may overwrite or
  * delete, S CAD-session scratch edit, O open-world, I idempotent. This table is the one place they are written;
  * adapters take their annotations from it and the hold policy reads the same classes.
