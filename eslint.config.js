@@ -34,6 +34,10 @@ const actorZones = [
   { target: './workers', from: ['./brokers', './gateway'] },
 ];
 
+/** Strings and template parts that name a machine folder (the test's patterns, without its lookbehind). */
+const MACHINE_PATH = String.raw`/(^|[^\w.~-])\/(work|root|Users|mnt)\/|(^|[^\w.~-])\/home\/\w|[A-Za-z]:\\Users|(^|[^\w.-])(\.\.\/)+shared\b/`;
+const machinePathSelectors = [`Literal[value=${MACHINE_PATH}]`, `TemplateElement[value.raw=${MACHINE_PATH}]`];
+
 export default tseslint.config(
   {
     ignores: ['node_modules/**', 'dashboard/dist/**', 'dashboard/vite.config.ts', '.data/**', 'dist/**', 'coverage/**'],
@@ -88,6 +92,21 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  // No machine paths in code (issue 37; test/unit/no-machine-paths.test.ts checks every tracked file, comments too): a
+  // string naming a folder of one machine (the shared folder beside the checkout, a home folder, a mount) breaks every
+  // other checkout. Paths come from configuration or are relative to the file (import.meta.dirname).
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...machinePathSelectors.map((selector) => ({
+          selector,
+          message: 'a machine path: take it from configuration or make it relative to the file (import.meta.dirname)',
+        })),
       ],
     },
   },
