@@ -38,6 +38,8 @@ export const routes: RouteObject[] = [
       { path: 'knowledge/sources/:id', lazy: () => import('./pages/knowledge-source.tsx') },
       { path: 'compliance', lazy: () => import('./pages/compliance.tsx') },
       { path: 'settings', lazy: () => import('./pages/settings.tsx') },
+      // Not a spec route: where the issuer sends the browser back after sign-in (decision 0120).
+      { path: 'auth/callback', lazy: () => import('./auth/callback.tsx') },
       { path: '*', lazy: () => import('./pages/not-found.tsx') },
     ],
   },

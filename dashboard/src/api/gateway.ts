@@ -1,9 +1,12 @@
 /**
  * The gateway the dashboard talks to. Its address is kept in local storage (SPEC dashboard rule 8); empty means the
  * gateway that served the page (same origin). Every request goes through `api`, which turns the gateway's error body
- * `{error: {code, message, details}}` into an `ApiError` whose message is shown in words.
+ * `{error: {code, message, details}}` into an `ApiError` whose message is shown in words. When a person is signed in
+ * (decision 0120) every request carries their access token as `Authorization: Bearer`; a token the gateway refuses as
+ * invalid (expired, revoked keys) signs them out, so the shell offers Sign in again.
  */
 import type { ErrorBody } from '../../../contracts/errors.ts';
+import { bearerHeaders, signOut } from '../auth/session.ts';
 
 const ADDRESS_KEY = 'service.gateway';
 
@@ -67,7 +70,8 @@ async function errorOf(res: Response): Promise<ApiError> {
 
 /** One request to the gateway: JSON in, JSON out; a response with headers when `withHeaders` is set. */
 export async function request(path: string, opts: ApiOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  const bearer = bearerHeaders();
+  const headers: Record<string, string> = { accept: 'application/json', ...bearer, ...opts.headers };
   let body: BodyInit | undefined;
   if (opts.body !== undefined) {
     headers['content-type'] = 'application/json';
@@ -80,7 +84,11 @@ export async function request(path: string, opts: ApiOptions = {}): Promise<Resp
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'UNREACHABLE', `the gateway at ${gatewayAddress() || location.origin} cannot be reached`);
   }
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) {
+    const err = await errorOf(res);
+    if (bearer.authorization && err.status === 401 && err.details?.reason === 'invalid_token') signOut();
+    throw err;
+  }
   return res;
 }
 
@@ -101,6 +109,7 @@ export function approvalsApi<T>(path: string, opts: ApiOptions = {}): Promise<T>
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
     const what: Record<number, string> = {
+      401: 'This gateway needs you signed in (Sign in, top right).',
       409: 'Conflict: the item changed or was already decided.',
       412: 'The item moved on since it was shown: reload it and decide again.',
       422: 'The request was refused as invalid.',

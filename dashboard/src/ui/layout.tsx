@@ -1,6 +1,10 @@
-/** The frame of every page: top bar (name, gateway chip, theme), side navigation by the spec's routes, the page. */
+/**
+ * The frame of every page: top bar (name, gateway chip, who is signed in when the gateway has an issuer, theme), side
+ * navigation by the spec's routes, the page.
+ */
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
+import { SignInStatus } from '../auth/sign-in-status.tsx';
 import { HealthChip } from './health-chip.tsx';
 
 const NAV: ReadonlyArray<{ group: string; links: ReadonlyArray<[string, string]> }> = [
@@ -62,6 +66,7 @@ export function Layout() {
         </Link>
         <span className="spacer" />
         <HealthChip />
+        <SignInStatus />
         <label style={{ flexDirection: 'row', alignItems: 'center', gap: 6 }}>
           Theme
           <select value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
