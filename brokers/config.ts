@@ -47,6 +47,10 @@ export const ConfigSchema = z.object({
   SERVICE_NATS_HEARTBEAT_S: z.coerce.number().min(0.5).default(2),
   SERVICE_NATS_HEARTBEAT_TIMEOUT_S: z.coerce.number().min(1).default(6),
   SERVICE_MCP_API_KEY: z.string().optional(),
+  SERVICE_PUBLIC_URL: z.string().url().optional(),
+  SERVICE_OAUTH_ISSUER: z.string().url().optional(),
+  SERVICE_OAUTH_AUDIENCE: z.string().min(1).optional(),
+  SERVICE_OAUTH_SCOPES_CLAIM: z.string().min(1).default('scope'),
   SERVICE_PROFILE: z
     .string()
     .refine((p) => PROFILE_NAMES.includes(p), {
@@ -133,6 +137,13 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_NATS_HEARTBEAT_S: 'bus heartbeat interval in seconds (2)',
   SERVICE_NATS_HEARTBEAT_TIMEOUT_S: 'a node silent this long is declared dead (6)',
   SERVICE_MCP_API_KEY: 'shared key required as Bearer on /mcp and /mcp/sse; unset = open',
+  SERVICE_PUBLIC_URL:
+    'canonical base URL clients reach the service at, e.g. https://design.example.com; the OAuth resource is <url>/mcp (required with SERVICE_OAUTH_ISSUER)',
+  SERVICE_OAUTH_ISSUER:
+    'OAuth 2.1 / OpenID issuer whose JWT access tokens the tool server accepts beside the shared key (docs/identity.md); unset = no OAuth',
+  SERVICE_OAUTH_AUDIENCE: 'the aud an access token must carry (the resource URI <public url>/mcp)',
+  SERVICE_OAUTH_SCOPES_CLAIM:
+    'access-token claim holding the scopes, a space-separated string or a list (scope; scp for Entra ID)',
   SERVICE_PROFILE: 'tool profile served by default (all 97 tools when unset)',
   SERVICE_ALLOW_TWIN_MUTATIONS: 'permit writes through twin.query_cypher (false)',
   SERVICE_WEB_SEARCH_URL:
