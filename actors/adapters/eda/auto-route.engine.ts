@@ -12,15 +12,20 @@ export type { EngineRun } from '../kit/engines/spawn.ts';
 
 /**
  * Runs one engine program sandboxed (kit/sandbox.ts: the scratch folder its only writable place, HOME and TMPDIR
- * there), in its own process group; when `signal` aborts, the group is killed and the run resolves with
- * `aborted: true`. `missing` is the TOOL_UNAVAILABLE message when the program is not installed.
+ * there, our pcbnew scripts readable), in its own process group; when `signal` aborts, the group is killed and the run
+ * resolves with `aborted: true`. `missing` is the TOOL_UNAVAILABLE message when the program is not installed.
  */
 export async function runEngine(
   program: string,
   args: readonly string[],
   opts: { scratch: string; signal: AbortSignal; missing: string },
 ): Promise<EngineRun> {
-  const cmd = await engineCommand(program, args, { scratch: opts.scratch, missing: opts.missing });
+  // Our scripts stay visible in the sandbox wherever the service lives, /tmp included (decision 0095).
+  const cmd = await engineCommand(program, args, {
+    scratch: opts.scratch,
+    missing: opts.missing,
+    readOnly: [PCBNEW_SCRIPTS],
+  });
   return spawnEngine(cmd, { cwd: opts.scratch, signal: opts.signal });
 }
 

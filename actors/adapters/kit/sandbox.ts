@@ -67,6 +67,26 @@ export async function findProgram(name: string, searchPath = process.env.PATH ??
   return undefined;
 }
 
+/** Programs the sandbox itself runs (bwrap, prlimit), found once per PATH value and process. */
+const sandboxPrograms = new Map<string, string>();
+
+/**
+ * `name` found on the current PATH, cached by name and PATH: engineCommand runs per engine call, the lookup stats each
+ * PATH folder. A miss is not cached (bubblewrap installed later is found without a restart); a changed PATH (tests
+ * put stand-ins first) looks again. `real` gives the real path (a PATH folder under /tmp holding a symlink is hidden
+ * inside the sandbox).
+ */
+async function sandboxProgram(name: 'bwrap' | 'prlimit', real = false): Promise<string | undefined> {
+  const key = `${name}\0${real}\0${process.env.PATH ?? ''}`;
+  const cached = sandboxPrograms.get(key);
+  if (cached) return cached;
+  const found = await findProgram(name);
+  if (!found) return undefined;
+  const exe = real ? await fs.realpath(found) : found;
+  sandboxPrograms.set(key, exe);
+  return exe;
+}
+
 /**
  * The environment of every engine run, sandboxed or not: PATH, HOME and TMPDIR set to the call's scratch folder, the
  * locale, and what the runner adds for its engine (`extra`: ngspice's SPICE_ASCIIRAWFILE, ccx's OMP_NUM_THREADS...).
@@ -88,7 +108,9 @@ export function engineEnv(scratch: string, extra: Readonly<Record<string, string
  * environment `env` (bwrap clears its own first). Order matters:
  * the read-only root first, then a fresh /dev and /proc and a private, empty /tmp (ngspice's `tmpfile()` writes there
  * whatever TMPDIR says; it vanishes with the run), then the folder under /tmp that holds the scratch folder (a workspace
- * under /tmp: its includes stay readable) read-only again, and the scratch bind last, on top of everything.
+ * under /tmp: its includes stay readable) read-only again, then the service's own folders the engine reads (`readOnly`:
+ * its fixed scripts, hidden by the private /tmp when the service itself lives under /tmp; decision 0095) read-only at
+ * their own paths, and the scratch bind last, on top of everything.
  */
 export function bwrapArgs(
   exe: string,
@@ -96,12 +118,14 @@ export function bwrapArgs(
   scratch: string,
   cwd: string = scratch,
   env: Readonly<Record<string, string>> = engineEnv(scratch),
+  readOnly: readonly string[] = [],
 ): string[] {
   const under = path.relative('/tmp', scratch).split(path.sep)[0];
   const tmpAnchor = under && under !== '..' && !path.isAbsolute(under) ? path.join('/tmp', under) : undefined;
   return [
     ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
     ...(tmpAnchor ? ['--ro-bind', tmpAnchor, tmpAnchor] : []),
+    ...readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
     ...['--bind', scratch, scratch],
     ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
     '--clearenv',
@@ -125,7 +149,8 @@ export interface EngineCommand {
  * Builds the spawn of one engine run. `program` is a name looked up on PATH (or an absolute path); missing, it is
  * TOOL_UNAVAILABLE with `missing` as the message. With the sandbox on and bwrap missing it is TOOL_UNAVAILABLE naming
  * the Debian package bubblewrap; nothing runs unsandboxed by accident. `env` is what the engine needs besides
- * engineEnv's minimum.
+ * engineEnv's minimum. `readOnly` names the service's own folders the engine reads (the fixed scripts it is given by
+ * path): visible read-only at their paths wherever the service is installed, /tmp included (decision 0095).
  */
 export async function engineCommand(
   program: string,
@@ -137,6 +162,7 @@ export async function engineCommand(
     mode?: EngineSandbox;
     env?: Record<string, string>;
     limits?: EngineLimits;
+    readOnly?: readonly string[];
   },
 ): Promise<EngineCommand> {
   const exe = path.isAbsolute(program) ? program : await findProgram(program);
@@ -144,20 +170,21 @@ export async function engineCommand(
   const scratch = await fs.realpath(opts.scratch);
   const env = engineEnv(scratch, opts.env);
   if ((opts.mode ?? processMode) === 'off') return { command: exe, args: [...args], sandboxed: false, env };
-  const bwrap = await findProgram('bwrap');
+  const bwrap = await sandboxProgram('bwrap');
   if (!bwrap) throw new ToolUnavailableError(BWRAP_MISSING, { program: 'bwrap', package: 'bubblewrap' });
   const cwd = opts.cwd ? await fs.realpath(opts.cwd) : scratch;
+  const readOnly = await Promise.all((opts.readOnly ?? []).map((dir) => fs.realpath(dir)));
   // The limits (kit/engine-limits.ts): prlimit inside the sandbox, and a pids cgroup of the run's own where writable.
   const limits = opts.limits ?? engineLimits();
   let inner = [exe, ...args];
   const rlimits = prlimitOptions(limits);
   if (rlimits.length) {
-    const prlimit = await findProgram('prlimit');
-    if (!prlimit) throw new ToolUnavailableError(PRLIMIT_MISSING, { program: 'prlimit', package: 'util-linux' });
     // Its real path: a PATH folder under /tmp (a symlink there) is not inside the sandbox.
-    inner = [await fs.realpath(prlimit), ...rlimits, '--', ...inner];
+    const prlimit = await sandboxProgram('prlimit', true);
+    if (!prlimit) throw new ToolUnavailableError(PRLIMIT_MISSING, { program: 'prlimit', package: 'util-linux' });
+    inner = [prlimit, ...rlimits, '--', ...inner];
   }
-  const sandbox = bwrapArgs(inner[0]!, inner.slice(1), scratch, cwd, env);
+  const sandbox = bwrapArgs(inner[0]!, inner.slice(1), scratch, cwd, env, readOnly);
   const procs = runPidsCgroup(limits.maxProcs);
   if (!procs) return { command: bwrap, args: sandbox, sandboxed: true, env };
   // Joins the cgroup, then becomes bwrap: every process of the run is counted from its first.
@@ -171,9 +198,9 @@ export async function engineCommand(
  */
 export async function checkEngineSandbox(mode: EngineSandbox = processMode): Promise<string | null> {
   if (mode === 'off') return null;
-  const bwrap = await findProgram('bwrap');
+  const bwrap = await sandboxProgram('bwrap');
   if (!bwrap) return BWRAP_MISSING;
-  if (prlimitOptions(engineLimits()).length && !(await findProgram('prlimit'))) return PRLIMIT_MISSING;
+  if (prlimitOptions(engineLimits()).length && !(await sandboxProgram('prlimit', true))) return PRLIMIT_MISSING;
   const scratch = await fs.realpath(os.tmpdir());
   return new Promise((resolve) => {
     const child = spawn(bwrap, bwrapArgs('/bin/true', [], scratch), {
