@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequirementVerdictSchema } from './requirement-verdicts.ts';
 
 /** Approval item kinds (SPEC "Approval item (normalized)", field kind). */
 export const ApprovalKindSchema = z.enum([
@@ -161,6 +162,12 @@ export const ApprovalItemSchema = z.object({
   not_decidable_reason: z.string().nullable().optional(),
   detail: z.record(z.string(), z.unknown()).optional(),
   decision: DecisionRecordSchema.nullable().optional(),
+  /**
+   * A pending gate item: every requirement of the run as the one evaluator judges it now (decision 0080, amendment),
+   * blocking first, waived ones `waived`; the findings name only those that do not pass. Absent on other kinds, on
+   * decided gates, and while the gates actor cannot be reached.
+   */
+  verdicts: z.array(RequirementVerdictSchema).optional(),
   /** The item's entity tag (also the `ETag` header of `GET /v1/approvals/{id}`): changes when its state or open gate changes. */
   etag: z.string().optional(),
 });

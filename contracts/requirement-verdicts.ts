@@ -55,6 +55,48 @@ export interface RunRequirementInput {
   waivers?: Record<string, Record<string, string>>;
 }
 
+/**
+ * The waivers a constraint set revision states in its `waivers` property, requirement id -> reason: `{ID: reason}`,
+ * `{ID: {reason}}`, or a list of ids or `{id, reason}`. A waiver stating no reason takes `fallback` (the revision's
+ * change reason). The one reading of a set's waivers: the twin's evidence (every live view) and compliance use it.
+ */
+export function waiversOf(w: unknown, fallback = ''): Record<string, string> {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const out: Record<string, string> = {};
+  if (isObj(w)) for (const [id, x] of Object.entries(w)) out[id] = (isObj(x) ? text(x.reason) : text(x)) || fallback;
+  else if (Array.isArray(w))
+    for (const x of w) {
+      const id = isObj(x) ? text(x.id) : text(x);
+      if (id && !Object.hasOwn(out, id)) out[id] = (isObj(x) ? text(x.reason) : '') || fallback;
+    }
+  return out;
+}
+
+/** A run's evidence as the twin answers it (`twin.gateEvidence`), absent parts null; every live view passes it whole. */
+export interface RunEvidence {
+  constraints: ConstraintInForce[];
+  result?: Evidence | null;
+  geometry?: Evidence | null;
+  verification?: Evidence | null;
+  stale?: StaleEvidence[];
+  waivers?: Record<string, Record<string, string>>;
+}
+
+/**
+ * The evaluator over the twin's answer: the one call the gate, the lifecycle view, compliance and the approvals item
+ * make, so each passes the same inputs (the run's waivers included) and none can leave one out.
+ */
+export const evaluateEvidence = (ev: RunEvidence): RequirementVerdict[] =>
+  evaluateRun({
+    constraints: ev.constraints,
+    result: ev.result ?? undefined,
+    geometry: ev.geometry ?? undefined,
+    verification: ev.verification ?? undefined,
+    stale: ev.stale ?? [],
+    waivers: ev.waivers ?? {},
+  });
+
 /** Evaluates every requirement of the run; blocking ones first, the order of the constraints kept otherwise. */
 export function evaluateRun(inp: RunRequirementInput): RequirementVerdict[] {
   const compared = evaluateRequirements(inp.constraints, inp.result, inp.geometry, inp.verification);
@@ -127,6 +169,14 @@ export function gateFindingOf(v: RequirementVerdict): GateFinding | null {
     message: `${word}: ${requirementLabel(v)} — ${v.reason}`,
   };
 }
+
+/**
+ * A gate's constraint findings (the gate view): each requirement's finding in the evaluator's order, blocking first.
+ * A requirement that passes or is waived has none: the whole table travels beside the findings as the approval
+ * item's `verdicts` (decision 0080, amendment).
+ */
+export const gateFindingsOf = (verdicts: RequirementVerdict[]): GateFinding[] =>
+  verdicts.map(gateFindingOf).filter((f): f is GateFinding => f !== null);
 
 /** The status a gate finding states for a requirement (inverse of gateFindingOf; pass when it has no finding). */
 export function statusOfFinding(f: GateFinding | null): 'pass' | 'fail' | 'not_verified' | 'stale' {

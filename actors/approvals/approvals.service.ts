@@ -13,6 +13,7 @@ import { createDeliverer, type Deliverer } from './deliverer.ts';
 import { createLoopRunner } from './design-loop.ts';
 import { createOutbox } from './outbox.ts';
 import { createGateSource } from './sources/gates.source.ts';
+import { attachVerdicts } from './verdicts.ts';
 
 /** Real-time period of the deliverer's tick; which outbox rows are due is decided by the injected clock (STYLE R13). */
 const TICK_MS = 1000;
@@ -47,12 +48,15 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
       list: action(A.list, async (q, ctx) => {
         const { items, unscoped } = await listItems(ctx, src, q);
         return {
-          items: items.map((i) => forViewer(i, q.viewer, env)),
+          items: (await attachVerdicts(ctx, items, infra.log)).map((i) => forViewer(i, q.viewer, env)),
           unscoped_count: q.project_id !== undefined ? unscoped : 0,
         };
       }),
 
-      get: action(A.get, async (p, ctx) => forViewer(await loadItem(ctx, src, p.id), p.viewer, env)),
+      get: action(A.get, async (p, ctx) => {
+        const [item] = await attachVerdicts(ctx, [await loadItem(ctx, src, p.id)], infra.log);
+        return forViewer(item, p.viewer, env);
+      }),
 
       decide: action(A.decide, async (p, ctx) => {
         const item = await loadItem(ctx, src, p.id, true);

@@ -3,7 +3,7 @@ import { action } from '../../brokers/actions.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { GatesActions as G } from '../../contracts/actions/runs.actions.ts';
 import { deliverableFindings } from './gate-checks.ts';
-import { constraintFindings } from './gate-constraints.ts';
+import { constraintFindings, runVerdicts } from './gate-constraints.ts';
 import { modelFindings } from './gate-model.ts';
 
 /**
@@ -26,6 +26,7 @@ export function createGatesService(infra?: Infra): ServiceSchema {
         const added = await modelFindings(ctx, p, checked, infra?.log ?? ctx.broker.logger);
         return { findings: [...checked, ...added], ready: blocking.length === 0 };
       }),
+      verdicts: action(G.verdicts, async (p, ctx) => ({ verdicts: await runVerdicts(ctx, p.project_id, p.run_id) })),
     },
   };
 }

@@ -14,7 +14,7 @@ import { loadRunEvidence, runChanges } from './lifecycle.data.ts';
 import { lifecycleView, type CapabilityGap } from './lifecycle.ts';
 import { createPatchStore, type PatchStore } from './patch.store.ts';
 import { patchActions } from './patch.actions.ts';
-import { evaluateRun, lifecycleRowOf } from '../../contracts/requirement-verdicts.ts';
+import { evaluateEvidence, lifecycleRowOf } from '../../contracts/requirement-verdicts.ts';
 import { stateOf, type DesignFlowDeps } from './design-flow.deps.ts';
 
 /** Capability gaps of a run's flow: deliverables not FULL, blocking when nobody can record them and the phase enforces them. */
@@ -113,13 +113,7 @@ export function designFlowActions(d: DesignFlowDeps): Record<string, ActionSchem
       }
       // The run's stale entries (superseded items) are not evidence: only the selected current evidence is judged.
       const requirements = evidence
-        ? evaluateRun({
-            constraints: evidence.constraints,
-            result: evidence.result,
-            geometry: evidence.geometry,
-            verification: evidence.verification,
-            stale: evidence.staleEvidence,
-          }).map(lifecycleRowOf)
+        ? evaluateEvidence({ ...evidence, stale: evidence.staleEvidence }).map(lifecycleRowOf)
         : [];
       return lifecycleView({
         state,

@@ -64,6 +64,7 @@ export async function loadRunEvidence(via: Caller, s: RunState) {
     geometry: current.geometry ?? undefined,
     verification: current.verification ?? undefined,
     staleEvidence: current.stale,
+    waivers: current.waivers,
   };
   const limits: string[] = [];
   if (!evidence.constraints.length)

@@ -2,7 +2,7 @@ import type { ActionSchema } from 'moleculer';
 import { action } from '../../brokers/actions.ts';
 import type { Db, Queryable } from '../../brokers/db/index.ts';
 import { TwinActions as T, type RunRecord } from '../../contracts/actions/twin.actions.ts';
-import type { StaleEvidence } from '../../contracts/requirement-verdicts.ts';
+import { waiversOf, type StaleEvidence } from '../../contracts/requirement-verdicts.ts';
 import type { ConstraintDef, ConstraintInForce, Evidence } from '../../contracts/requirements.ts';
 
 /**
@@ -18,6 +18,7 @@ interface NodeRow {
   properties: Record<string, unknown>;
   stale: boolean;
   revision: number | null;
+  change_reason?: string | null;
 }
 
 /** A node the run may see: committed/approved, or its own draft ($2 is the run id). */
@@ -56,7 +57,7 @@ async function runRevisions(
   drafts: boolean,
 ): Promise<NodeRow[]> {
   const { rows } = await q.query<NodeRow>(
-    `SELECT DISTINCT ON (item_key) id, item_key, name, properties, stale, revision FROM twin_nodes
+    `SELECT DISTINCT ON (item_key) id, item_key, name, properties, stale, revision, change_reason FROM twin_nodes
      WHERE COALESCE(project_id, '') = COALESCE($1, '') AND node_type = $3 AND ${visibleTo(drafts)}
        AND item_key IN (SELECT item_key FROM twin_nodes WHERE run_id = $2 AND node_type = $3 AND item_key IS NOT NULL)
      ORDER BY item_key, (revision_status = 'draft') DESC, revision DESC`,
@@ -79,9 +80,13 @@ export async function gateEvidence(q: Queryable, projectId: string | null, runId
       c,
     })),
   );
-  if (!constraints.length) return { constraints, result: null, geometry: null, verification: null };
+  // The waivers the same revisions state (waiversOf: the one reading), so a waived requirement reads waived everywhere.
+  const waivers = Object.fromEntries(
+    sets.map((s) => [`${s.item_key}@${s.revision}`, waiversOf(s.properties.waivers, s.change_reason ?? '')]),
+  );
+  if (!constraints.length) return { constraints, result: null, geometry: null, verification: null, waivers };
   const geoms = (await runRevisions(q, projectId, runId, 'cad_model', drafts)).filter((g) => !g.stale);
-  if (!geoms.length) return { constraints, result: null, geometry: null, verification: null };
+  if (!geoms.length) return { constraints, result: null, geometry: null, verification: null, waivers };
   const { rows } = await q.query<NodeRow & { geometry: string; created_at: Date }>(
     `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision,
        n.properties->'analysed_geometry'->>'node_id' AS geometry FROM twin_nodes n
@@ -101,6 +106,7 @@ export async function gateEvidence(q: Queryable, projectId: string | null, runId
     geometry: evidenceOf(geometry),
     verification: await verificationOf(q, projectId, geometry.id, drafts ? runId : null),
     stale: rows[0] ? [] : await staleResults(q, projectId, runId, geoms, drafts),
+    waivers,
   };
 }
 

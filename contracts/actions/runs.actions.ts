@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import { DecisionChannelSchema, GateFindingSchema, OverrideField } from '../approvals.ts';
 import { DesignFlowSchema } from '../flows.ts';
+import { RequirementVerdictSchema } from '../requirement-verdicts.ts';
 
 /** `POST /v1/runs` body: a design-flow request. `start: true` starts it at once (the only mode served). */
 export const RunStartSchema = z.object({
@@ -140,5 +141,14 @@ export const GatesActions = {
     'gates.evaluate',
     GateEvaluateSchema,
     z.object({ findings: z.array(GateFindingSchema), ready: z.boolean() }),
+  ),
+  /**
+   * `gates.verdicts`: every requirement of the run as the one evaluator judges it now on the run's evidence (waivers
+   * included), blocking first: the table the approval item of its gate carries beside the findings (decision 0080).
+   */
+  verdicts: defineAction(
+    'gates.verdicts',
+    z.object({ run_id: z.string(), project_id: z.string().nullable() }),
+    z.object({ verdicts: z.array(RequirementVerdictSchema) }),
   ),
 } as const;

@@ -132,6 +132,8 @@ const TwinRunQueries = {
       verification: EvidenceSchema.nullable(),
       /** Evidence that no longer counts (decision 0080): the latest result of an older revision of the run's geometry, or marked stale. */
       stale: z.array(StaleEvidenceSchema).optional(),
+      /** The waivers the run's constraint set revisions state: set ref (`KEY@n`) -> requirement id -> reason. */
+      waivers: z.record(z.string(), z.record(z.string(), z.string())).optional(),
     }),
   ),
   /** Every node the run wrote (oldest first) and the baselines its gate approvals recorded. */

@@ -4,7 +4,7 @@ import type { Db } from '../../../brokers/db/index.ts';
 import { ProjectsActions } from '../../../contracts/actions/projects.actions.ts';
 import { RunsActions } from '../../../contracts/actions/runs.actions.ts';
 import { TwinComplianceActions as C } from '../../../contracts/actions/twin-compliance.actions.ts';
-import { evaluateRun, type RequirementVerdict } from '../../../contracts/requirement-verdicts.ts';
+import { evaluateEvidence, type RequirementVerdict } from '../../../contracts/requirement-verdicts.ts';
 import { gateEvidence } from '../run-reads.ts';
 import { readComplianceRows } from './compliance.reads.ts';
 import type { HeadRow } from './evidence.rules.ts';
@@ -39,13 +39,7 @@ async function runVerdicts(db: Db, projectId: string, heads: HeadRow[]) {
   const out = new Map<string, RequirementVerdict>();
   for (const runId of runIds) {
     const ev = await gateEvidence(db, projectId, runId, false);
-    const verdicts = evaluateRun({
-      constraints: ev.constraints,
-      result: ev.result ?? undefined,
-      geometry: ev.geometry ?? undefined,
-      verification: ev.verification ?? undefined,
-      stale: ev.stale,
-    });
+    const verdicts = evaluateEvidence(ev);
     for (const v of verdicts) out.set(verdictKey(v.constraint_set, v.id), v);
   }
   return out;

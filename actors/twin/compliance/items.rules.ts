@@ -1,5 +1,5 @@
 import type { ChecklistItem, ChecklistPack, EvidenceRef, WaiverSchema } from '../../../contracts/compliance.ts';
-import type { RequirementVerdict } from '../../../contracts/requirement-verdicts.ts';
+import { waiversOf, type RequirementVerdict } from '../../../contracts/requirement-verdicts.ts';
 import { evaluateRequirements, type ConstraintDef } from '../../../contracts/requirements.ts';
 import type { z } from 'zod';
 import { isRecord, type EvidenceNode, type HeadRow } from './evidence.rules.ts';
@@ -102,20 +102,10 @@ function reviewed(ev: EvidenceNode, set: HeadRow, id: string): Candidate | undef
 
 /** The waiver of a requirement on its set revision (`waivers`: `{ID: reason}`, or a list of ids or `{id, reason}`). */
 function waiverOf(set: HeadRow, id: string): z.infer<typeof WaiverSchema> | null {
-  const w = set.properties.waivers;
-  let reason: string | undefined;
-  if (isRecord(w) && Object.hasOwn(w, id)) reason = isRecord(w[id]) ? str(w[id].reason) : str(w[id]);
-  else if (Array.isArray(w)) {
-    const hit = w.find((x) => x === id || (isRecord(x) && x.id === id));
-    if (hit !== undefined) reason = isRecord(hit) ? str(hit.reason) : '';
-  }
-  if (reason === undefined) return null;
-  return {
-    set_ref: `${set.key}@${set.revision}`,
-    node_id: set.node_id,
-    approved_by: set.author,
-    reason: reason || set.change_reason || '',
-  };
+  // The one reading of a set's waivers (contracts/requirement-verdicts.ts), as the live views' evidence reads them.
+  const waived = waiversOf(set.properties.waivers, set.change_reason ?? '');
+  if (!Object.hasOwn(waived, id)) return null;
+  return { set_ref: `${set.key}@${set.revision}`, node_id: set.node_id, approved_by: set.author, reason: waived[id] };
 }
 
 function requirementItem(

@@ -61,6 +61,34 @@ async function checklistStatuses(project: string) {
   return items.map((i) => [i.requirement.id, CHECKLIST_OF[i.status]]).sort();
 }
 
+/** The pending gate item of the run: its `verdicts` as [id, status], in the evaluator's order. */
+async function itemVerdicts(run: string) {
+  const item = (await http('GET', `/v1/approvals/gate:${run}`)).json;
+  expect(item.verdicts, JSON.stringify(item.detail)).toBeDefined();
+  return (item.verdicts as Json[]).map((v) => [v.id, v.status]);
+}
+
+/** A person waives requirement `id` of the run's constraint set: a design change proposed, then approved (as decided). */
+async function waive(project: string, run: string, id: string, why: string) {
+  const cs = (await http('GET', `/v1/twin/runs/${run}/changes`)).json.revisions.find(
+    (r: Json) => r.item_type === 'constraint_set',
+  );
+  const change = await okData(
+    callTool(node.handle.broker, 'twin.propose_change', {
+      project_id: project,
+      target: cs.key,
+      title: `Waive ${id}`,
+      rationale: why,
+      changes: { waivers: { [id]: why } },
+    }),
+  );
+  const decided = await http('POST', `/v1/approvals/${change.approval_id}/decision`, {
+    decision: 'approve',
+    reason: 'accepted',
+  });
+  expect(decided.status, JSON.stringify(decided.json)).toBe(200);
+}
+
 const REQS: RecordedDesign['constraints'] = [
   { metric: 'length_mm', limit: 250, unit: 'mm' },
   { metric: 'max_displacement_mm', limit: 0.1, unit: 'mm' },
@@ -106,6 +134,30 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     expect(gate.ready).toBe(false);
     // The compliance checklist of the project (its committed heads: run 2's approved requirements and geometry).
     expect(await checklistStatuses(P)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
+    // The approval item of the gate carries the same table, every requirement in the same order (decision 0080).
+    expect(await itemVerdicts(run2)).toEqual(table.map((r) => [r.id, r.verdict]));
+
+    // A person waives the failing deflection on the run's constraint set: waived in every view, not blocking.
+    const defl = table[0].id as string;
+    await waive(P, run2, defl, 'the deflection limit is a stiffness wish; the customer accepts 0.2 mm');
+    const waived = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json.requirements as Json[];
+    expect(waived.map((r) => [r.metric, r.verdict])).toEqual([
+      ['mass_kg', 'not_verified'],
+      ['length_mm', 'pass'],
+      ['max_displacement_mm', 'waived'],
+      ['max_von_mises_mpa', 'pass'],
+    ]);
+    expect(await itemVerdicts(run2)).toEqual(waived.map((r) => [r.id, r.verdict]));
+    expect(await checklistStatuses(P)).toEqual(waived.map((r) => [r.id, r.verdict]).sort());
+    // The gate evaluated again (retry): no finding for the waived requirement, the others as the table says.
+    const retried = await http('POST', `/v1/runs/${run2}/approval`, { decision: 'retry', reason: 'waived' });
+    expect(retried.status, JSON.stringify(retried.json)).toBe(200);
+    await expect
+      .poll(async () => (await http('GET', `/v1/runs/${run2}`)).json.gate?.attempt ?? 0, { timeout: 15_000 })
+      .toBe(2);
+    const again = (await http('GET', `/v1/runs/${run2}`)).json.gate;
+    for (const r of waived)
+      expect(findingStatus(again.findings, r.id), r.id).toBe(r.verdict === 'waived' ? 'pass' : r.verdict);
 
     // A person commits a new revision of run 2's geometry without a new solve: its results are stale evidence now.
     const cad = (await http('GET', `/v1/twin/runs/${run2}/changes`)).json.revisions.find(
@@ -122,12 +174,13 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     );
     const after = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json.requirements as Json[];
     expect(after.map((r) => [r.metric, r.verdict, r.value])).toEqual([
-      ['max_displacement_mm', 'stale', null],
       ['max_von_mises_mpa', 'stale', null],
       ['mass_kg', 'not_verified', null],
       ['length_mm', 'pass', 210],
+      ['max_displacement_mm', 'waived', null],
     ]);
     expect(await checklistStatuses(P)).toEqual(after.map((r) => [r.id, r.verdict]).sort());
+    expect(await itemVerdicts(run2)).toEqual(after.map((r) => [r.id, r.verdict]));
   }, 120_000);
 
   it('hardware_v1: at the simulation gate the failing envelope comes first and each status matches its finding', async () => {
@@ -157,5 +210,6 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     for (const r of table) expect(findingStatus(gate.findings, r.id), r.id).toBe(r.verdict);
     expect(gate.ready).toBe(false);
     expect(await checklistStatuses(P)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
+    expect(await itemVerdicts(run)).toEqual(table.map((r) => [r.id, r.verdict]));
   }, 120_000);
 });
