@@ -19,6 +19,14 @@ export const PrincipalSchema = z.object({
 });
 export type Principal = z.infer<typeof PrincipalSchema>;
 
+/** How a record names a principal: its subject, and the client it came through when that is another id. */
+export const principalLabel = (p: Principal): string =>
+  p.client_id && p.client_id !== p.subject ? `${p.subject} via ${p.client_id}` : p.subject;
+
+/** The author a tool call's records carry: the verified principal's label, else the client's name, else the kind. */
+export const callerAuthor = (c: { principal?: Principal; client?: string; kind: string }): string =>
+  c.principal ? principalLabel(c.principal) : (c.client ?? c.kind);
+
 /** What a verified principal may do with a scope: `approvals:decide` is never honoured on a client's token. */
 export function principalHas(p: Principal, scope: OAuthScope): boolean {
   if (scope === 'approvals:decide' && p.kind !== 'person') return false;

@@ -4,6 +4,7 @@ import client from 'prom-client';
 import { getOrCreate } from '../brokers/metrics.ts';
 import type { GatewayDeps } from './deps.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
+import { resourceMetadataRoutes } from './auth/resource-server.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
 import { answerClientError, dropIdleConnections, httpServerOptions } from './plugins/http-limits.ts';
 import { refuseHostileInput } from './plugins/input-guard.ts';
@@ -111,6 +112,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(chatRoutes(deps), { prefix: '/v1/chat' });
   await app.register(memoryRoutes(deps), { prefix: '/v1/memory' });
   await app.register(assistantRoutes(deps));
+  if (deps.mcp?.verifier) await app.register(resourceMetadataRoutes(deps.mcp.verifier.config));
   if (deps.mcp) await app.register(mcpPlugin(deps.mcp));
   if (deps.dashboard !== false) await app.register(dashboardPlugin(deps.dashboard ?? {}));
   return app;

@@ -4,7 +4,7 @@ import type { Db } from '../brokers/db/index.ts';
 import type { Logger } from '../brokers/logger.ts';
 import type { ServiceConfig } from '../brokers/config.ts';
 import type { HealthRollup } from '../contracts/health.ts';
-import type { McpHttpDeps } from './mcp/http.routes.ts';
+import type { McpPluginDeps } from './mcp/plugin.ts';
 
 import type { DashboardOptions } from './plugins/dashboard.ts';
 
@@ -20,7 +20,7 @@ export interface GatewayDeps {
   /** The gateway's own database connection, for file and field bytes read straight from the blob store (never over the bus). */
   db?: () => Promise<Db>;
   /** The tool server's state and core; absent in tests of the plain gateway. */
-  mcp?: McpHttpDeps & { apiKey?: string };
+  mcp?: McpPluginDeps;
   /** Where the dashboard's built files are (default dashboard/dist); false mounts no dashboard. */
   dashboard?: DashboardOptions | false;
 }

@@ -1,3 +1,5 @@
+import { tokenVerifierFor } from './auth/oauth.ts';
+import { transportAuthMode } from './mcp/auth.ts';
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Context, ServiceSchema } from 'moleculer';
@@ -124,7 +126,7 @@ export function createGatewayService(
         caller: broker,
         broker,
         version: '0.1.0',
-        auth: () => (config.SERVICE_MCP_API_KEY ? 'api_key' : 'open'),
+        auth: () => transportAuthMode(config),
         harnessWrites: () => harnessWritesState(config),
       });
       const redis = infra.redis();
@@ -165,7 +167,14 @@ export function createGatewayService(
         // No MCP session calls GET /health: it names no client (another session's clientInfo is not its to show).
         health: () => health(),
         db: () => infra.db(),
-        mcp: { ...deps, server, streams, apiKey: config.SERVICE_MCP_API_KEY },
+        mcp: {
+          ...deps,
+          server,
+          streams,
+          apiKey: config.SERVICE_MCP_API_KEY,
+          verifier: tokenVerifierFor(config),
+          twinMutations: config.SERVICE_ALLOW_TWIN_MUTATIONS,
+        },
       });
       const http = app;
       runtime.routes = routeTableOf(app);

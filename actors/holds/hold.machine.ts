@@ -1,3 +1,4 @@
+import { principalLabel } from '../../contracts/principal.ts';
 import type { ActionParams } from '../../contracts/define.ts';
 import type { Caller } from '../../contracts/actions/adapters.actions.ts';
 import type { Decider, HoldsActions, LedgerRecord } from '../../contracts/actions/approvals.actions.ts';
@@ -66,6 +67,7 @@ export function holdWindow(hasProgress: boolean, gateTimeout: number | undefined
 
 /** Who asked, as the queue shows it ("tagged with the caller"). */
 export function callerLabel(c: Caller): string {
+  if (c.principal) return `${principalLabel(c.principal)} (${c.principal.kind}, ${c.kind} over ${c.transport})`;
   return `${c.client ?? 'an MCP client'} (${c.kind} over ${c.transport}${c.session_id ? `, session ${c.session_id}` : ''})`;
 }
 

@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<void> {
       {
         host: node.gateway.address.host,
         port: node.gateway.address.port,
-        auth_enforced: Boolean(config.SERVICE_MCP_API_KEY),
+        auth_enforced: Boolean(config.SERVICE_MCP_API_KEY || config.SERVICE_OAUTH_ISSUER),
         transport: opts.transport,
         roles: opts.roles,
       },

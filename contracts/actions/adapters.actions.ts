@@ -1,3 +1,4 @@
+import { PrincipalSchema } from '../principal.ts';
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import { ToolResultSchema } from '../tool-result.ts';
@@ -33,6 +34,8 @@ export const CallerSchema = z.object({
    * go to the Approvals queue, whatever the client declared (ISSUE 27 #2: no client approves its own call).
    */
   decision_elicitation: z.object({ approver: z.string(), verified: z.boolean() }).optional(),
+  /** The verified principal of the call's OAuth access token (issue 29 point 3); unset for the shared key or stdio. */
+  principal: PrincipalSchema.optional(),
 });
 export type Caller = z.infer<typeof CallerSchema>;
 

@@ -216,3 +216,19 @@ export function createTokenVerifier(config: OAuthConfig, opts: { fetch?: typeof 
     },
   };
 }
+
+const verifiers = new WeakMap<object, TokenVerifier | null>();
+
+/**
+ * The node's one access-token verifier for this configuration (its JWKS cache is shared by the tool server and the
+ * approvals routes), or undefined when no issuer is configured. A bad combination stops the start (ConfigError).
+ */
+export function tokenVerifierFor(config: Parameters<typeof oauthConfigOf>[0]): TokenVerifier | undefined {
+  let v = verifiers.get(config);
+  if (v === undefined) {
+    const oauth = oauthConfigOf(config);
+    v = oauth ? createTokenVerifier(oauth) : null;
+    verifiers.set(config, v);
+  }
+  return v ?? undefined;
+}

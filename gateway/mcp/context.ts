@@ -2,6 +2,7 @@ import type { Caller as BusCaller } from '../../brokers/actions.ts';
 import type { Queryable } from '../../brokers/db/index.ts';
 import type { Logger } from '../../brokers/logger.ts';
 import type { HealthRollup } from '../../contracts/health.ts';
+import type { Principal } from '../../contracts/principal.ts';
 import type { ElicitationPolicy } from './elicitation-policy.ts';
 import type { InflightCalls } from './inflight.ts';
 import type { Outbound, PendingRequests } from './outbound.ts';
@@ -48,4 +49,6 @@ export interface McpRequestContext {
   requestId?: string | number;
   /** Filled by `initialize`: the transport returns its id as `Mcp-Session-Id`. */
   newSession?: McpSession;
+  /** The verified principal of the request's OAuth access token (unset: shared key, open mode or stdio). */
+  principal?: Principal;
 }

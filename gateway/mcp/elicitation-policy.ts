@@ -1,5 +1,6 @@
 import type { ServiceConfig } from '../../brokers/config.ts';
 import type { Caller } from '../../contracts/actions/adapters.actions.ts';
+import { principalHas, principalLabel, type Principal } from '../../contracts/principal.ts';
 import { isLoopback } from '../plugins/host-check.ts';
 import type { McpSession } from './session-store.ts';
 
@@ -21,13 +22,17 @@ export interface ElicitationPolicy {
 type PolicyConfig = Pick<
   ServiceConfig,
   'SERVICE_ELICITATION_APPROVALS' | 'SERVICE_MCP_API_KEY' | 'SERVICE_AUTH_TOKENS_PATH' | 'SERVICE_HOST'
->;
+> &
+  Partial<Pick<ServiceConfig, 'SERVICE_OAUTH_ISSUER'>>;
 
 /** The policy of this gateway's configuration. */
 export function elicitationPolicyOf(config: PolicyConfig): ElicitationPolicy {
   return {
     mode: config.SERVICE_ELICITATION_APPROVALS,
-    authOn: config.SERVICE_MCP_API_KEY !== undefined || config.SERVICE_AUTH_TOKENS_PATH !== undefined,
+    authOn:
+      config.SERVICE_MCP_API_KEY !== undefined ||
+      config.SERVICE_AUTH_TOKENS_PATH !== undefined ||
+      config.SERVICE_OAUTH_ISSUER !== undefined,
     loopback: isLoopback(config.SERVICE_HOST),
   };
 }
@@ -44,8 +49,13 @@ export function decisionElicitation(
   policy: ElicitationPolicy,
   session: Pick<McpSession, 'can_elicit'> | undefined,
   transport: 'http' | 'sse' | 'stdio',
+  principal?: Principal,
 ): DecisionElicitation | undefined {
   if (!session?.can_elicit || policy.mode === 'off') return undefined;
+  // An OAuth session (decision 0113): its answer is a verified decision only for a person holding approvals:decide.
+  if (principal && principalHas(principal, 'approvals:decide'))
+    return { approver: principalLabel(principal), verified: true };
+  if (principal && policy.mode === 'verified') return undefined;
   const local = { approver: LOCAL_ELICITATION, verified: false };
   if (policy.mode === 'any') return local;
   if (policy.authOn) return undefined;

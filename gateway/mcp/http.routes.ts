@@ -30,7 +30,10 @@ async function sessionFor(req: FastifyRequest, deps: McpHttpDeps, method: string
   const id = req.headers['mcp-session-id'];
   if (typeof id === 'string' && id) {
     const session = await deps.sessions.get(id);
-    return session ? { session } : { status: 404, message: `Session not found: ${id}` };
+    // A session belongs to the principal that opened it (decision 0112): another token's subject does not find it.
+    if (!session || session.principal?.subject !== req.principal?.subject)
+      return { status: 404, message: `Session not found: ${id}` };
+    return { session };
   }
   if (method === undefined || SESSIONLESS_METHODS.has(method) || !deps.server.hasMethod(method)) return {};
   return { status: 400, message: 'Bad Request: this method needs the Mcp-Session-Id header from initialize' };
@@ -175,7 +178,14 @@ export function mcpHttpRoutes(deps: McpHttpDeps) {
     out: McpRequestContext['out'],
   ): McpRequestContext {
     const profile = (req.query as { profile?: string }).profile;
-    return { session, sessionKey: session?.id ?? `anon:${crypto.randomUUID()}`, transport: 'http', profile, out };
+    return {
+      session,
+      sessionKey: session?.id ?? `anon:${crypto.randomUUID()}`,
+      transport: 'http',
+      profile,
+      out,
+      principal: req.principal,
+    };
   }
 }
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { ProtocolSkewSchema } from '../../contracts/health.ts';
+import { PrincipalSchema } from '../../contracts/principal.ts';
 
 /** One MCP session: what `initialize` negotiated. Shared by every gateway replica when Redis is configured. */
 export const McpSessionSchema = z.object({
@@ -14,6 +15,8 @@ export const McpSessionSchema = z.object({
   log_level: z.string().default('info'),
   protocol_skew: ProtocolSkewSchema.optional(),
   created_at: z.string(),
+  /** The verified principal whose access token opened the session (decision 0112); unset for the shared key. */
+  principal: PrincipalSchema.optional(),
 });
 export type McpSession = z.infer<typeof McpSessionSchema>;
 

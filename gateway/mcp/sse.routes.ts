@@ -69,6 +69,7 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
           transport: 'sse',
           out,
           profile: (req.query as { profile?: string }).profile,
+          principal: req.principal,
         });
         if (res) writer.send(res, 'response');
       }
@@ -113,6 +114,7 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
         transport: 'sse',
         out,
         profile: (req.query as { profile?: string }).profile,
+        principal: req.principal,
       };
       const res = await deps.server.handle(message, ctx);
       if (ctx.newSession) {

@@ -1,3 +1,4 @@
+import { callerAuthor } from '../../../contracts/principal.ts';
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
 import { HoldsActions } from '../../../contracts/actions/approvals.actions.ts';
@@ -23,7 +24,7 @@ async function fileRequest(
     arguments: request,
     detail: { authority: kind, session_id: tc.caller.session_id ?? null, run_id: tc.caller.run_id ?? null },
     project_id: projectId,
-    requested_by: tc.caller.client ?? tc.caller.kind,
+    requested_by: callerAuthor(tc.caller),
   });
   const id = `tool:${r.id}`;
   throw new ToolError(

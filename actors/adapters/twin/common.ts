@@ -1,3 +1,4 @@
+import { callerAuthor } from '../../../contracts/principal.ts';
 import type { Infra } from '../../../brokers/infra.ts';
 import type { Writer } from '../../../contracts/twin-nodes.ts';
 import { refusalsAsToolErrors } from '../kit/actor-call.ts';
@@ -29,7 +30,7 @@ export const writerOf = (tc: ToolContext): Writer => ({
   ...(tc.caller.run_id ? { run_id: tc.caller.run_id } : {}),
   ...(tc.caller.run_id && tc.caller.run_epoch !== undefined ? { run_epoch: tc.caller.run_epoch } : {}),
   ...(tc.caller.phase ? { phase: tc.caller.phase } : {}),
-  author: tc.caller.client ?? tc.caller.kind,
+  author: callerAuthor(tc.caller),
 });
 
 /** The project of a call: the argument, else the call context's project. */

@@ -1,3 +1,4 @@
+import { callerAuthor } from '../../../contracts/principal.ts';
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
 import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
@@ -190,7 +191,7 @@ export const recordTools = [
             target: a.target,
             rationale: a.rationale,
             changes: a.changes,
-            requested_by: tc.caller.client ?? tc.caller.kind,
+            requested_by: callerAuthor(tc.caller),
           },
           depends_on: [a.target],
           writer: writerOf(tc),

@@ -49,6 +49,7 @@ export function addLifecycleMethods(server: JSONRPCServer<McpRequestContext>, de
       log_level: 'info',
       protocol_skew: skew,
       created_at: new Date().toISOString(),
+      ...(ctx.principal ? { principal: ctx.principal } : {}),
     });
     ctx.newSession = session;
     if (skew) deps.log.info({ session: session.id, ...skew, client: p.clientInfo.name }, 'client.protocol_skew');

@@ -5,6 +5,8 @@ import { call } from '../../../brokers/actions.ts';
 import { ToolsActions } from '../../../contracts/actions/tools.actions.ts';
 import type { Caller } from '../../../contracts/actions/adapters.actions.ts';
 import { PROFILE_NAMES } from '../../../contracts/profiles.ts';
+import { principalHas } from '../../../contracts/principal.ts';
+import { listedToolScope } from '../../auth/scopes.ts';
 import type { McpDeps, McpRequestContext } from '../context.ts';
 import { decisionElicitation } from '../elicitation-policy.ts';
 import { rpcError } from '../errors.ts';
@@ -37,7 +39,8 @@ function profileOf(ctx: McpRequestContext, deps: McpDeps): string | undefined {
 }
 
 function callerOf(ctx: McpRequestContext, deps: McpDeps): Caller {
-  const decisions = deps.elicitation && decisionElicitation(deps.elicitation, ctx.session, ctx.transport);
+  const decisions =
+    deps.elicitation && decisionElicitation(deps.elicitation, ctx.session, ctx.transport, ctx.principal);
   return {
     kind: ctx.transport === 'stdio' ? 'stdio' : 'remote',
     transport: ctx.transport,
@@ -45,6 +48,7 @@ function callerOf(ctx: McpRequestContext, deps: McpDeps): Caller {
     client: ctx.session?.client_info.name,
     ...(ctx.session?.can_elicit ? { can_elicit: true } : {}),
     ...(decisions ? { decision_elicitation: decisions } : {}),
+    ...(ctx.principal ? { principal: ctx.principal } : {}),
   };
 }
 
@@ -62,6 +66,9 @@ export function addToolMethods(server: JSONRPCServer<McpRequestContext>, deps: M
     const p = parseParams(ListParams, params, method);
     const profile = profileOf(ctx, deps);
     const res = await call(deps.bus, ToolsActions.list, { profile, capability: p.capability });
+    // A token sees only the tools it may call (decision 0111): read-only ones with mcp:read, the others with mcp:write.
+    const principal = ctx.principal;
+    if (principal) res.tools = res.tools.filter((t) => principalHas(principal, listedToolScope(t.annotations)));
     return { res, meta: listingMeta(res.unavailable_adapters, res.profile_missing, profile) };
   };
 
