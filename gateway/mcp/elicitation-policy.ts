@@ -1,6 +1,6 @@
 import type { ServiceConfig } from '../../brokers/config.ts';
 import type { Caller } from '../../contracts/actions/adapters.actions.ts';
-import { principalHas, principalLabel, type Principal } from '../../contracts/principal.ts';
+import { principalHas, type Principal } from '../../contracts/principal.ts';
 import { isLoopback } from '../plugins/host-check.ts';
 import type { McpSession } from './session-store.ts';
 
@@ -54,7 +54,7 @@ export function decisionElicitation(
   if (!session?.can_elicit || policy.mode === 'off') return undefined;
   // An OAuth session (decision 0113): its answer is a verified decision only for a person holding approvals:decide.
   if (principal && principalHas(principal, 'approvals:decide'))
-    return { approver: principalLabel(principal), verified: true };
+    return { approver: principal.subject, verified: true };
   if (principal && policy.mode === 'verified') return undefined;
   const local = { approver: LOCAL_ELICITATION, verified: false };
   if (policy.mode === 'any') return local;

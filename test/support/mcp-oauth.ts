@@ -95,7 +95,7 @@ export async function connectWithOAuth(
   url: string,
   idp: TestIdp,
   account: string,
-  opts: { capabilities?: ConstructorParameters<typeof Client>[1] } = {},
+  opts: { capabilities?: ConstructorParameters<typeof Client>[1]; setup?: (client: Client) => void } = {},
 ): Promise<{ client: Client; auth: TestOAuthClient }> {
   const auth = new TestOAuthClient(idp, account);
   const endpoint = new URL(`${url}/mcp`);
@@ -108,6 +108,7 @@ export async function connectWithOAuth(
   if (!(refused instanceof UnauthorizedError)) throw new Error(`expected the 401 flow, got ${String(refused)}`);
   await first.finishAuth(auth.code!);
   const client = new Client({ name: `agent-${account}`, version: '1.0.0' }, opts.capabilities);
+  opts.setup?.(client);
   await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: auth }));
   return { client, auth };
 }
