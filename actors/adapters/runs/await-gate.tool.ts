@@ -1,4 +1,5 @@
 import { ApprovalsActions } from '../../../contracts/actions/approvals.actions.ts';
+import { OverrideField } from '../../../contracts/approvals.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
@@ -17,6 +18,8 @@ const AnswerSchema = z.looseObject({
       decision: z.enum(['approve', 'reject', 'retry', 'rework']),
       reason: z.string().max(2000).default(''),
       to_phase: z.string().max(200).default(''),
+      // The person's reason to approve over overridable findings (decision 0060): the same field as the decision body.
+      ...OverrideField,
     })
     .optional(),
 });
@@ -43,22 +46,36 @@ async function nextGate(tc: ToolContext, runId: string, waitMs: number): Promise
   }
 }
 
-/** The form a person answers: the offered decisions, a reason, and the rework targets when rework is offered. */
-function gateForm(run: RunView) {
+/**
+ * The form a person answers: the offered decisions, a reason, and the rework targets when rework is offered. A gate
+ * not ready only for overridable findings (decision 0060) also offers approve with an override reason, pre-filled with
+ * the reason the agent proposed (`proposed`): only the person's answer is recorded.
+ */
+function gateForm(run: RunView, proposed?: string) {
   const g = run.gate!;
+  const overridable = g.overridable === true && !g.allowed_decisions.includes('approve');
+  const decisions = overridable ? ['approve', ...g.allowed_decisions] : g.allowed_decisions;
   const findings = g.findings.length
     ? g.findings.map((f) => `- ${f.kind} (${f.severity}): ${f.message}`).join('\n')
     : '- none';
-  const message = `Run ${run.id} (${run.design_flow}) waits at the gate "${g.name}" of phase ${g.phase} (attempt ${g.attempt}), which is ${g.ready ? 'ready' : 'NOT ready (approve is refused)'}${g.stalled ? ' and stalled' : ''}.\nFindings:\n${findings}\nDecide: ${g.allowed_decisions.join(', ')}.`;
+  const message = `Run ${run.id} (${run.design_flow}) waits at the gate "${g.name}" of phase ${g.phase} (attempt ${g.attempt}), which is ${g.ready ? 'ready' : 'NOT ready (approve is refused)'}${g.stalled ? ' and stalled' : ''}.\nFindings:\n${findings}\nDecide: ${decisions.join(', ')}.${overridable ? ' To approve over the findings, give an override reason: it is recorded with your decision.' : ''}`;
   const properties: Record<string, unknown> = {
     decision: {
       type: 'string',
       title: 'Decision',
-      enum: g.allowed_decisions,
+      enum: decisions,
       description: 'approve, reject, retry (re-run this phase) or rework (back to an earlier phase)',
     },
     reason: { type: 'string', title: 'Reason', maxLength: 2000, description: 'required for reject, retry and rework' },
   };
+  if (overridable)
+    properties.override_reason = {
+      type: 'string',
+      title: 'Override reason',
+      maxLength: 2000,
+      description: 'required to approve over the findings: why the run may go on although they stand',
+      ...(proposed ? { default: proposed } : {}),
+    };
   if (g.rework_targets.length && g.allowed_decisions.includes('rework')) {
     properties.to_phase = {
       type: 'string',
@@ -97,6 +114,9 @@ export const awaitGateTool = defineTool({
   input: z.object({
     run_id: z.string().min(1),
     wait_seconds: z.number().int().min(0).max(3600).default(90).describe('how long to wait for a gate to open'),
+    override_reason: OverrideField.override_reason.describe(
+      "a reason to approve over the gate's overridable findings (decision 0060), proposed to the person: it pre-fills the form's override reason, and only the reason the person answers is recorded",
+    ),
   }),
   handler: async (a, tc) => {
     const run = await nextGate(tc, a.run_id, a.wait_seconds * 1000);
@@ -131,7 +151,7 @@ export const awaitGateTool = defineTool({
       };
     let raw: unknown;
     try {
-      raw = await tc.request('elicitation/create', gateForm(run));
+      raw = await tc.request('elicitation/create', gateForm(run, a.override_reason));
     } catch (err) {
       if (tc.signal.aborted) throw err;
       return {
@@ -168,6 +188,7 @@ export const awaitGateTool = defineTool({
         decider: identityOf(who),
         idem: `elicitation:${tc.callId}`,
         target,
+        ...(c.override_reason !== undefined ? { override_reason: c.override_reason } : {}),
       }),
     );
     const after = await flowCall(call(tc.ctx, R.get, { run_id: run.id }));
@@ -180,6 +201,7 @@ export const awaitGateTool = defineTool({
         decision: c.decision,
         reason: c.reason,
         to_phase: c.to_phase,
+        ...(c.override_reason !== undefined ? { override_reason: c.override_reason } : {}),
         approver: who.approver,
         approver_verified: who.verified,
         surface: 'mcp',
