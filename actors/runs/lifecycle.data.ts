@@ -36,7 +36,10 @@ export function staleOf(rows: ProducedRow[]): StaleEntry[] {
         node_id: r.id,
         ref: ref(r.item_key, r.revision),
         phase: r.phase,
-        reason: `${ref(r.item_key, r.revision)} was superseded by ${ref(r.item_key, r.head_revision)}`,
+        // The head's change reason says who superseded it and why (decision 0100: "revised by run X as its request asked").
+        reason: `${ref(r.item_key, r.revision)} was superseded by ${ref(r.item_key, r.head_revision)}${
+          r.head_change_reason ? ` (${r.head_change_reason})` : ''
+        }`,
       });
     else if (r.stale)
       out.push({

@@ -31,6 +31,7 @@ export function runView(s: RunState, request: Record<string, unknown>, limits: R
     content_hash: s.flow.content_hash,
     status: s.status,
     goal: String(request.goal ?? ''),
+    revise: Array.isArray(request.revise) ? request.revise.map(String) : [],
     phases: def.phases.map((p) => {
       const ps = s.phases[p.id];
       return {

@@ -6,6 +6,7 @@ import type { Infra } from '../../brokers/infra.ts';
 import { GatesActions, RunsActions as R } from '../../contracts/actions/runs.actions.ts';
 import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import { TwinActions } from '../../contracts/actions/twin.actions.ts';
+import { TwinScopeActions } from '../../contracts/actions/twin-scope.actions.ts';
 import { approvalReadActions } from './approval-reads.ts';
 import { designFlowActions } from './design-flow.actions.ts';
 import { serviceCaller, type PhaseExecutor } from './executor.ts';
@@ -64,12 +65,19 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     name: 'runs',
 
     actions: {
-      start: action(R.start, async (p) => {
+      start: action(R.start, async (p, ctx) => {
         const def = FLOWS[p.design_flow];
         const flow = freezeFlow(def, p.facts);
-        await store.saveVersion(flow);
         const runId = `run_${crypto.randomUUID()}`;
-        const request = { goal: p.goal, context: p.context };
+        // The other runs' items it may revise are validated and recorded before anything starts (decision 0100).
+        if (p.revise.length)
+          await call(ctx, TwinScopeActions.declareRevisions, {
+            run_id: runId,
+            project_id: p.project_id ?? null,
+            keys: p.revise,
+          });
+        await store.saveVersion(flow);
+        const request = { goal: p.goal, context: p.context, ...(p.revise.length ? { revise: p.revise } : {}) };
         const epoch = await store.create(
           {
             id: runId,

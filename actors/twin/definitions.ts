@@ -2,7 +2,16 @@ import { ActorError } from '../../brokers/errors.ts';
 import type { Queryable } from '../../brokers/db/index.ts';
 import type { Writer } from '../../contracts/twin-nodes.ts';
 import { newItemKey, parseItemRef, refOf } from './keys.ts';
-import { createItem, findItemByName, getItem, moveHead, openDraft, type ItemRow } from './items.store.ts';
+import { refusalToRevise, resolveByName, revisionReason, type WriteScope } from './item-scope.ts';
+import {
+  createItem,
+  findItemsByName,
+  getItem,
+  moveHead,
+  openDraft,
+  revisableKeys,
+  type ItemRow,
+} from './items.store.ts';
 import { getNodeRow, insertEdge, insertNode, markDependantsStale, type NodeRow } from './nodes.store.ts';
 
 /** A definition write: the next revision of an item (`commit_geometry`, `record_constraint_set`, entities, ...). */
@@ -33,8 +42,23 @@ export interface DefinitionWritten {
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
 
-/** Finds (and locks) the item a write names, or decides the key of a new one. Throws on stale or unknown refs. */
-async function resolveItem(q: Queryable, w: DefinitionWrite): Promise<{ item?: ItemRow; newKey?: string }> {
+/** An item named by key or node in a run must be the run's to revise (decision 0100); throws CONFLICT otherwise. */
+function ownedOrListed(item: ItemRow, scope: WriteScope): { item: ItemRow } {
+  const refusal = refusalToRevise(item, scope);
+  if (refusal) throw new ActorError('CONFLICT', refusal, { item_key: item.key, origin_run_id: item.origin_run_id });
+  return { item };
+}
+
+/**
+ * Finds (and locks) the item a write names, or decides the key of a new one, within the writer's scope (decision 0100:
+ * a run's items are its own). Throws on stale or unknown refs, on another run's item the run did not list in
+ * `revise`, and on a name that names several items outside a run.
+ */
+async function resolveItem(
+  q: Queryable,
+  w: DefinitionWrite,
+  scope: WriteScope,
+): Promise<{ item?: ItemRow; newKey?: string }> {
   if (!blank(w.item_key)) {
     const ref = parseItemRef(w.item_key!);
     if (!ref)
@@ -62,7 +86,7 @@ async function resolveItem(q: Queryable, w: DefinitionWrite): Promise<{ item?: I
         },
       );
     }
-    return { item };
+    return ownedOrListed(item, scope);
   }
   if (!blank(w.supersedes)) {
     const node = await getNodeRow(q, w.supersedes!);
@@ -77,10 +101,16 @@ async function resolveItem(q: Queryable, w: DefinitionWrite): Promise<{ item?: I
         },
       );
     }
-    return { item };
+    return ownedOrListed(item, scope);
   }
-  const item = await findItemByName(q, w.project_id, w.item_type, w.name, true);
-  return item ? { item } : { newKey: newItemKey(w.item_type, w.name) };
+  const named = resolveByName(await findItemsByName(q, w.project_id, w.item_type, w.name, true), scope);
+  if (named.kind === 'ambiguous')
+    throw new ActorError(
+      'VALIDATION_FAILED',
+      `the name ${JSON.stringify(w.name)} names ${named.keys.length} ${w.item_type} items (${named.keys.join(', ')}): give item_key; nothing was written`,
+      { keys: named.keys },
+    );
+  return named.kind === 'item' ? { item: named.item } : { newKey: newItemKey(w.item_type, w.name) };
 }
 
 /**
@@ -90,8 +120,10 @@ async function resolveItem(q: Queryable, w: DefinitionWrite): Promise<{ item?: I
  * head does not move until the run's gate approves.
  */
 export async function writeDefinition(q: Queryable, w: DefinitionWrite, now: Date): Promise<DefinitionWritten> {
-  const resolved = await resolveItem(q, w);
-  const item = resolved.item ?? (await createItem(q, resolved.newKey!, w.project_id, w.item_type, w.name, now));
+  const runId = w.writer.run_id ?? null;
+  const scope: WriteScope = { run_id: runId, revise: runId ? await revisableKeys(q, runId) : [] };
+  const resolved = await resolveItem(q, w, scope);
+  const item = resolved.item ?? (await createItem(q, resolved.newKey!, w.project_id, w.item_type, w.name, now, runId));
   const revision = item.head_revision + 1;
   const base = {
     project_id: item.project_id,
@@ -100,7 +132,7 @@ export async function writeDefinition(q: Queryable, w: DefinitionWrite, now: Dat
     properties: w.properties,
     item_key: item.key,
     revision,
-    change_reason: blank(w.change_reason) ? null : w.change_reason,
+    change_reason: revisionReason(item, scope, blank(w.change_reason) ? null : w.change_reason!),
     author: w.writer.author ?? null,
     object_key: w.object_key ?? null,
     content_hash: w.content_hash ?? null,

@@ -9,6 +9,8 @@ export interface ItemRow {
   name: string;
   head_revision: number;
   head_node_id: string | null;
+  /** The run that created the item (decision 0100); null when no run owns it. */
+  origin_run_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,19 +38,31 @@ export async function getItem(q: Queryable, key: string, lock = false): Promise<
   return rows[0];
 }
 
-/** The item a name names in a project (same name, same type, same project = same item). */
-export async function findItemByName(
+/**
+ * Every item of a name and type in a project (one per owning run, and one no run owns: decision 0100), oldest first;
+ * `item-scope.ts` decides which one a write names. Locked for the rest of the transaction when `lock` is set.
+ */
+export async function findItemsByName(
   q: Queryable,
   projectId: string | null,
   itemType: string,
   name: string,
   lock = false,
-): Promise<ItemRow | undefined> {
+): Promise<ItemRow[]> {
   const { rows } = await q.query<ItemRow>(
-    `SELECT * FROM twin_items WHERE COALESCE(project_id, '') = COALESCE($1, '') AND item_type = $2 AND name = $3${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT * FROM twin_items WHERE COALESCE(project_id, '') = COALESCE($1, '') AND item_type = $2 AND name = $3
+     ORDER BY created_at, key${lock ? ' FOR UPDATE' : ''}`,
     [projectId, itemType, name],
   );
-  return rows[0];
+  return rows;
+}
+
+/** The other runs' item keys run `runId` may revise: the `revise` list its start request declared. */
+export async function revisableKeys(q: Queryable, runId: string): Promise<string[]> {
+  const { rows } = await q.query<{ item_key: string }>('SELECT item_key FROM twin_run_revisions WHERE run_id = $1', [
+    runId,
+  ]);
+  return rows.map((r) => r.item_key);
 }
 
 export async function createItem(
@@ -58,11 +72,12 @@ export async function createItem(
   itemType: string,
   name: string,
   now: Date,
+  originRunId: string | null = null,
 ): Promise<ItemRow> {
   const { rows } = await q.query<ItemRow>(
-    `INSERT INTO twin_items (key, project_id, item_type, name, head_revision, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, 0, $5, $5) RETURNING *`,
-    [key, projectId, itemType, name, now],
+    `INSERT INTO twin_items (key, project_id, item_type, name, head_revision, origin_run_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 0, $6, $5, $5) RETURNING *`,
+    [key, projectId, itemType, name, now, originRunId],
   );
   return rows[0];
 }

@@ -159,8 +159,10 @@ async function verificationOf(q: Queryable, projectId: string | null, geometryId
 async function runRecords(q: Queryable, runId: string) {
   const { rows } = await q.query<Omit<RunRecord, 'created_at'> & { created_at: Date }>(
     `SELECT n.id, n.item_key, n.node_type, n.name, n.revision, n.revision_status, n.phase, n.gate, n.status_reason, n.stale,
-       n.stale_reason, n.properties, n.created_at, i.head_revision
-     FROM twin_nodes n LEFT JOIN twin_items i ON i.key = n.item_key WHERE n.run_id = $1 ORDER BY n.created_at, n.id`,
+       n.stale_reason, n.properties, n.created_at, i.head_revision,
+       CASE WHEN h.id <> n.id THEN h.change_reason END AS head_change_reason
+     FROM twin_nodes n LEFT JOIN twin_items i ON i.key = n.item_key LEFT JOIN twin_nodes h ON h.id = i.head_node_id
+     WHERE n.run_id = $1 ORDER BY n.created_at, n.id`,
     [runId],
   );
   const { rows: baselines } = await q.query<{ id: string; gate_id: string | null }>(

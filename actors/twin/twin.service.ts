@@ -15,6 +15,7 @@ import { ActorError } from '../../brokers/errors.ts';
 import { viewActions } from './views.actions.ts';
 import { approvalNodeActions } from './approval-actions.ts';
 import { runQueryActions } from './run-reads.ts';
+import { runScopeActions } from './run-scope.ts';
 import { complianceActions } from './compliance/index.ts';
 import { changeEventHooks } from './change-events.ts';
 
@@ -70,6 +71,10 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
       ...viewActions(() => db, infra),
       ...approvalNodeActions(() => db, infra),
       ...runQueryActions(() => db),
+      ...runScopeActions(
+        () => db,
+        () => infra.now(),
+      ),
       ...complianceActions(() => db),
       query: action(T.query, async (p) => {
         try {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import { DecisionChannelSchema, GateFindingSchema, OverrideField } from '../approvals.ts';
 import { DesignFlowSchema } from '../flows.ts';
+import { ReviseKeySchema } from './twin-scope.actions.ts';
 import { RequirementVerdictSchema } from '../requirement-verdicts.ts';
 
 /** `POST /v1/runs` body: a design-flow request. `start: true` starts it at once (the only mode served). */
@@ -12,6 +13,12 @@ export const RunStartSchema = z.object({
   context: z.record(z.string(), z.unknown()).default({}),
   facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   start: z.literal(true).default(true),
+  /**
+   * Other runs' items this run may revise (decision 0100: a run's items are its own): each must be an item of the
+   * project, else 422 and nothing starts; the run's writes of these items draft their next revisions, and the runs
+   * that approved them go stale once this run's gate commits them.
+   */
+  revise: z.array(ReviseKeySchema).max(50).default([]),
 });
 export type RunStart = z.infer<typeof RunStartSchema>;
 
@@ -84,6 +91,8 @@ export const RunViewSchema = z.object({
   content_hash: z.string(),
   status: z.string(),
   goal: z.string(),
+  /** The other runs' items this run was started to revise (its request's `revise`; empty when none). */
+  revise: z.array(z.string()),
   phases: z.array(RunPhaseViewSchema),
   gate: OpenGateViewSchema.nullable(),
   reworks: z.number().int(),

@@ -108,6 +108,8 @@ export const RunRecordSchema = z.object({
   properties: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   head_revision: z.number().int().nullable(),
+  /** Why the item's head revision was written (its change reason: who revised it and why), when it is not this node. */
+  head_change_reason: z.string().nullable().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

@@ -13,7 +13,9 @@ const iso = <T extends { created_at: Date }>(r: T) => ({ ...r, created_at: r.cre
  * The twin rows of one project's compliance, in at most three indexed queries whatever their number: the head
  * revisions of its requirement, prd, geometry and drawing items (`twin_items_project_idx`), its evidence records
  * visible outside any run (`twin_nodes_project_type_idx`), then the geometry revisions its simulation results pin,
- * with their item's head now (primary key). HTTP callers are in no run: open drafts never count.
+ * with their item's head now (primary key). HTTP callers are in no run: open drafts never count. A head's run is the
+ * run that wrote it, else the run that owns its item (decision 0100): a person's waiver on a run's constraint set
+ * keeps that set judged on that run's evidence, never on another run's.
  */
 export async function readComplianceRows(
   q: Queryable,
@@ -22,7 +24,8 @@ export async function readComplianceRows(
   const [heads, records] = await Promise.all([
     q.query<Dated<HeadRow>>(
       `SELECT i.key, i.item_type, i.head_revision AS revision, n.id AS node_id, n.name, n.properties, n.author,
-         n.change_reason, n.stale, n.stale_reason, n.created_at, n.run_id
+         n.change_reason, n.stale, n.stale_reason, n.created_at,
+         COALESCE(n.run_id, i.origin_run_id) AS run_id
        FROM twin_items i JOIN twin_nodes n ON n.id = i.head_node_id
        WHERE i.project_id = $1 AND i.item_type = ANY($2::text[]) AND i.head_revision > 0
        ORDER BY i.updated_at DESC, i.key`,

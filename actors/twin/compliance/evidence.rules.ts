@@ -19,7 +19,7 @@ export interface HeadRow {
   stale: boolean;
   stale_reason: string | null;
   created_at: string;
-  /** The run that wrote this revision (null outside any run): its requirements are judged on that run's evidence. */
+  /** The run that wrote this revision, else the run owning its item (decision 0100): its requirements are judged on that run's evidence. */
   run_id?: string | null;
 }
 

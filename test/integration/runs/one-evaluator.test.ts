@@ -54,10 +54,16 @@ const CHECKLIST_OF: Record<string, string> = {
   waived: 'waived',
 };
 
-/** Each requirement item of the project's compliance checklist with its status in the evaluator's words. */
-async function checklistStatuses(project: string) {
+/**
+ * Each requirement item of the project's compliance checklist from the constraint sets of `rows` (a run's lifecycle
+ * table: since decision 0100 each run has its own sets) with its status in the evaluator's words.
+ */
+async function checklistStatuses(project: string, rows: Json[]) {
+  const sets = new Set(rows.map((r) => String(r.constraint_set).split('@')[0]));
   const checklist = (await http('GET', `/v1/compliance/${project}/checklist`)).json;
-  const items = (checklist.items as Json[]).filter((i) => i.source === 'requirement');
+  const items = (checklist.items as Json[]).filter(
+    (i) => i.source === 'requirement' && sets.has(i.requirement.set_key),
+  );
   return items.map((i) => [i.requirement.id, CHECKLIST_OF[i.status]]).sort();
 }
 
@@ -119,7 +125,7 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     // Run 2's requirements are the project's now, its geometry not yet: compliance must not verify them on run 1's.
     const mid = (await http('GET', `/v1/runs/${run2}/lifecycle`)).json.requirements as Json[];
     expect(mid.find((r) => r.metric === 'length_mm')).toMatchObject({ verdict: 'not_verified' });
-    expect(await checklistStatuses(P)).toEqual(mid.map((r) => [r.id, r.verdict]).sort());
+    expect(await checklistStatuses(P, mid)).toEqual(mid.map((r) => [r.id, r.verdict]).sort());
     await approveThrough(run2, ['feasibility', 'design']);
     await gateOf(run2).toBe('simulation');
     const gate = (await http('GET', `/v1/runs/${run2}`)).json.gate;
@@ -133,7 +139,7 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     for (const r of table) expect(findingStatus(gate.findings, r.id), r.id).toBe(r.verdict);
     expect(gate.ready).toBe(false);
     // The compliance checklist of the project (its committed heads: run 2's approved requirements and geometry).
-    expect(await checklistStatuses(P)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
+    expect(await checklistStatuses(P, table)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
     // The approval item of the gate carries the same table, every requirement in the same order (decision 0080).
     expect(await itemVerdicts(run2)).toEqual(table.map((r) => [r.id, r.verdict]));
 
@@ -148,7 +154,7 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
       ['max_von_mises_mpa', 'pass'],
     ]);
     expect(await itemVerdicts(run2)).toEqual(waived.map((r) => [r.id, r.verdict]));
-    expect(await checklistStatuses(P)).toEqual(waived.map((r) => [r.id, r.verdict]).sort());
+    expect(await checklistStatuses(P, waived)).toEqual(waived.map((r) => [r.id, r.verdict]).sort());
     // The gate evaluated again (retry): no finding for the waived requirement, the others as the table says.
     const retried = await http('POST', `/v1/runs/${run2}/approval`, { decision: 'retry', reason: 'waived' });
     expect(retried.status, JSON.stringify(retried.json)).toBe(200);
@@ -179,7 +185,7 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
       ['length_mm', 'pass', 210],
       ['max_displacement_mm', 'waived', null],
     ]);
-    expect(await checklistStatuses(P)).toEqual(after.map((r) => [r.id, r.verdict]).sort());
+    expect(await checklistStatuses(P, after)).toEqual(after.map((r) => [r.id, r.verdict]).sort());
     expect(await itemVerdicts(run2)).toEqual(after.map((r) => [r.id, r.verdict]));
   }, 120_000);
 
@@ -209,7 +215,7 @@ describe('one evaluator: the gate findings and the lifecycle table agree (issue 
     ]);
     for (const r of table) expect(findingStatus(gate.findings, r.id), r.id).toBe(r.verdict);
     expect(gate.ready).toBe(false);
-    expect(await checklistStatuses(P)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
+    expect(await checklistStatuses(P, table)).toEqual(table.map((r) => [r.id, r.verdict]).sort());
     expect(await itemVerdicts(run)).toEqual(table.map((r) => [r.id, r.verdict]));
   }, 120_000);
 });

@@ -187,7 +187,7 @@ describe('runs over HTTP', () => {
         expect.objectContaining({
           ref: cad.ref,
           phase: 'design',
-          reason: `${cad.ref} was superseded by ${cad.key}@${cad.revision + 1}`,
+          reason: `${cad.ref} was superseded by ${cad.key}@${cad.revision + 1} (thicker web)`,
         }),
       ]),
     );
