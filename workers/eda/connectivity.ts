@@ -78,7 +78,7 @@ export function connectivity(sch: Schematic): Connectivity {
           else uf.union(first, kid);
         };
         for (const l of g.labels) {
-          for (const m of busMembers(l.text) ?? []) {
+          for (const m of busMembers(l.text, sch.busAliases) ?? []) {
             const name = escapeName(m.name);
             if (l.kind === 'global') member(m.index, `G:${m.name}`, { prio: PRIO.global, name, depth });
             else
@@ -91,7 +91,8 @@ export function connectivity(sch: Schematic): Connectivity {
           }
         }
         for (const sp of g.sheetPins)
-          for (const m of busMembers(sp.name) ?? []) member(m.index, `H:${sp.child}:${sp.name}#${m.index}`);
+          for (const m of busMembers(sp.name, sch.busAliases) ?? [])
+            member(m.index, `H:${sp.child}:${sp.name}#${m.index}`);
         return;
       }
       for (const l of g.labels) {
@@ -115,9 +116,9 @@ export function connectivity(sch: Schematic): Connectivity {
       for (const { symbol, pin } of g.pins) {
         const sym = sheet.symbols[symbol]!;
         const p = sym.pins[pin]!;
-        if (p.hidden && p.type === 'power_in') {
-          join(`G:${p.name}`);
-          addDriver(id, { prio: PRIO.power, name: escapeName(p.name), depth });
+        if (p.net !== undefined) {
+          join(`G:${p.net}`);
+          addDriver(id, { prio: PRIO.power, name: escapeName(p.net), depth });
         } else if (!sym.reference.startsWith('#')) {
           addDriver(id, { prio: PRIO.pin, name: `Net-(${sym.reference}-Pad${p.number})`, depth });
         }

@@ -118,10 +118,10 @@ export function driverConflicts(groups: PlacedGroup[], v: Violations) {
     for (const { symbol, pin } of g.pins) {
       const s = g.sheet.symbols[symbol]!;
       const p = s.pins[pin]!;
-      if (p.hidden && p.type === 'power_in')
+      if (p.net !== undefined)
         drivers.push({
           prio: 5,
-          name: p.name,
+          name: p.net,
           item: { kind: 'pin', reference: s.reference, pin: p.number, position_mm: p.at },
         });
     }

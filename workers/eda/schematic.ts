@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { EdaBudget } from './limits.ts';
+import { expandFields, legacyMessage, netText, sheetFields, tilde } from './schematic-format.ts';
 import { atom, child, children, hasFlag, num, parseSexpr, properties, SexprError, type SList } from './sexpr.ts';
 import {
   PIN_TYPES,
@@ -25,13 +26,23 @@ export class SchematicError extends Error {
 /** Reads a workspace file (confined by the caller). */
 export type ReadText = (file: string) => Promise<string>;
 
-/** KiCad 6's first S-expression schematic version; older files are KiCad 5 legacy text. */
-const MIN_VERSION = 20200310;
+/**
+ * The schematic file versions read (docs/eda.md has the table of what changed between them): from the first
+ * S-expression schematic (20200310, KiCad 6 development; 6.0 writes 20211123) to KiCad 9.0's (20250114). A newer file
+ * is refused naming its version (decision 0135): its new constructs (local power symbols, stacked pin numbers,
+ * variants) would be misread silently.
+ */
+export const MIN_SCHEMATIC_VERSION = 20200310;
+export const MAX_SCHEMATIC_VERSION = 20250114;
+/** From this version a power symbol's net is its Value field (KiCad 7's "modern power symbols"); before, its pin's name. */
+const POWER_VALUE_NAMES_NET = 20230221;
 
 interface LibPin {
   unit: number;
   style: number;
   pin: Omit<PlacedPin, 'at'> & { at: Point };
+  /** The pin's alternate functions (KiCad 6+ `(alternate NAME TYPE SHAPE)`): name to electrical type. */
+  alternates?: Map<string, PinType>;
 }
 interface LibSymbol {
   power: boolean;
@@ -43,11 +54,8 @@ interface LibSymbol {
  * its tokens (and refuses a design over the token limit).
  */
 export function parseSchematicText(file: string, text: string, budget?: EdaBudget): SList {
-  if (/^\s*EESchema Schematic File/.test(text))
-    throw new SchematicError(
-      file,
-      'a KiCad 5 legacy schematic (EESchema text format): open and save it in KiCad 6 first',
-    );
+  const legacy = /^\s*EESchema Schematic File Version (\d+)/.exec(text.slice(0, 200));
+  if (legacy || /^\s*EESchema Schematic File/.test(text)) throw new SchematicError(file, legacyMessage(legacy?.[1]));
   let root: SList;
   try {
     if (budget) budget.file = file;
@@ -59,8 +67,18 @@ export function parseSchematicText(file: string, text: string, budget?: EdaBudge
   if (root[0] !== 'kicad_sch')
     throw new SchematicError(file, `not a KiCad schematic: the file starts with (${root[0]} ...)`);
   const version = num(atom(root, 'version'), 0);
-  if (version < MIN_VERSION)
-    throw new SchematicError(file, `schematic version ${version || 'missing'} predates KiCad 6`);
+  if (version < MIN_SCHEMATIC_VERSION)
+    throw new SchematicError(
+      file,
+      `schematic version ${version || 'missing'} predates KiCad 6 (${MIN_SCHEMATIC_VERSION})`,
+    );
+  if (version > MAX_SCHEMATIC_VERSION)
+    throw new SchematicError(
+      file,
+      `schematic version ${version} was written by a KiCad newer than 9.0 (this reader reads versions ` +
+        `${MIN_SCHEMATIC_VERSION} to ${MAX_SCHEMATIC_VERSION}, KiCad 6 to 9): save a copy from KiCad 9 ` +
+        '(File > Save As in KiCad 9 keeps what 9 can express)',
+    );
   return root;
 }
 
@@ -74,14 +92,16 @@ function libSymbol(def: SList): LibSymbol {
     const unit = m ? Number(m[1]) : 0;
     const style = m ? Number(m[2]) : 0;
     for (const p of children(sub, 'pin')) {
-      const type = (PIN_TYPES as readonly string[]).includes(String(p[1])) ? (p[1] as PinType) : 'unspecified';
+      const type = pinType(p[1]);
       const at = child(p, 'at');
+      const alts = children(p, 'alternate');
       pins.push({
         unit,
         style,
+        ...(alts.length ? { alternates: new Map(alts.map((a) => [String(a[1]), pinType(a[2])])) } : {}),
         pin: {
-          number: atom(p, 'number') ?? '',
-          name: atom(p, 'name') ?? '',
+          number: tilde(atom(p, 'number')),
+          name: tilde(atom(p, 'name')),
           type,
           hidden: hasFlag(p, 'hide'),
           at: xy(at),
@@ -91,6 +111,9 @@ function libSymbol(def: SList): LibSymbol {
   }
   return { power: !!child(def, 'power'), pins };
 }
+
+const pinType = (v: unknown): PinType =>
+  (PIN_TYPES as readonly string[]).includes(String(v)) ? (v as PinType) : 'unspecified';
 
 /** Library pin position to sheet position: KiCad's Y axis flips, then the symbol's rotation (CCW on screen), then its mirror. */
 export function placePoint(p: Point, at: Point, angle: number, mirror: string | undefined): Point {
@@ -125,14 +148,22 @@ function rootInstances(
   return out;
 }
 
-function symbolInstances(sym: SList, into: Map<string, { reference: string; unit: number }>) {
+/**
+ * A symbol's own instance data (KiCad 7+), keyed as KiCad 6's `symbol_instances` are: KiCad 7+ paths start with the
+ * root schematic's uuid (`/ROOT/SHEET.../`), which KiCad 6's paths leave out.
+ */
+function symbolInstances(sym: SList, rootUuid: string, into: Map<string, { reference: string; unit: number }>) {
+  const rootPrefix = `/${rootUuid}`;
   for (const inst of children(sym, 'instances'))
     for (const project of children(inst, 'project'))
-      for (const p of children(project, 'path'))
-        into.set(`${String(p[1]).replace(/\/$/, '')}/${atom(sym, 'uuid')}`, {
+      for (const p of children(project, 'path')) {
+        let at = String(p[1]).replace(/\/$/, '');
+        if (rootUuid && (at === rootPrefix || at.startsWith(`${rootPrefix}/`))) at = at.slice(rootPrefix.length);
+        into.set(`${at}/${atom(sym, 'uuid')}`, {
           reference: atom(p, 'reference') ?? '',
           unit: num(atom(p, 'unit'), 1),
         });
+      }
 }
 
 function segments(list: SList, head: string): Segment[] {
@@ -174,6 +205,7 @@ export async function loadSchematic(rootFile: string, read: ReadText, budget = n
   };
   const root = await load(rootFile);
   const instances = rootInstances(root);
+  const rootUuid = atom(root, 'uuid') ?? '';
   const dir = path.posix.dirname(rootFile);
   const sheets: SheetContent[] = [];
   const libCache = new Map<SList, Map<string, LibSymbol>>();
@@ -208,13 +240,14 @@ export async function loadSchematic(rootFile: string, read: ReadText, budget = n
       for (const l of children(list, head))
         content.labels.push({
           kind,
-          text: String(l[1]),
+          text: netText(String(l[1])),
           at: pt(xy(child(l, 'at'))),
           sheet: inst.path,
           shape: atom(l, 'shape'),
         });
+    const version = num(atom(list, 'version'), 0);
     for (const s of children(list, 'symbol')) {
-      const placed = placeSymbol(s, inst, prefix, libs, instances);
+      const placed = placeSymbol(s, inst, prefix, libs, instances, version, rootUuid);
       budget.pins(inst.file, placed.reference, placed.pins.length);
       content.symbols.push(placed);
     }
@@ -222,16 +255,12 @@ export async function loadSchematic(rootFile: string, read: ReadText, budget = n
     const childSheets: SheetInstance[] = [];
     for (const s of children(list, 'sheet')) {
       const uuid = atom(s, 'uuid') ?? '';
-      // Sheet name and file are the properties of id 0 and 1 (their names are translated in some files).
-      const byId = new Map(children(s, 'property').map((p) => [atom(p, 'id'), typeof p[2] === 'string' ? p[2] : '']));
-      const props = properties(s);
-      const name = byId.get('0') || props.get('Sheet name') || uuid;
-      const file = byId.get('1') || props.get('Sheet file');
+      const { name = uuid, file } = sheetFields(s);
       if (!file) throw new SchematicError(inst.file, `sheet "${name}" names no file`);
       const childPath = `${prefix}/${uuid}`;
       for (const p of children(s, 'pin'))
         content.sheetPins.push({
-          name: String(p[1]),
+          name: netText(String(p[1])),
           shape: String(p[2] ?? ''),
           at: pt(xy(child(p, 'at'))),
           sheet: inst.path,
@@ -252,11 +281,16 @@ export async function loadSchematic(rootFile: string, read: ReadText, budget = n
     }
   };
   await walk({ path: '/', names: '/', file: rootFile }, [rootFile]);
+  const busAliases = new Map<string, string[]>();
+  for (const list of parsed.values())
+    for (const a of children(list, 'bus_alias'))
+      busAliases.set(String(a[1]), (child(a, 'members') ?? ['members']).slice(1).map(String));
   return {
     root: rootFile,
     title: atom(child(root, 'title_block') ?? ['title_block'], 'title'),
     sheets,
     files: [...parsed.keys()],
+    busAliases,
   };
 }
 
@@ -266,6 +300,8 @@ function placeSymbol(
   prefix: string,
   libs: Map<string, LibSymbol>,
   instances: Map<string, { reference: string; unit: number; value?: string; footprint?: string }>,
+  version: number,
+  rootUuid: string,
 ): PlacedSymbol {
   const uuid = atom(s, 'uuid') ?? '';
   const libId = atom(s, 'lib_id') ?? '';
@@ -276,17 +312,33 @@ function placeSymbol(
   const mirror = atom(s, 'mirror');
   const fields = Object.fromEntries(properties(s));
   const own = new Map<string, { reference: string; unit: number }>();
-  symbolInstances(s, own);
+  symbolInstances(s, rootUuid, own);
   const key = `${prefix}/${uuid}`;
   const known = instances.get(key) ?? own.get(key);
   const unit = known?.unit ?? num(atom(s, 'unit'), 1);
   const style = num(atom(s, 'convert'), 1);
   const reference = known?.reference || fields.Reference || '';
   fields.Reference = reference;
-  const value = fields.Value ?? '';
+  const value = expandFields(fields.Value ?? '', fields);
+  const power = lib?.power ?? false;
+  // An instance's chosen alternate pin function: `(pin "5" (alternate "PB1"))`.
+  const chosen = new Map(children(s, 'pin').map((p) => [String(p[1]), atom(p, 'alternate')]));
   const pins: PlacedPin[] = (lib?.pins ?? [])
     .filter((p) => (p.unit === 0 || p.unit === unit) && (p.style === 0 || p.style === style))
-    .map((p) => ({ ...p.pin, at: placePoint(p.pin.at, at, angle, mirror) }));
+    .map((p) => {
+      const alt = chosen.get(p.pin.number);
+      const altType = alt ? p.alternates?.get(alt) : undefined;
+      const pin: PlacedPin = {
+        ...p.pin,
+        ...(alt && altType ? { name: alt, type: altType } : {}),
+        at: placePoint(p.pin.at, at, angle, mirror),
+      };
+      // A power input names a global net when hidden (KiCad 6) or on a power symbol (KiCad 7 on, for every file
+      // it reads): the power symbol's Value from 20230221, the pin's name before and on ordinary parts.
+      if (pin.type === 'power_in' && (pin.hidden || power))
+        pin.net = power && version >= POWER_VALUE_NAMES_NET && value ? value : pin.name;
+      return pin;
+    });
   return {
     uuid,
     sheet: inst.path,
@@ -298,7 +350,7 @@ function placeSymbol(
     fields,
     inBom: atom(s, 'in_bom') !== 'no',
     onBoard: atom(s, 'on_board') !== 'no',
-    power: lib?.power ?? false,
+    power,
     at,
     pins,
   };

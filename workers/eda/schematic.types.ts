@@ -35,8 +35,13 @@ export interface PlacedPin {
   number: string;
   name: string;
   type: PinType;
-  /** A hidden power_in pin: KiCad joins it to the global net of its name. */
+  /** Drawn hidden (KiCad 6-8 `hide` atom, KiCad 9 `(hide yes)`). */
   hidden: boolean;
+  /**
+   * The global net a power input names (schematic.ts): a hidden power_in pin, or any power_in pin of a power symbol,
+   * joins every pin naming the same net anywhere in the hierarchy.
+   */
+  net?: string;
   at: Point;
 }
 
@@ -102,4 +107,6 @@ export interface Schematic {
   sheets: SheetContent[];
   /** Files read, each once (a sheet file used twice is read once). */
   files: string[];
+  /** Bus aliases of every file read (`(bus_alias NAME (members ...))`): name to members. */
+  busAliases?: Map<string, string[]>;
 }

@@ -153,9 +153,16 @@ export function num(v: SExpr | undefined, fallback = 0): number {
   return Number.isFinite(x) ? x : fallback;
 }
 
-/** Whether the bare flag atom appears in the list (`(pin passive line ... hide)`). */
+/**
+ * Whether a flag is set: the bare atom of KiCad 6 to 8 (`(pin passive line ... hide)`) or the boolean list KiCad 9
+ * writes (`(hide yes)`, schematic version 20241004 on); `(hide no)` is unset.
+ */
 export function hasFlag(list: SList, flag: string): boolean {
-  for (let k = 1; k < list.length; k++) if (list[k] === flag) return true;
+  for (let k = 1; k < list.length; k++) {
+    const e = list[k]!;
+    if (e === flag) return true;
+    if (typeof e !== 'string' && e[0] === flag) return e.length === 1 || e[1] === 'yes';
+  }
   return false;
 }
 

@@ -8,7 +8,10 @@ export const RunErcInputSchema = z.strictObject({
   schematic_path: z
     .string()
     .min(1)
-    .regex(/\.kicad_sch$/, { message: 'schematic_path must end with .kicad_sch' })
+    .regex(/\.kicad_sch$/, {
+      message:
+        'schematic_path must end with .kicad_sch (KiCad 6 to 9; a KiCad 5 .sch is converted by opening and saving it in KiCad 6 or later)',
+    })
     .describe('workspace path of the root .kicad_sch; its sheet files are read from the same folder'),
   severity: z.enum(['all', 'error']).default('all').describe('all: errors and warnings (default); error: errors only'),
   max_violations: z
@@ -56,14 +59,14 @@ export const RunErcResultSchema = z.object({
 /**
  * `eda.run_erc` (class R): KiCad 6's electrical rules check on a schematic hierarchy of the workspace, natively
  * (erc.ts, in the eda pool's worker within its work limits): every sheet file is read through the workspace's
- * confinement rule; a file that is not a KiCad 6 schematic is invalid arguments naming it and the line.
+ * confinement rule; a file that is not a KiCad 6 to 9 schematic is invalid arguments naming it and the line.
  */
 export function runErcTool(ws: Workspace) {
   return defineTool({
     name: 'run_erc',
     title: 'Run the electrical rules check (ERC) on a KiCad schematic',
     description:
-      "Check a KiCad 6 schematic hierarchy (.kicad_sch) with KiCad's default ERC rules: the pin conflict matrix per net " +
+      "Check a KiCad 6 to 9 schematic hierarchy (.kicad_sch) with KiCad's default ERC rules: the pin conflict matrix per net " +
       '(output to output, power output to output, anything to a no_connect pin...), input and power input pins not ' +
       'driven (a power net needs a power output pin or a PWR_FLAG), unconnected pins, no-connect flags that are ' +
       'connected or dangling, duplicate references and units of one part with different values or footprints, ' +

@@ -2,6 +2,7 @@ import { InvalidArgumentsError, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import type { EdaOp } from '../../../workers/eda/eda.schemas.ts';
 import type { EdaOpResults } from '../../../workers/eda/ops.ts';
+import { legacyMessage } from '../../../workers/eda/schematic-format.ts';
 import {
   createEdaPool,
   EdaLimitExceeded,
@@ -43,8 +44,8 @@ export function setEdaWorkerMemory(mb: number): void {
 /**
  * Reads a schematic hierarchy from the workspace (every sheet file through the workspace's confinement rule) and runs
  * `op` on it (connectivity, ERC, netlist, BOM, pin map) in the eda pool's worker thread, within the work limits of
- * workers/eda/limits.ts; `signal` (the call's) aborts the task and replaces the thread. A file that is not a KiCad 6
- * schematic, a missing sheet file, a path outside the workspace or a design over a limit is invalid arguments naming
+ * workers/eda/limits.ts; `signal` (the call's) aborts the task and replaces the thread. A file that is not a KiCad 6-9
+ * schematic (a KiCad 5 `.sch` is named with its format version and how to convert it), a missing sheet file, a path outside the workspace or a design over a limit is invalid arguments naming
  * the file (and the line where the reader stopped, or the limit); a worker out of memory is a tool error saying so.
  */
 export async function loadDesign<O extends EdaOp>(
@@ -54,6 +55,16 @@ export async function loadDesign<O extends EdaOp>(
   opts: { argName?: string; signal?: AbortSignal } = {},
 ): Promise<LoadedDesign<O['kind']>> {
   const argName = opts.argName ?? 'schematic_path';
+  if (schematicPath.endsWith('.sch')) {
+    // KiCad 5's legacy format: named with its version and how to convert it (decision 0136).
+    const head = (await ws.read(schematicPath, argName)).subarray(0, 200).toString('utf8');
+    const legacy = /^\s*EESchema Schematic File Version (\d+)/.exec(head);
+    if (legacy)
+      throw new InvalidArgumentsError(`${schematicPath}: ${legacyMessage(legacy[1])}`, {
+        [argName]: schematicPath,
+        format: `EESchema Schematic File Version ${legacy[1]}`,
+      });
+  }
   if (!schematicPath.endsWith('.kicad_sch'))
     throw new InvalidArgumentsError(`${argName} ${JSON.stringify(schematicPath)} is not a .kicad_sch file`, {
       [argName]: schematicPath,

@@ -11,7 +11,7 @@ const SchematicPath = z
   .string()
   .min(1)
   .max(1024)
-  .describe('workspace path of the root .kicad_sch (KiCad 6 or later); sheet files resolve against its folder');
+  .describe('workspace path of the root .kicad_sch (KiCad 6 to 9); sheet files resolve against its folder');
 const stem = (p: string) => path.posix.basename(p, '.kicad_sch');
 
 /** `eda.export_netlist`, `eda.export_bom`, `eda.get_pin_mapping`: native reads of a schematic hierarchy. */
