@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { call } from '../../../brokers/actions.ts';
 import { RunFlowActions as F } from '../../../contracts/actions/design-flows.actions.ts';
 import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
+import { ReviseKeySchema } from '../../../contracts/actions/twin-scope.actions.ts';
 import { FlowOperationSchema, FlowProposeSchema } from '../../../contracts/design-flows.ts';
 import { DesignFlowSchema } from '../../../contracts/flows.ts';
 import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
@@ -23,7 +24,7 @@ export const writeTools = [
   defineTool({
     name: 'start_run',
     description:
-      "Start a design-flow run: design_flow (hardware_v1 or mech_v1) or an approved flow version (version_id), with the goal in the requester's words. Answers the run view.",
+      "Start a design-flow run: design_flow (hardware_v1 or mech_v1) or an approved flow version (version_id), with the goal in the requester's words; revise lists other runs' item keys this run may revise (each run's items are its own otherwise). Answers the run view.",
     input: z.object({
       design_flow: DesignFlowSchema.optional(),
       version_id: z.string().min(1).optional(),
@@ -31,10 +32,14 @@ export const writeTools = [
       project_id: z.string().min(1).optional(),
       context: z.record(z.string(), z.unknown()).default({}),
       facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+      /** Other runs' items this run may revise (decision 0100); each must be an item of the project. */
+      revise: z.array(ReviseKeySchema).max(50).default([]),
     }),
     handler: (a, tc) => {
       const project_id = a.project_id ?? tc.caller.project_id ?? null;
       if (a.design_flow && a.version_id) throw new InvalidArgumentsError('give design_flow or version_id, not both');
+      if (a.version_id && a.revise.length)
+        throw new InvalidArgumentsError('revise is taken with design_flow only: a flow version starts without it');
       if (a.version_id)
         return flowCall(
           call(tc.ctx, F.startVersion, { version_id: a.version_id, project_id, goal: a.goal, context: a.context }),
@@ -48,6 +53,7 @@ export const writeTools = [
           goal: a.goal,
           context: a.context,
           facts: a.facts,
+          revise: a.revise,
         }),
       );
     },

@@ -5,6 +5,7 @@ import { RunsActions } from '../../../contracts/actions/runs.actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
 import { useFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
 import type { Json } from '../../support/http-raw.ts';
+import { callTool } from '../../support/tools.ts';
 
 /**
  * Issue 28 point 1 over HTTP (decision 0100): a run's items are its own. Two mech_v1 runs of one project write items
@@ -106,6 +107,15 @@ describe("a run's items are its own (issue 28 point 1, decision 0100)", () => {
     expect(unknown.json.error.message).toContain('CAD-NO-SUCH-ITEM');
     expect((await start(P, {}, { revise: [`${cad1.key}@1`] })).status).toBe(422);
     expect((await start('p-other-project', {}, { revise: [cad1.key] })).status).toBe(422);
+    // The same through the flow tool an agent starts runs with.
+    const viaTool = await callTool(node.handle.broker, 'flow.start_run', {
+      design_flow: 'mech_v1',
+      project_id: P,
+      goal: 'a bracket',
+      revise: ['CAD-NO-SUCH-ITEM'],
+    });
+    expect(viaTool).toMatchObject({ status: 'error', error: { type: 'INVALID_ARGUMENTS' } });
+    expect(JSON.stringify(viaTool)).toContain('CAD-NO-SUCH-ITEM is not an item of project');
     expect((await http('GET', `/v1/runs?project_id=${P}`)).json.total).toBe(before);
 
     // A run that did not list the key may not revise it by key either (a model-driven phase naming it): nothing written.
