@@ -51,6 +51,7 @@ export const ConfigSchema = z.object({
   SERVICE_OAUTH_ISSUER: z.string().url().optional(),
   SERVICE_OAUTH_AUDIENCE: z.string().min(1).optional(),
   SERVICE_OAUTH_SCOPES_CLAIM: z.string().min(1).default('scope'),
+  SERVICE_OAUTH_DASHBOARD_CLIENT_ID: z.string().min(1).optional(),
   SERVICE_PROFILE: z
     .string()
     .refine((p) => PROFILE_NAMES.includes(p), {
@@ -144,6 +145,8 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_OAUTH_AUDIENCE: 'the aud an access token must carry (the resource URI <public url>/mcp)',
   SERVICE_OAUTH_SCOPES_CLAIM:
     'access-token claim holding the scopes, a space-separated string or a list (scope; scp for Entra ID)',
+  SERVICE_OAUTH_DASHBOARD_CLIENT_ID:
+    'client id of the dashboard at the issuer: a public client (no secret, PKCE) whose redirect URI is <public url>/auth/callback; with SERVICE_OAUTH_ISSUER set, people sign in to the dashboard (unset = no sign-in)',
   SERVICE_PROFILE: 'tool profile served by default (all 97 tools when unset)',
   SERVICE_ALLOW_TWIN_MUTATIONS: 'permit writes through twin.query_cypher (false)',
   SERVICE_WEB_SEARCH_URL:

@@ -30,6 +30,7 @@ import { approvalsRoutes } from './routes/approvals.routes.ts';
 import { approvalsLegacyRoutes } from './routes/approvals-legacy.routes.ts';
 import { chatApprovalsRoutes } from './routes/chat-approvals.routes.ts';
 import { approvalAuthFor } from './approvals/auth.ts';
+import { authConfigRoutes } from './routes/auth-config.routes.ts';
 import { harnessRoutes } from './routes/harness.routes.ts';
 import { chatRoutes } from './routes/chat.routes.ts';
 import { memoryRoutes } from './routes/memory.routes.ts';
@@ -107,6 +108,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await app.register(approvalsRoutes(deps), { prefix: '/v1/approvals' });
   await app.register(approvalsLegacyRoutes(deps));
   await app.register(chatApprovalsRoutes(deps), { prefix: '/v1/chat/tool_approvals' });
+  await app.register(authConfigRoutes(deps), { prefix: '/v1/auth' });
   await app.register(conversionRoutes(deps));
   await app.register(harnessRoutes(deps), { prefix: '/v1/harness' });
   await app.register(chatRoutes(deps), { prefix: '/v1/chat' });

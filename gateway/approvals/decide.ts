@@ -53,12 +53,16 @@ function decisionCounter(deps: GatewayDeps) {
   );
 }
 
-/** The viewer of a list or an item: the same identity rules as a decision (401 and 422 apply to reads too). */
-export function viewerOf(deps: GatewayDeps, req: FastifyRequest): Decider {
+/**
+ * The viewer of a list or an item: the same identity rules as a decision (401 and 422 apply to reads too), except
+ * that an OAuth token needs no decide scope to read.
+ */
+export async function viewerOf(deps: GatewayDeps, req: FastifyRequest): Promise<Decider> {
   const who = resolveDecider(
     approvalHeaders(req.headers),
-    approvalAuthFor(deps.config).resolve(req.headers.authorization),
+    await approvalAuthFor(deps.config).resolve(req.headers.authorization),
     'unified',
+    'view',
   );
   if ('refusal' in who) throw new ActorError(who.refusal.code, who.refusal.message, who.refusal.details);
   return who.decider;
@@ -90,11 +94,14 @@ export async function decideViaQueue(
     throw err;
   }
   const named = etags !== undefined || d.phase !== undefined || d.attempt !== undefined;
-  const who = resolveDecider(
-    approvalHeaders(req.headers),
-    approvalAuthFor(deps.config).resolve(req.headers.authorization),
-    d.route,
-  );
+  let auth;
+  try {
+    auth = await approvalAuthFor(deps.config).resolve(req.headers.authorization);
+  } catch (err) {
+    counter.inc({ kind: kindGuess, decision: d.decision, surface: 'unknown', outcome: 'error' });
+    throw err;
+  }
+  const who = resolveDecider(approvalHeaders(req.headers), auth, d.route);
   if ('refusal' in who) {
     const raw = req.headers['x-service-surface'];
     const label =

@@ -1,9 +1,16 @@
 import type { Decider } from '../../contracts/actions/approvals.actions.ts';
 import { SurfaceHeaderSchema } from '../../contracts/approvals.ts';
+import { principalHas } from '../../contracts/principal.ts';
 import type { AuthResult } from './auth.ts';
 
 /** Which route a decision came through: the unified API, an older per-kind route (surface `unknown`), or inline (chat). */
 export type DecisionRoute = 'unified' | 'legacy' | 'inline';
+
+/** Why the identity is resolved: to decide (an OAuth token needs `approvals:decide`, a person's) or to read. */
+export type IdentityPurpose = 'decide' | 'view';
+
+/** The scope an OAuth access token needs to decide an approval (issue 29 point 2); never honoured on a client's token. */
+export const DECIDE_SCOPE = 'approvals:decide';
 
 /** The approval headers of a request (SPEC "Authentication / Gateway" rule 3). */
 export interface ApprovalHeaders {
@@ -33,11 +40,14 @@ const given = (v: string | undefined) => (v !== undefined && v.trim() !== '' ? v
  * must equal the principal when authentication is on (403); with it off the on-behalf-of user is the approver,
  * unverified. An older per-kind route records surface `unknown`. An inline decision needs a token like every other
  * route when authentication is on; with it off it is `local:elicitation`, unverified; it is recorded with surface chat.
+ * A verified OAuth access token (decision 0122) decides only as a person holding `approvals:decide` (403 otherwise: a
+ * client-credentials token never does); any verified token may read.
  */
 export function resolveDecider(
   h: ApprovalHeaders,
   auth: AuthResult,
   route: DecisionRoute,
+  purpose: IdentityPurpose = 'decide',
 ): { decider: Decider } | { refusal: IdentityRefusal } {
   const refuse = (code: IdentityRefusal['code'], message: string, details: Record<string, unknown> = {}) => ({
     refusal: { code, message, details },
@@ -48,8 +58,20 @@ export function resolveDecider(
       'AUTH_REQUIRED',
       auth.error === 'missing_key'
         ? 'this gateway requires Authorization: Bearer <token> on approval requests'
-        : 'the bearer token is not one this gateway knows',
-      { reason: auth.error },
+        : auth.error === 'invalid_token'
+          ? `the bearer token is not accepted: ${auth.message ?? 'invalid access token'}`
+          : 'the bearer token is not one this gateway knows',
+      { reason: auth.error, ...(auth.message ? { detail: auth.message } : {}) },
+    );
+  }
+  if (purpose === 'decide' && auth.on && 'oauth' in auth && auth.oauth && !principalHas(auth.oauth, DECIDE_SCOPE)) {
+    const p = auth.oauth;
+    return refuse(
+      'FORBIDDEN',
+      p.kind === 'client'
+        ? `a client's own token (client credentials, ${p.subject}) never decides approvals: a person signs in to decide`
+        : `the token of ${p.subject} lacks the scope ${DECIDE_SCOPE}, which deciding an approval needs`,
+      { reason: 'insufficient_scope', scope: DECIDE_SCOPE, principal: p.subject, kind: p.kind },
     );
   }
   const principal = auth.on && 'principal' in auth ? auth.principal : undefined;

@@ -55,12 +55,12 @@ export function approvalsRoutes(deps: GatewayDeps) {
   return async function routes(app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get('/', { schema: { querystring: ListQuery, response: { 200: ApprovalListResponseSchema } } }, (req) =>
-      call(deps.caller, A.list, { ...req.query, viewer: viewerOf(deps, req) }),
+    r.get('/', { schema: { querystring: ListQuery, response: { 200: ApprovalListResponseSchema } } }, async (req) =>
+      call(deps.caller, A.list, { ...req.query, viewer: await viewerOf(deps, req) }),
     );
 
-    r.get('/:id', { schema: { params: IdParams, response: { 200: ApprovalItemSchema } } }, (req, reply) =>
-      call(deps.caller, A.get, { id: req.params.id, viewer: viewerOf(deps, req) }).then(withEtag(reply)),
+    r.get('/:id', { schema: { params: IdParams, response: { 200: ApprovalItemSchema } } }, async (req, reply) =>
+      call(deps.caller, A.get, { id: req.params.id, viewer: await viewerOf(deps, req) }).then(withEtag(reply)),
     );
 
     r.post(

@@ -46,7 +46,7 @@ export function chatApprovalsRoutes(deps: GatewayDeps) {
   return async function routes(app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const list = async (req: FastifyRequest, q: z.infer<typeof ListQuery>, runId?: string) => {
-      const out = await call(deps.caller, A.list, { ...q, kind: 'tool_call', viewer: viewerOf(deps, req) });
+      const out = await call(deps.caller, A.list, { ...q, kind: 'tool_call', viewer: await viewerOf(deps, req) });
       return runId === undefined ? out : { ...out, items: out.items.filter((i) => runOf(i) === runId) };
     };
     const decide = (req: FastifyRequest, id: string, b: z.infer<typeof ChatToolDecisionBodySchema>) => {

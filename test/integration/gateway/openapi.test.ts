@@ -130,6 +130,7 @@ describe("the spec's words", () => {
         'harness',
         'sessions',
         'convert',
+        'auth',
       ]),
     );
   });

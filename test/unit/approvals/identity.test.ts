@@ -86,12 +86,12 @@ describe('the token file', () => {
     return file;
   };
 
-  it('maps bearer tokens to principals and tells a missing token from a wrong one', () => {
+  it('maps bearer tokens to principals and tells a missing token from a wrong one', async () => {
     const auth = loadApprovalAuth(write(JSON.stringify({ 'a-long-enough-token-1': 'alice' }), 0o600));
-    expect(auth.resolve('Bearer a-long-enough-token-1')).toEqual({ on: true, principal: 'alice' });
-    expect(auth.resolve('Bearer a-long-enough-token-2')).toEqual({ on: true, error: 'mismatch' });
-    expect(auth.resolve(undefined)).toEqual({ on: true, error: 'missing_key' });
-    expect(loadApprovalAuth(undefined).resolve('Bearer x')).toEqual({ on: false });
+    expect(await auth.resolve('Bearer a-long-enough-token-1')).toEqual({ on: true, principal: 'alice' });
+    expect(await auth.resolve('Bearer a-long-enough-token-2')).toEqual({ on: true, error: 'mismatch' });
+    expect(await auth.resolve(undefined)).toEqual({ on: true, error: 'missing_key' });
+    expect(await loadApprovalAuth(undefined).resolve('Bearer x')).toEqual({ on: false });
   });
 
   it('refuses a file others may read, a bad file and short tokens', () => {
