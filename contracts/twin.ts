@@ -225,6 +225,13 @@ export type SimResultListingEntry = z.infer<typeof SimResultListingEntrySchema>;
 export const BomStatusSchema = z.enum(['available', 'low_stock', 'out_of_stock', 'alternate_needed']);
 export type BomStatus = z.infer<typeof BomStatusSchema>;
 
+/**
+ * A BOM line's availability as served (decision 0070, amendment): a stated spec value, or `unknown` when no record
+ * states one of them (no availability source, or a word that is not one): never a default `available`.
+ */
+export const BomAvailabilitySchema = z.enum([...BomStatusSchema.options, 'unknown']);
+export type BomAvailability = z.infer<typeof BomAvailabilitySchema>;
+
 /** Whether a BOM line's record states a price (decision 0070): `unpriced` lines have `unitPrice` null, never 0. */
 export const BomPriceStatusSchema = z.enum(['priced', 'unpriced']);
 export type BomPriceStatus = z.infer<typeof BomPriceStatusSchema>;
@@ -243,7 +250,7 @@ export const BomComponentSchema = z.object({
   unitPrice: z.number().min(0).nullable(),
   priceStatus: BomPriceStatusSchema,
   priceCurrency: z.string(),
-  status: BomStatusSchema,
+  status: BomAvailabilitySchema,
   category: z.string(),
   projectId: z.string(),
   footprint: z.string().nullable().optional(),
@@ -262,6 +269,8 @@ export const BomListSchema = z.object({
   components: z.array(BomComponentSchema),
   total: z.number().int().min(0),
   unpriced_count: z.number().int().min(0).default(0),
+  /** Lines of the whole list whose availability no record states (`status` unknown). */
+  unknown_availability_count: z.number().int().min(0).default(0),
   unscoped_count: z.number().int().min(0).default(0),
 });
 export type BomList = z.infer<typeof BomListSchema>;

@@ -26,8 +26,8 @@ function numOrNull(sources: Props[], names: string[]): number | null {
 
 /**
  * One BOM component from a record (a component selection's properties, or a line of a bom item), camelCase or
- * snake_case keys, `specs` consulted second. Missing text is empty, quantity 1, currency USD; a status outside the
- * spec's four values is `available`. A line whose records state no price is `unpriced` with `unitPrice` null
+ * snake_case keys, `specs` consulted second. Missing text is empty, quantity 1, currency USD; a line whose records
+ * state none of the spec's four availability values is `unknown` (decision 0070, amendment), never `available`. A line whose records state no price is `unpriced` with `unitPrice` null
  * (decision 0070): a price of 0 is only what a record says.
  */
 export function toComponent(
@@ -48,7 +48,7 @@ export function toComponent(
     unitPrice,
     priceStatus: unitPrice === null ? 'unpriced' : 'priced',
     priceCurrency: text(sources, ['priceCurrency', 'price_currency', 'currency'], 'USD'),
-    status: status.success ? status.data : 'available',
+    status: status.success ? status.data : 'unknown',
     category: text(sources, ['category'], defaults.category),
     projectId: projectId ?? '',
     footprint: textOrNull(sources, ['footprint', 'package']),
@@ -114,6 +114,7 @@ export async function bomList(q: Queryable, projectId: string | undefined): Prom
     components: list,
     total: list.length,
     unpriced_count: list.filter((c) => c.priceStatus === 'unpriced').length,
+    unknown_availability_count: list.filter((c) => c.status === 'unknown').length,
     unscoped_count: unscoped,
   };
 }

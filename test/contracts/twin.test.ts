@@ -270,6 +270,9 @@ describe('BOM', () => {
   it('rejects a fractional quantity, an unknown status, a missing projectId and a list without total', () => {
     expect(ok(BomComponentSchema, { ...component, quantity: 1.5 })).toBe(false);
     expect(ok(BomComponentSchema, { ...component, status: 'discontinued' })).toBe(false);
+    // Unknown availability (decision 0070, amendment) is a served value, not one a record states.
+    expect(BomComponentSchema.parse({ ...component, status: 'unknown' }).status).toBe('unknown');
+    expect(BomStatusSchema.safeParse('unknown').success).toBe(false);
     const { projectId: _p, ...rest } = component;
     expect(ok(BomComponentSchema, rest)).toBe(false);
     expect(ok(BomListSchema, { components: [] })).toBe(false);
@@ -288,6 +291,7 @@ describe('BOM', () => {
       components: [],
       total: 0,
       unpriced_count: 0,
+      unknown_availability_count: 0,
       unscoped_count: 0,
     });
     expect(ok(BomListSchema, { components: [], total: 0, unpriced_count: -1 })).toBe(false);

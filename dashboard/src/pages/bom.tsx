@@ -1,6 +1,7 @@
 /**
  * `/bom`: the bill of materials (`GET /v1/bom[?project_id=]`): one row per component with quantity, unit and extended
- * price and availability, then the totals (quantity, extended price per currency, lines by status).
+ * price and availability (`unknown` when no record states it, never a default "available"), then the totals
+ * (quantity, extended price per currency, lines by status).
  */
 import { bomTotals, money, useBom } from '../api/bom.ts';
 import { BomPriceTotal } from '../ui/bom-price.tsx';
@@ -81,7 +82,10 @@ export function Component() {
                     <td className="num">{money(c.quantity * c.unitPrice, c.priceCurrency)}</td>
                   </>
                 )}
-                <td>
+                <td
+                  data-testid="bom-availability"
+                  title={c.status === 'unknown' ? 'no record states its availability (decision 0070)' : undefined}
+                >
                   <StatusBadge status={c.status} />
                 </td>
                 <td>

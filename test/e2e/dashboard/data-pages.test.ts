@@ -228,6 +228,9 @@ describe('dashboard data pages', () => {
     const tie = bom.getByRole('row', { name: /CT-100/ });
     expect(await tie.getByTestId('bom-unpriced').textContent()).toBe('unpriced');
     expect(await tie.textContent()).not.toContain('$0.00');
+    // No record states its availability: unknown, never a default 'available' (decision 0070, amendment).
+    expect(await tie.getByTestId('bom-availability').textContent()).toBe('unknown');
+    expect(await bom.getByText('available', { exact: true }).count()).toBe(0);
     await check(page, 'bom');
 
     await page.goto(`/sim?project=${projectId}&result=${suspectId}`);

@@ -13,6 +13,29 @@ const newProject = async (name: string) => (await postJson(`${t.url}/v1/projects
 const bomItem = (project_id: string | null, name: string, lines: Record<string, unknown>[]) =>
   call(t.node.broker, T.writeDefinition, { project_id, item_type: 'bom', name, properties: { lines } });
 
+describe('GET /v1/bom: honest availability (decision 0070, amendment)', () => {
+  it('answers a line whose records state no availability, or a word that is none, as unknown, and counts them', async () => {
+    const p = await newProject('honest availability');
+    await bomItem(p, 'Board BOM', [
+      { designator: 'U1', part_number: 'STM32G031K8', status: 'out_of_stock' },
+      { designator: 'U2', part_number: 'AP2112K-3.3', availability: 'low_stock' },
+      { designator: 'R1', part_number: 'RC0603-10K', quantity: 4 },
+      { designator: 'R2', part_number: 'RC0603-1K', status: 'discontinued' },
+      { designator: 'R3', part_number: 'RC0603-2K', status: { stock: 12 } },
+    ]);
+    const res = await getJson(`${t.url}/v1/bom?project_id=${p}`);
+    expect(res.status).toBe(200);
+    const list = BomListSchema.parse(res.body);
+    const byRef = Object.fromEntries(list.components.map((c) => [c.designator, c.status]));
+    // Stated values stay; nothing stated, or a word outside the four, is unknown: never a default 'available'.
+    expect(byRef).toEqual({ U1: 'out_of_stock', U2: 'low_stock', R1: 'unknown', R2: 'unknown', R3: 'unknown' });
+    expect(res.body).toMatchObject({ unknown_availability_count: 3 });
+    expect((await getJson(`${t.url}/v1/bom?project_id=${p}&limit=1`)).body).toMatchObject({
+      unknown_availability_count: 3,
+    });
+  });
+});
+
 describe('GET /v1/bom: honest prices and the lines left out', () => {
   it('answers a line without a price as unpriced (unitPrice null), counts it, and counts lines with no project', async () => {
     const p = await newProject('honest bom');

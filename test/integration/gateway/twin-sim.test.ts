@@ -216,14 +216,15 @@ describe('BOM and constraint creation', () => {
       manufacturer: 'Diodes',
       quantity: 2,
       description: 'Regulator',
-      status: 'available',
+      // No record states its availability (decision 0070, amendment).
+      status: 'unknown',
       unitPrice: null,
       priceStatus: 'unpriced',
       projectId: p,
     });
     expect(
       BomListSchema.parse((await getJson(`${t.url}/v1/bom?project_id=${await newProject('empty bom')}`)).body),
-    ).toEqual({ components: [], total: 0, unpriced_count: 0, unscoped_count: 0 });
+    ).toEqual({ components: [], total: 0, unpriced_count: 0, unknown_availability_count: 0, unscoped_count: 0 });
   });
 
   it("adds each created constraint to the project's constraint set as its next revision", async () => {
