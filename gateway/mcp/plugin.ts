@@ -23,9 +23,12 @@ export type McpPluginDeps = McpHttpDeps & {
   twinMutations?: boolean;
 };
 
+/** The JSON-RPC messages a request carries: a POST's body, or the legacy `GET /mcp/sse?request=` query. */
 const messagesOf = (req: FastifyRequest): unknown[] => {
+  const raw = req.method === 'POST' ? req.body : (req.query as { request?: unknown } | undefined)?.request;
+  if (typeof raw !== 'string') return [];
   try {
-    const m: unknown = JSON.parse(String(req.body ?? ''));
+    const m: unknown = JSON.parse(raw);
     return Array.isArray(m) ? m : [m];
   } catch {
     return []; // the route answers -32700
@@ -56,7 +59,7 @@ export function mcpPlugin(deps: McpPluginDeps) {
     });
 
     app.addHook('preHandler', async (req, reply) => {
-      if (!req.principal || !deps.verifier || req.method !== 'POST') return;
+      if (!req.principal || !deps.verifier) return;
       const messages = messagesOf(req);
       const scope = missingScope(req.principal, messages, deps.twinMutations);
       if (!scope) return;

@@ -7,7 +7,11 @@ import { outboundOver, type WireMessage } from './outbound.ts';
 import { SseWriter } from './sse.ts';
 
 /** Legacy HTTP+SSE sessions held by this node: key -> the GET stream and the MCP session it initialized. */
-const legacyStreams = new Map<string, { writer: SseWriter; sessionId?: string; detach?: () => void }>();
+/** Legacy streams by key; `subject`: the token subject that opened it (decision 0112), unset for the key or open mode. */
+const legacyStreams = new Map<
+  string,
+  { writer: SseWriter; sessionId?: string; detach?: () => void; subject?: string }
+>();
 
 /**
  * The SSE transport (SPEC "Tool server wire endpoints"): `GET /mcp/sse?request=<url-encoded JSON-RPC>` answers with
@@ -24,7 +28,7 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
       writer.start();
       if (raw === undefined) {
         const key = crypto.randomUUID();
-        legacyStreams.set(key, { writer });
+        legacyStreams.set(key, { writer, subject: req.principal?.subject });
         reply.raw.once('close', () => {
           legacyStreams.get(key)?.detach?.();
           legacyStreams.delete(key);
@@ -80,7 +84,7 @@ export function mcpSseRoutes(deps: McpHttpDeps) {
     app.post('/mcp/sse/messages', async (req, reply) => {
       const key = (req.query as { session_id?: string }).session_id ?? '';
       const legacy = legacyStreams.get(key);
-      if (!legacy || legacy.writer.closed) {
+      if (!legacy || legacy.writer.closed || legacy.subject !== req.principal?.subject) {
         return reply.code(404).send({
           jsonrpc: '2.0',
           id: null,

@@ -171,6 +171,24 @@ describe('scopes decide what a token may do', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('the legacy SSE transport checks the same scopes: GET /mcp/sse?request= of a writing tool is 403', async () => {
+    const { token } = await idp.clientCredentialsToken({ resource, scope: 'mcp:read' });
+    const call = {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'project.create', arguments: { name: 'y' } },
+    };
+    const r = await fetch(`${t.url}/mcp/sse?request=${encodeURIComponent(JSON.stringify(call))}`, {
+      headers: bearer(token),
+    });
+    expect(r.status).toBe(403);
+    expect(challenge(r)).toContain('error="insufficient_scope", scope="mcp:write"');
+    const batch = [call, { ...call, id: 5, params: { name: 'project.list', arguments: {} } }];
+    const b = await rawMcp(t.url, bearer(token)).post(batch);
+    expect(b.status).toBe(403);
+  });
+
   it("a session belongs to its token's subject: another token does not find it", async () => {
     const a = await idp.clientCredentialsToken({ resource, scope: 'mcp:read' });
     const b = await idp.clientCredentialsToken({ resource, scope: 'mcp:read' });
