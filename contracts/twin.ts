@@ -28,6 +28,8 @@ export const ItemSchema = z.object({
   head_revision: RevisionNumberSchema.nullable(),
   head_node_id: z.string().nullable(),
   head_ref: ItemRefSchema.nullable(),
+  /** The run that created the item and owns it (decision 0100: a run's items are its own); null when no run does. */
+  origin_run_id: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   draft_revision: RevisionNumberSchema.optional(),

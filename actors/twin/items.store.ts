@@ -24,6 +24,7 @@ export function toItem(r: ItemRow, draft?: { revision: number; node_id: string }
     head_revision: r.head_revision > 0 ? r.head_revision : null,
     head_node_id: r.head_node_id,
     head_ref: r.head_revision > 0 ? refOf(r.key, r.head_revision) : null,
+    origin_run_id: r.origin_run_id ?? null,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
     ...(draft

@@ -150,6 +150,7 @@ describe("a run's items are its own (issue 28 point 1, decision 0100)", () => {
     expect(entry.reason).toContain(`revised by run ${r2.id} as its request asked (revise: ${cad1.key})`);
     expect(l1.phases.find((p: Json) => p.id === 'design')).toMatchObject({ validity: 'STALE' });
     const history = (await http('GET', `/v1/twin/items/${cad1.key}/revisions`)).json;
+    expect(history.origin_run_id).toBe(r1.id);
     const rev2 = (history.revisions as Json[]).find((r) => r.revision === 2);
     expect(rev2).toMatchObject({ run_id: r2.id });
     expect(rev2!.change_reason).toContain(`revised by run ${r2.id}`);
