@@ -3,7 +3,10 @@
 //   (a) embedded: one process, all roles (PGlite in memory);
 //   (b) the project adapter on a second process over NATS: `gateway,tools,projects` + `adapter:project`, one fresh
 //       PostgreSQL database shared, a namespace of its own (skipped when NATS or PostgreSQL is not reachable);
-//   (c) a bare node:http JSON-RPC echo answering the same result, in the same run (the baseline).
+//   (c) a bare node:http JSON-RPC echo answering the same result, in the same run (the baseline);
+//   (d) OAuth: one embedded process with the shared key and an issuer, the same call with the key and with a JWT
+//       access token alternately (one connection), and the token verifier alone on a cached JWKS; target: a token adds
+//       under 0.2 ms at p50 (support/mcp-oauth-case.ts).
 // Each case runs twice: 50 connections flat out (throughput; at saturation p50 is about connections / calls/s, by
 // Little's law, so it says nothing of a call's own latency) and one connection (the round trip of one call, where the
 // p50 targets are judged; autocannon's `overallRate` pacing fires every connection at once each tick, so a paced run
@@ -13,6 +16,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { createTestDatabase } from '../support/pg.ts';
 import { probeServers, TEST_SERVERS } from '../support/servers.ts';
+import { runOAuthCase } from './support/mcp-oauth-case.ts';
 import { spawnService, type SpawnedService } from '../support/spawn.ts';
 import {
   callOnce,
@@ -27,7 +31,7 @@ import {
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
-const TARGET = { p50ms: 2, callsPerSec: 2000, natsAddedP50ms: 1 };
+const TARGET = { p50ms: 2, callsPerSec: 2000, natsAddedP50ms: 1, tokenAddedP50ms: 0.2 };
 
 /** What a case needs to be driven: the endpoint, the pre-built body and the session headers. */
 interface Target {
@@ -116,6 +120,9 @@ if (servers.nats && servers.pg) {
   );
 }
 
+// (d) OAuth access tokens against the shared key
+const oauth = await runOAuthCase(seconds);
+
 const [embFlat, embOne] = rows[1];
 process.stdout.write(
   `\nbench:mcp  tools/call project.get, ${os.availableParallelism()} cores, ${connections} connections, ${seconds} s each, Node ${process.version}\n`,
@@ -142,7 +149,15 @@ if (nats) {
   );
 }
 process.stdout.write('\n');
-const bad = rows.flat().reduce((n, r) => n + r.non2xx + r.errors + r.rpcErrors, 0);
+process.stdout.write(
+  'oauth: one connection, the same process, shared key vs JWT access token (median of 3 rounds each)\n',
+);
+printMcpTable([oauth.key, oauth.token], oauth.key);
+process.stdout.write(
+  `target: a token adds < ${TARGET.tokenAddedP50ms} ms at p50 -> ${oauth.addedP50ms.toFixed(3)} ms ${verdict(oauth.addedP50ms < TARGET.tokenAddedP50ms)}; ` +
+    `verify() alone, cached JWKS: p50 ${(oauth.verifyP50ms * 1000).toFixed(1)} us\n`,
+);
+const bad = [...rows.flat(), oauth.key, oauth.token].reduce((n, r) => n + r.non2xx + r.errors + r.rpcErrors, 0);
 if (bad) {
   process.stdout.write(`${bad} answers were not successful tool results: these figures are not valid\n`);
   process.exitCode = 1;
