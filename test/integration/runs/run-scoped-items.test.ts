@@ -3,7 +3,7 @@ import { call } from '../../../brokers/actions.ts';
 import { toActorErrorShape } from '../../../brokers/errors.ts';
 import { RunsActions } from '../../../contracts/actions/runs.actions.ts';
 import { TwinActions } from '../../../contracts/actions/twin.actions.ts';
-import { useFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
+import { STEP_BASE64, useFlowNode, type RecordedDesign } from '../../support/flow-node.ts';
 import type { Json } from '../../support/http-raw.ts';
 import { callTool } from '../../support/tools.ts';
 
@@ -91,6 +91,16 @@ describe("a run's items are its own (issue 28 point 1, decision 0100)", () => {
       c2.filter((r) => r.status === 'approved').map(() => 1),
     );
     expect(c1.every((r) => !r.superseded)).toBe(true);
+
+    // A person naming "Bracket" without a key now names two items: a tool error naming both keys, nothing written.
+    const named = await callTool(node.handle.broker, 'twin.commit_geometry', {
+      project_id: P,
+      name: (await cadOf(r1.id)).name,
+      step_base64: STEP_BASE64,
+    });
+    expect(named).toMatchObject({ status: 'error', error: { type: 'TOOL_EXECUTION_ERROR' } });
+    for (const cad of [await cadOf(r1.id), await cadOf(r2.id)]) expect(JSON.stringify(named)).toContain(cad.key);
+    expect((await lifecycle(r1.id)).verdict).toBe('COMPLETED_VERIFIED');
   }, 120_000);
 
   it("revising another run's item is explicit: refused by key without `revise`, recorded with it, and run 1 goes stale naming run 2", async () => {
