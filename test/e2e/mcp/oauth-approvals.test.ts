@@ -114,4 +114,19 @@ describe('verified principals on holds and decisions', () => {
     expect(item?.decision).toMatchObject({ approver: 'person-b', approver_verified: true });
     await b.client.close();
   });
+
+  it("a twin write made in B's session is authored by B's subject and client", async () => {
+    const asked: unknown[] = [];
+    const b = await connectWithOAuth(t.url, idp, 'person-b', approving(asked));
+    const out = await b.client.callTool({
+      name: 'twin.record_decision',
+      arguments: { project_id: 'p-oauth-author', title: 'Use M6 bolts', decision: 'M6' },
+    });
+    expect(out.isError, JSON.stringify(out)).toBeFalsy();
+    const nodeId = (out.structuredContent as { node_id: string }).node_id;
+    const node = await b.client.callTool({ name: 'twin.get_node', arguments: { node_id: nodeId } });
+    const clientId = b.auth.clientInformation()!.client_id;
+    expect(JSON.stringify(node.structuredContent)).toContain(`"author":"person-b via ${clientId}"`);
+    await b.client.close();
+  });
 });
