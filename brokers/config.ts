@@ -194,7 +194,7 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY:
     'agents (surface agent) may decide human_authority and design_loop approvals (false)',
   SERVICE_ELICITATION_APPROVALS:
-    "whether an MCP client's elicitation answer may decide a held call or a gate: off, verified (only a verified person's session; with no authentication, a loopback or stdio node's local person, unverified) or any (default verified)",
+    "whether an MCP client's elicitation answer may decide a held call or a gate: off, verified (only a verified person's session: an OAuth token of a person holding approvals:decide; with no authentication at all, a loopback or stdio node's local person, unverified) or any (default verified)",
   SERVICE_MODEL_PRICES_PATH:
     'JSON price table of model calls, USD per million tokens per provider and model (the shipped default table); a bad file stops the start',
   SERVICE_RUN_SPEND_ALERT_USD:
