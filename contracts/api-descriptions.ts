@@ -102,6 +102,8 @@ export const SERVICE_DESCRIPTIONS: Record<string, string> = {
   'GET /v1/knowledge/sources/{}': 'one ingested source with its text',
   'GET /v1/twin/baselines/{}': 'one baseline with its item revisions',
   'POST /v1/twin/constraints': "add a constraint to the project's constraint set (its next revision)",
+  'POST /v1/runs/{}/cancel':
+    "cancel a run {reason}: its running phase's engine calls are aborted, its open gate reads canceled, what it recorded stays; 409 once ended (decision 0140)",
   'GET /v1/auth/config':
     "the dashboard's sign-in settings: sign_in false without an issuer, else issuer, public client id, scopes, resource",
 };

@@ -81,12 +81,12 @@ export class RunHost {
     return [...this.held.keys()];
   }
 
-  /** Forgets the run (only the copy held under `epoch`, when given) and stops its phase executions. */
-  drop(runId: string, epoch?: number): void {
+  /** Forgets the run (only the copy held under `epoch`, when given) and stops its phase executions (`why` their reason). */
+  drop(runId: string, epoch?: number, why?: string): void {
     const h = this.held.get(runId);
     if (!h || (epoch !== undefined && h.epoch !== epoch)) return;
     this.held.delete(runId);
-    h.abort.abort();
+    h.abort.abort(why === undefined ? undefined : new Error(why));
   }
 
   /** Whether this node still holds the run under `epoch` (in memory; the store's epoch is the authority). */
@@ -271,7 +271,8 @@ export class RunHost {
     }
     this.runEffects(runId, h, d.effects);
     // An ended run needs nothing more from this node: no lease to renew, no memory to keep (reads use the projection).
-    if (ENDED.includes(h.state.status)) this.drop(runId, h.epoch);
+    if (ENDED.includes(h.state.status))
+      this.drop(runId, h.epoch, `run ${h.state.status}: ${h.state.ended?.message ?? h.state.status}`);
     return { ...d, state: h.state };
   }
 

@@ -4,6 +4,7 @@ import { action, call } from '../../brokers/actions.ts';
 import { ActorError } from '../../brokers/errors.ts';
 import type { Infra } from '../../brokers/infra.ts';
 import { GatesActions, RunsActions as R } from '../../contracts/actions/runs.actions.ts';
+import { TOOLCALL_CANCEL_EVENT } from '../../contracts/actions/adapters.actions.ts';
 import { ToolsActions } from '../../contracts/actions/tools.actions.ts';
 import { TwinActions } from '../../contracts/actions/twin.actions.ts';
 import { TwinScopeActions } from '../../contracts/actions/twin-scope.actions.ts';
@@ -323,6 +324,13 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
               host.drop(runId, lease.epoch);
               throw notOwner(runId, `the execution of ${fx.phase} under epoch ${lease.epoch} was fenced`);
             }
+            const callId = `${runId}:${fx.phase}:${crypto.randomUUID()}`;
+            // The run ended (cancelled) or left this node while the engine runs: the adapter running it aborts it.
+            const stop = () =>
+              void bus
+                .broadcast(TOOLCALL_CANCEL_EVENT, { call_id: callId, reason: abortReason(lease.signal) })
+                .catch(fail);
+            lease.signal.addEventListener('abort', stop, { once: true });
             return call(
               bus,
               ToolsActions.call,
@@ -330,11 +338,11 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
                 name,
                 arguments: args,
                 timeout_seconds: timeout,
-                call_id: `${runId}:${fx.phase}:${crypto.randomUUID()}`,
+                call_id: callId,
                 caller: serviceCaller(input, lease.epoch),
               },
               { timeout: timeout * 1000 + 10_000 },
-            );
+            ).finally(() => lease.signal.removeEventListener('abort', stop));
           },
         }).catch((err: unknown) => ({
           ok: false as const,
@@ -387,3 +395,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     }
   }
 }
+
+/** Why a phase's lease was aborted, in words for the engine call it stops. */
+const abortReason = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason.message : 'the run ended or moved to another node';

@@ -111,6 +111,19 @@ export const RunListSchema = z.object({
 });
 export type RunList = z.infer<typeof RunListSchema>;
 
+/**
+ * `POST /v1/runs/{id}/cancel` body (SPEC "cancel request `{reason}`"; decision 0140): why the run is stopped, required,
+ * at least one non-blank character and at most 2000 (the run gate decision's reason cap).
+ */
+export const RunCancelBodySchema = z.strictObject({
+  reason: z
+    .string()
+    .max(2000)
+    .regex(/\S/, 'a reason is required: say why the run is cancelled')
+    .describe('why the run is stopped; recorded as the run end message'),
+});
+export type RunCancelBody = z.infer<typeof RunCancelBodySchema>;
+
 /** Bus actions of the `runs` actor (one actor per run; the run id is the shard key). */
 export const RunsActions = {
   start: defineAction('runs.start', RunStartSchema.extend({ design_flow: DesignFlowSchema }), RunViewSchema),

@@ -6,6 +6,7 @@ import { ActorError } from '../../brokers/errors.ts';
 import { RunFlowActions as F } from '../../contracts/actions/design-flows.actions.ts';
 import { HarnessUsageActions as H } from '../../contracts/actions/harness-usage.actions.ts';
 import {
+  RunCancelBodySchema,
   RunListSchema,
   RunsActions as R,
   RunStartSchema,
@@ -120,6 +121,21 @@ export function runsRoutes(deps: GatewayDeps) {
         });
         return call(deps.caller, R.get, { run_id: req.params.id });
       },
+    );
+
+    // Cancel (issue 32, decision 0140): the run ends cancelled, its running phase's engine calls are aborted, its open
+    // gate's queue item reads canceled, and everything it recorded stays. Unknown run 404; an ended run (a second
+    // cancel too) 409; a body without a reason 422. No tool does this (SPEC: no cancellation over the tool protocol).
+    r.post(
+      '/runs/:id/cancel',
+      {
+        schema: {
+          params: IdParams,
+          body: RunCancelBodySchema,
+          response: { 200: RunViewSchema },
+        },
+      },
+      (req) => call(deps.caller, R.cancel, { run_id: req.params.id, reason: req.body.reason }),
     );
 
     r.post(
