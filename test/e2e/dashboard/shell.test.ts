@@ -46,9 +46,14 @@ const ROUTES = [
 describe('the dashboard frame', () => {
   it('lands on /projects, shows not-found for an unknown path and reports the gateway Connected', async () => {
     const { page, context } = await openPage(browser, node.url);
+    const authConfig = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/auth/config');
     await page.goto('/');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/projects');
     await page.getByTestId('gateway-chip').getByText('Gateway: Connected').waitFor();
+    // Without an issuer the dashboard has no sign-in (issue 29 point 4, decision 0120): nothing is drawn for it.
+    expect(await (await authConfig).json()).toEqual({ sign_in: false });
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+    expect(await page.getByTestId('signed-in').count()).toBe(0);
     await page.goto('/no/such/page');
     await page.getByTestId('not-found').waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
