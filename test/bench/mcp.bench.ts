@@ -78,7 +78,7 @@ const embedded = spawnService(['--port', '0'], {
   SERVICE_DATA_DIR: 'memory://',
   ...(profDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` } : {}),
 });
-const ready = await embedded.waitFor('mcp_http_ready', 30_000);
+const ready = await embedded.waitFor('mcp_http_ready', 120_000);
 const a = await prepare(ready.port as number);
 
 // (c) bare node:http, answering the very result the embedded node gave
@@ -106,8 +106,8 @@ if (servers.nats && servers.pg) {
   try {
     procs.push(spawnService(['--roles', 'gateway,tools,projects', '--port', '0'], env));
     procs.push(spawnService(['--roles', 'adapter:project'], env));
-    const front = await procs[0].waitFor('mcp_http_ready', 30_000);
-    await procs[1].waitFor('node_ready', 30_000);
+    const front = await procs[0].waitFor('mcp_http_ready', 120_000);
+    await procs[1].waitFor('node_ready', 120_000);
     nats = await measure('(b) adapter on a 2nd broker over NATS', await prepare(front.port as number, true));
     rows.push(nats);
   } finally {
