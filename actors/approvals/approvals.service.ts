@@ -106,7 +106,8 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
           },
           'approval decided',
         );
-        return forViewer(after ?? (await loadItem(ctx, src, p.id)), p.decider, env);
+        const [answer] = await attachVerdicts(ctx, [after ?? (await loadItem(ctx, src, p.id))], infra.log);
+        return forViewer(answer, p.decider, env);
       }),
 
       deliver: action(ApprovalsInternal.deliver, async (_p, ctx) => {

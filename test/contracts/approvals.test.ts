@@ -167,6 +167,26 @@ describe('ApprovalItemSchema', () => {
     };
     expect(ApprovalItemSchema.parse(item)).toEqual(item);
   });
+  it("carries a gate's verdict table (decision 0080) and refuses a row with a status the evaluator never gives", () => {
+    const row = {
+      id: 'REQ-STRESS',
+      constraint_set: 'REQS@1',
+      metric: 'max_von_mises_mpa',
+      operator: '<=',
+      limit: 125,
+      unit: 'MPa',
+      severity: 'error',
+      blocking: true,
+      status: 'fail',
+      value: 600,
+      evidence: { kind: 'simulation_result', node_id: 'n1', ref: 'SIM@1' },
+      reason: '600 MPa > 125 MPa',
+    };
+    const gate = { id: 'gate:run-1', kind: 'gate', status: 'pending', title: 'Simulation review' };
+    expect(ApprovalItemSchema.parse({ ...gate, verdicts: [row] }).verdicts).toEqual([row]);
+    expect(ok(ApprovalItemSchema, { ...gate, verdicts: [{ ...row, status: 'no_data' }] })).toBe(false);
+    expect(ok(ApprovalItemSchema, { ...gate, verdicts: [{ ...row, blocking: undefined }] })).toBe(false);
+  });
   it('fills summary and decidable with the spec defaults', () => {
     const parsed = ApprovalItemSchema.parse({ id: 'tool:7', kind: 'tool_call', status: 'pending', title: 'run_fea' });
     expect(parsed.summary).toBe('');

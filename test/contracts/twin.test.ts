@@ -12,6 +12,7 @@ import {
   BomComponentSchema,
   BomListSchema,
   BomPriceStatusSchema,
+  BomAvailabilitySchema,
   BomStatusSchema,
   ConstraintCreateRequestSchema,
   ConstraintCreateResponseSchema,
@@ -273,6 +274,7 @@ describe('BOM', () => {
     // Unknown availability (decision 0070, amendment) is a served value, not one a record states.
     expect(BomComponentSchema.parse({ ...component, status: 'unknown' }).status).toBe('unknown');
     expect(BomStatusSchema.safeParse('unknown').success).toBe(false);
+    expect(BomAvailabilitySchema.options).toEqual([...BomStatusSchema.options, 'unknown']);
     const { projectId: _p, ...rest } = component;
     expect(ok(BomComponentSchema, rest)).toBe(false);
     expect(ok(BomListSchema, { components: [] })).toBe(false);

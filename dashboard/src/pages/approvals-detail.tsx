@@ -1,11 +1,12 @@
 /**
  * One approval item as the queue shows it beside the list (`GET /v1/approvals/{id}`): what it is, why it is held,
- * the gate's findings, the kind's own detail (a gate's run and phase, a held call's tool and arguments, a proposal's
+ * the gate's findings and the evaluator's table of every requirement of its run, the kind's own detail (a gate's run and phase, a held call's tool and arguments, a proposal's
  * changes), the decision once made, and the decision form.
  */
 import { Link } from 'react-router';
 import { useApproval, type ApprovalItem } from '../api/approvals.ts';
 import { DecisionForm } from '../ui/decision-form.tsx';
+import { VerdictTable } from '../ui/verdict-table.tsx';
 import { Decisions, SentFrom } from './run-sections.tsx';
 import { ErrorNote, Json, Loading, StatusBadge, When } from '../ui/common.tsx';
 
@@ -49,6 +50,7 @@ export function ApprovalDetail(props: { id: string }) {
       {item.summary && <p>{item.summary}</p>}
       {item.reason_held && <p className="muted">Held: {item.reason_held}</p>}
       <Findings findings={item.findings ?? []} />
+      <VerdictTable item={item} />
       <KindDetail item={item} />
       {item.decision && (
         <p data-testid="decision-record">

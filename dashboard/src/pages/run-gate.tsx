@@ -7,6 +7,7 @@ import { useApproval } from '../api/approvals.ts';
 import type { RunView } from '../api/runs.ts';
 import { DecisionForm } from '../ui/decision-form.tsx';
 import { ErrorNote, When } from '../ui/common.tsx';
+import { VerdictTable } from '../ui/verdict-table.tsx';
 import { Findings } from './approvals-detail.tsx';
 
 export function GatePanel(props: { run: RunView; ended: boolean }) {
@@ -35,6 +36,7 @@ export function GatePanel(props: { run: RunView; ended: boolean }) {
           </p>
           {gate.conflict && <div className="note warn">Conflict: {gate.conflict}</div>}
           <Findings findings={gate.findings} />
+          {item.data && <VerdictTable item={item.data} />}
         </>
       ) : (
         <p className="muted" data-testid="no-gate">
