@@ -104,7 +104,7 @@ export async function gateEvidence(q: Queryable, projectId: string | null, runId
     constraints,
     result: evidenceOf(rows[0]),
     geometry: evidenceOf(geometry),
-    verification: await verificationOf(q, projectId, geometry.id, drafts ? runId : null),
+    verification: await verificationOf(q, projectId, geometry.id, runId, drafts),
     stale: rows[0] ? [] : await staleResults(q, projectId, runId, geoms, drafts),
     waivers,
   };
@@ -140,17 +140,25 @@ async function staleResults(
 
 /**
  * The latest verification record (a test_result stating `values`) written since the geometry revision `geometryId`
- * (so a new geometry revision leaves it behind), visible to the run when one is named, else committed or unversioned.
+ * (so a new geometry revision leaves it behind) by the run itself or by no run (a person's bench test): another run's
+ * record is never this run's evidence (decision 0100). `drafts` as in `gateEvidence`; `runId` null: the project's
+ * committed records, whoever wrote them (`currentEvidence`).
  */
-async function verificationOf(q: Queryable, projectId: string | null, geometryId: string, runId: string | null) {
+async function verificationOf(
+  q: Queryable,
+  projectId: string | null,
+  geometryId: string,
+  runId: string | null,
+  drafts: boolean,
+) {
   const { rows } = await q.query<NodeRow>(
     `SELECT n.id, n.item_key, n.name, n.properties, n.stale, n.revision FROM twin_nodes n
      WHERE COALESCE(n.project_id, '') = COALESCE($1, '') AND n.node_type = 'test_result' AND NOT n.stale
-       AND jsonb_typeof(n.properties->'values') = 'object'
-       AND ${VISIBLE.replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
+       AND jsonb_typeof(n.properties->'values') = 'object' AND ($2::text IS NULL OR n.run_id IS NULL OR n.run_id = $2)
+       AND ${visibleTo(drafts).replaceAll('revision_status', 'n.revision_status').replaceAll('run_id', 'n.run_id')}
        AND n.created_at >= (SELECT g.created_at FROM twin_nodes g WHERE g.id = $3)
      ORDER BY n.created_at DESC LIMIT 1`,
-    [projectId, runId ?? '', geometryId],
+    [projectId, runId, geometryId],
   );
   return evidenceOf(rows[0]);
 }
@@ -192,7 +200,7 @@ async function currentEvidence(q: Queryable, projectId: string | null) {
   return {
     result: evidenceOf(result),
     geometry: evidenceOf(geometry),
-    verification: await verificationOf(q, projectId, geometry.id, null),
+    verification: await verificationOf(q, projectId, geometry.id, null, false),
   };
 }
 
