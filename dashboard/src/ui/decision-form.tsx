@@ -9,6 +9,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useDecide, type ApprovalDecision, type ApprovalItem } from '../api/approvals.ts';
 import { ErrorNote } from './common.tsx';
+import { DecidingAs } from '../auth/deciding-as.tsx';
 
 const LABEL: Record<ApprovalDecision, string> = {
   approve: 'Approve',
@@ -123,6 +124,7 @@ export function DecisionForm(props: { item: ApprovalItem; onDecided?: (answer: A
           onPointerDown={engage}
           onInput={engage}
         >
+          <DecidingAs />
           <label style={{ display: 'flex' }}>
             Reason
             {needReason.length ? ` (required to ${needReason.join(', ')})` : ' (optional)'}

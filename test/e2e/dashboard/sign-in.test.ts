@@ -115,6 +115,7 @@ describe('people sign in to the dashboard with the service issuer', () => {
     await page.goto(`/approvals?id=${encodeURIComponent(id)}`);
     await expect.poll(() => page.getByTestId('signed-in').textContent(), { timeout: 30_000 }).toContain('Person B');
     const decide = page.getByRole('form', { name: /^Decide: / });
+    expect(await decide.getByTestId('deciding-as').textContent()).toBe('Deciding as Person B (b@example.test)');
     await decide.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect
       .poll(() => page.getByTestId('decision-record').textContent(), { timeout: 60_000 })
