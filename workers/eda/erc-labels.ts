@@ -1,6 +1,6 @@
 import type { PlacedGroup } from './connectivity.ts';
 import type { ErcItem } from './erc.types.ts';
-import type { Violations } from './erc.ts';
+import type { Violations } from './erc-violations.ts';
 import type { Label, Schematic, SheetPin } from './schematic.types.ts';
 
 const labelItem = (l: Label): ErcItem => ({ kind: 'label', text: l.text, position_mm: l.at });

@@ -1,4 +1,4 @@
-import type { Violations } from './erc.ts';
+import type { Violations } from './erc-violations.ts';
 import type { Point, Segment, SheetContent } from './schematic.types.ts';
 import { interior as inside } from './sheet-groups.ts';
 import { UnionFind } from './union-find.ts';

@@ -2,7 +2,8 @@ import type { Connectivity, PlacedGroup } from './connectivity.ts';
 import { pinConflict, PIN_TYPE_NAMES } from './erc-matrix.ts';
 import { driverConflicts, labelChecks } from './erc-labels.ts';
 import { floatingWires } from './erc-wires.ts';
-import { ERC_SEVERITY, type ErcItem, type ErcReport, type ErcType, type ErcViolation } from './erc.types.ts';
+import { Violations } from './erc-violations.ts';
+import type { ErcItem, ErcReport } from './erc.types.ts';
 import type { PinType, PlacedPin, PlacedSymbol, Point, Schematic, SheetContent } from './schematic.types.ts';
 
 export type { ErcItem, ErcReport, ErcType, ErcViolation } from './erc.types.ts';
@@ -12,22 +13,6 @@ interface PinAt {
   sym: PlacedSymbol;
   pin: PlacedPin;
   sheet: SheetContent;
-}
-
-/** Collects violations; `add` takes the check's default severity unless given one. */
-export class Violations {
-  readonly list: ErcViolation[] = [];
-  add(
-    type: ErcType,
-    message: string,
-    sheet: SheetContent,
-    at: Point,
-    items: ErcItem[],
-    severity?: 'error' | 'warning',
-  ) {
-    const sev = severity ?? (type === 'pin_to_pin' ? 'error' : ERC_SEVERITY[type]);
-    this.list.push({ type, severity: sev, message, sheet: sheet.instance.names, position_mm: at, items });
-  }
 }
 
 export const pinItem = ({ sym, pin }: PinAt): ErcItem => ({
