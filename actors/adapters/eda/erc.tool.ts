@@ -8,11 +8,10 @@ export const RunErcInputSchema = z.strictObject({
   schematic_path: z
     .string()
     .min(1)
-    .regex(/\.kicad_sch$/, {
-      message:
-        'schematic_path must end with .kicad_sch (KiCad 6 to 9; a KiCad 5 .sch is converted by opening and saving it in KiCad 6 or later)',
-    })
-    .describe('workspace path of the root .kicad_sch; its sheet files are read from the same folder'),
+    .max(1024)
+    .describe(
+      'workspace path of the root .kicad_sch (KiCad 6 to 9; a KiCad 5 .sch is refused saying how to convert it); its sheet files are read from the same folder',
+    ),
   severity: z.enum(['all', 'error']).default('all').describe('all: errors and warnings (default); error: errors only'),
   max_violations: z
     .number()

@@ -16,6 +16,8 @@ const write = (rel: string, text: string | Buffer) => {
 };
 const good = fs.readFileSync(path.join(DEMOS, 'ecc83/ecc83-pp.kicad_sch'), 'utf8');
 write('bad/truncated.kicad_sch', good.slice(0, Math.floor(good.length / 2)));
+write('bad/legacy.sch', 'EESchema Schematic File Version 4\nEELAYER 30 0\nEELAYER END\n$EndSCHEMATC\n');
+write('bad/newer.kicad_sch', '(kicad_sch (version 20260830) (generator "eeschema"))');
 write('bad/legacy.kicad_sch', 'EESchema Schematic File Version 4\nEELAYER 30 0\nEELAYER END\n$EndSCHEMATC\n');
 write('bad/png.kicad_sch', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
 write('bad/board.kicad_sch', '(kicad_pcb (version 20211014) (generator pcbnew))\n');
@@ -35,7 +37,13 @@ const CASES: [string, RegExp][] = [
     'bad/truncated.kicad_sch',
     /bad\/truncated\.kicad_sch: not a readable KiCad schematic: line \d+: unexpected end of file/,
   ],
-  ['bad/legacy.kicad_sch', /bad\/legacy\.kicad_sch: a KiCad 5 legacy schematic/],
+  [
+    'bad/legacy.kicad_sch',
+    /bad\/legacy\.kicad_sch: a legacy schematic \(EESchema Schematic File Version 4, written by KiCad 5\).*opening the project in KiCad 6 or later/,
+  ],
+  // A KiCad 5 .sch by its own name: the format version and how to convert it (run_erc's schema says it too).
+  ['bad/legacy.sch', /KiCad 5.*opening .*in KiCad 6 or later/],
+  ['bad/newer.kicad_sch', /bad\/newer\.kicad_sch: schematic version 20260830 was written by a KiCad newer than 9\.0/],
   ['bad/png.kicad_sch', /bad\/png\.kicad_sch: not a readable KiCad schematic: line 1: not an S-expression/],
   ['bad/board.kicad_sch', /bad\/board\.kicad_sch: not a KiCad schematic: the file starts with \(kicad_pcb/],
   ['bad/old.kicad_sch', /bad\/old\.kicad_sch: schematic version 20100101 predates KiCad 6/],

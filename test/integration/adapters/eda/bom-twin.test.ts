@@ -7,7 +7,7 @@ import { BomListSchema } from '../../../../contracts/twin.ts';
 import { getJson, postJson } from '../../../support/http-raw.ts';
 import { useTestNode } from '../../../support/node.ts';
 import { callTool, okData } from '../../../support/tools.ts';
-import { demoWorkspace } from './demo-workspace.ts';
+import { DEMOS, demoWorkspace } from './demo-workspace.ts';
 
 // A BOM exported from a real schematic, recorded with the twin's own tool, is what GET /v1/bom lists; the netlist and
 // ERC report are recorded as the schematic item's next revision.
@@ -78,7 +78,7 @@ describe('eda results in the twin', () => {
     expect(sch.item_key).toMatch(/^SCH-/);
 
     fs.cpSync(
-      '/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb',
+      `${DEMOS}/pic_programmer/pic_programmer.kicad_pcb`,
       `${workspace}/pic_programmer/pic_programmer.kicad_pcb`,
     );
     const gerbers = await okData<{ files: { path: string; kind: string }[] }>(

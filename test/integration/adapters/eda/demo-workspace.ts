@@ -1,9 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { KICAD6_DEMOS, kicadDemos } from '../../../support/kicad-demos.ts';
 
-/** KiCad's demo projects (Debian kicad-demos), read in place and copied into a test workspace. */
-export const DEMOS = '/usr/share/kicad/demos';
+/**
+ * KiCad 6's demo projects (Debian bookworm's kicad-demos 6.0.11, fetched into test/fixtures/kicad6 by
+ * `npm run fixtures:kicad6`), read in place and copied into a test workspace: the expectations of the tests that use
+ * them were read from these files. KiCad 9's demos are judged against kicad-cli in eda-vs-kicad-cli*.test.ts.
+ */
+export const DEMOS = kicadDemos(6) ?? KICAD6_DEMOS;
 
 /** The 12 demo projects with both a schematic and a board: folder and file stem. */
 export const BOARD_PROJECTS: [string, string][] = [

@@ -5,9 +5,10 @@ import { RunSimulationInputSchema } from '../../../../actors/adapters/circuit/ci
 import { runSimulationTool } from '../../../../actors/adapters/circuit/run-simulation.tool.ts';
 import type { ToolContext } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
+import { KICAD6_DEMOS, kicadDemos } from '../../../support/kicad-demos.ts';
 
-/** KiCad 6's simulation demos (Debian kicad-demos). */
-export const DEMOS = '/usr/share/kicad/demos/simulation';
+/** KiCad 6's simulation demos (Spice_* fields; test/fixtures/kicad6, see test/support/kicad-demos.ts). */
+export const DEMOS = path.join(kicadDemos(6) ?? KICAD6_DEMOS, 'simulation');
 
 /** A temporary workspace holding copies of the named simulation demos under `simulation/<name>/`. */
 export function demoWorkspace(names: string[]): { root: string; ws: Workspace; remove(): void } {
