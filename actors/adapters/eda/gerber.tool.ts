@@ -3,11 +3,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
+import { loadWorkspaceBoard, stagedStem } from './board-stage.ts';
 import { ExportOverwrite } from './export-output.ts';
-import { loadWorkspaceBoard, runOnStagedBoard } from './pcbnew.ts';
+import { copperStack, fabricationFiles, GERBER_LAYERS } from './gerber-files.ts';
+import { withStagedBoard } from './kicad-cli.ts';
 
 export const ExportGerberInputSchema = z.object({
-  board_path: z.string().min(1).describe('Workspace path of the KiCad 6 board (.kicad_pcb)'),
+  board_path: z.string().min(1).describe('Workspace path of the KiCad 6 to 9 board (.kicad_pcb)'),
   output_dir: z
     .string()
     .min(1)
@@ -43,29 +45,27 @@ export const ExportGerberResultSchema = z.object({
     .describe('Footprints in the position file: every footprint not marked "exclude from position files"'),
   elapsed_ms: z.number(),
   engine_ms: z
-    .object({ load: z.number(), plot: z.number(), drill: z.number(), place: z.number() })
+    .object({ plot: z.number(), drill: z.number(), place: z.number() })
     .describe(
-      "Inside KiCad's engine: importing pcbnew and loading the board, plotting the Gerbers, writing the drill files, writing the job and position files",
+      "kicad-cli's runs: plotting the Gerbers and the job file, writing the drill files, writing the position file",
     ),
 });
 
-const KIND = new Set(['gerber', 'drill', 'job']);
-
 /**
- * `eda.export_gerber`: fabrication files of a workspace board through KiCad's own plotter (pcbnew/plot.py): Gerber X2
- * of every enabled copper layer, F/B mask, silkscreen and paste and Edge.Cuts, PTH and NPTH Excellon drill files and
- * the Gerber job file (KiCad 6's GERBER_JOBFILE_WRITER), and the pick-and-place file (KiCad's PLACE_FILE_EXPORTER).
+ * `eda.export_gerber`: fabrication files of a workspace board through KiCad 9's command line: `kicad-cli pcb export
+ * gerbers` (Gerber X2 of every enabled copper layer, F/B paste, silkscreen and mask and Edge.Cuts, and KiCad's Gerber
+ * job file), `pcb export drill` (PTH and NPTH Excellon, metric) and `pcb export pos` (the pick-and-place file).
  */
 export function exportGerberTool(ws: Workspace) {
   return defineTool({
     name: 'export_gerber',
     title: 'Export Gerber and drill files of a KiCad board',
     description:
-      'Plot a workspace KiCad 6 board (board_path, .kicad_pcb) for fabrication with KiCad 6 itself: Gerber X2 files of ' +
+      'Plot a workspace KiCad board (board_path, .kicad_pcb of KiCad 6 to 9) for fabrication with KiCad 9 itself: Gerber X2 files of ' +
       'every copper layer the board enables, F/B solder mask, silkscreen and paste and Edge.Cuts (netlist attributes ' +
       'on), Excellon drill files for plated (PTH) and non-plated (NPTH) holes (metric, not merged) and a Gerber job file ' +
       "(.gbrjob), and KiCad's pick-and-place file (position_file: CSV, mm, both sides, with placed_count footprints). Files land in the call's own scratch folder, or in output_dir (a workspace folder; a file of the same name already there is refused unless overwrite is true); returns each file with its " +
-      'layer, kind (gerber | drill | job) and size. A file that is not a KiCad 5/6 board is refused naming the file and line.',
+      'layer, kind (gerber | drill | job) and size. A file that is not a KiCad board is refused naming the file and line.',
     input: ExportGerberInputSchema,
     output: ExportGerberResultSchema,
     handler: async (a, tc) => {
@@ -74,25 +74,48 @@ export function exportGerberTool(ws: Workspace) {
       const dir = a.output_dir?.replace(/\/+$/, '');
       // Confinement of output_dir before anything is written (read mode: checks, creates nothing).
       if (dir !== undefined) await ws.resolve(`${dir}/.check`, 'output_dir');
-      const { run, outDir } = await runOnStagedBoard(ws, loaded, 'eda.export_gerber', 'plot', tc.signal);
-      const realOut = await fs.realpath(outDir);
-      /** One file the script wrote, only from its own output folder (the call's scratch). */
-      const made = (p: string) => {
-        const abs = path.resolve(outDir, p);
-        if (path.dirname(abs) !== realOut && path.dirname(abs) !== outDir)
-          throw new ToolError("KiCad's plot script wrote outside its output folder", { file: p });
-        return abs;
-      };
-      const listed = (Array.isArray(run.files) ? (run.files as unknown[]) : []).map((f) => {
-        const { path: p, layer, kind } = (f ?? {}) as Record<string, unknown>;
-        if (typeof p !== 'string' || typeof layer !== 'string' || typeof kind !== 'string' || !KIND.has(kind))
-          throw new ToolError("KiCad's plot script listed a file it could not describe", { file: f as never });
-        return { abs: made(p), layer, kind: kind as 'gerber' | 'drill' | 'job' };
+      const copper = loaded.board.copper_layers;
+      const run = await withStagedBoard(ws, loaded, 'eda.export_gerber', tc.signal, async (s) => {
+        const layers = [...copperStack(copper), ...GERBER_LAYERS].join(',');
+        const plot = await s.cli(
+          ['pcb', 'export', 'gerbers', '--no-protel-ext', '--layers', layers, '-o', `${s.outDir}/`, s.board],
+          'gerbers',
+        );
+        const drill = await s.cli(
+          [
+            'pcb',
+            'export',
+            'drill',
+            '--format',
+            'excellon',
+            '--excellon-units',
+            'mm',
+            '--excellon-oval-format',
+            'route',
+            '--excellon-zeros-format',
+            'decimal',
+            '--excellon-separate-th',
+            '--drill-origin',
+            'absolute',
+            '-o',
+            `${s.outDir}/`,
+            s.board,
+          ],
+          'drill',
+        );
+        const positionAbs = path.join(s.outDir, `${stagedStem(loaded.given)}-all-pos.csv`);
+        const place = await s.cli(
+          ['pcb', 'export', 'pos', '--format', 'csv', '--units', 'mm', '--side', 'both', '-o', positionAbs, s.board],
+          'pos',
+        );
+        const files = await fabricationFiles(s.outDir, copper.length);
+        const csv = await fs.readFile(positionAbs, 'utf8').catch(() => undefined);
+        if (csv === undefined) throw new ToolError('KiCad wrote no position file', { file: a.board_path });
+        const placed = csv.split('\n').filter((l) => l.trim()).length - 1;
+        return { files, positionAbs, placed, ms: { plot: plot.ms, drill: drill.ms, place: place.ms }, s };
       });
-      if (!listed.some((f) => f.kind === 'gerber')) throw new ToolError('KiCad plotted no Gerber file', { log: run });
-      if (typeof run.position_file !== 'string' || !Number.isInteger(run.placed_count))
-        throw new ToolError('KiCad wrote no position file', { log: run });
-      const positionAbs = made(run.position_file);
+      const { files: listed, positionAbs, placed } = run;
+      if (!listed.some((f) => f.kind === 'gerber')) throw new ToolError('KiCad plotted no Gerber file');
       // Into output_dir: every target checked before the first is moved (an existing one refused unless overwrite).
       const target = (abs: string) => `${dir}/${path.basename(abs)}`;
       if (dir !== undefined)
@@ -114,17 +137,12 @@ export function exportGerberTool(ws: Workspace) {
       return {
         files,
         output_dir: path.posix.dirname(files[0]!.path),
-        layer_count: Number(run.layer_count) || loaded.board.copper_layers.length,
+        layer_count: copper.length,
         position_file: position.rel,
-        placed_count: run.placed_count as number,
-        kicad_version: String(run.kicad_version ?? ''),
+        placed_count: placed,
+        kicad_version: run.s.version,
         elapsed_ms: Math.round(performance.now() - started),
-        engine_ms: {
-          load: Number(run.load_ms) || 0,
-          plot: Number(run.plot_ms) || 0,
-          drill: Number(run.drill_ms) || 0,
-          place: Number(run.place_ms) || 0,
-        },
+        engine_ms: run.ms,
       };
     },
   });

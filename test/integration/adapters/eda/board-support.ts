@@ -20,7 +20,12 @@ export const DEMO_BOARDS: string[] = fs.existsSync(DEMOS)
   : [];
 
 /** A temp workspace holding copies of the demo boards (with their project files) under `demos/`. */
-export function demoWorkspace(prefix: string): { root: string; board(rel: string): string; remove(): void } {
+export function demoWorkspace(prefix: string): {
+  root: string;
+  board(rel: string): string;
+  schematic(rel: string): string;
+  remove(): void;
+} {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   return {
     root,
@@ -32,6 +37,14 @@ export function demoWorkspace(prefix: string): { root: string; board(rel: string
         const src = path.join(DEMOS, path.dirname(rel), `${stem}.${ext}`);
         if (fs.existsSync(src)) fs.copyFileSync(src, path.join(dir, `${stem}.${ext}`));
       }
+      return `demos/${rel}`;
+    },
+    /** A demo schematic with every sheet of its folder (its sub-sheets), at `demos/<rel>`. */
+    schematic(rel: string) {
+      const dir = path.join(root, 'demos', path.dirname(rel));
+      fs.mkdirSync(dir, { recursive: true });
+      for (const f of fs.readdirSync(path.join(DEMOS, path.dirname(rel))))
+        if (f.endsWith('.kicad_sch')) fs.copyFileSync(path.join(DEMOS, path.dirname(rel), f), path.join(dir, f));
       return `demos/${rel}`;
     },
     remove: () => fs.rmSync(root, { recursive: true, force: true }),

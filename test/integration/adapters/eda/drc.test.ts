@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseBoard } from '../../../../workers/eda/board.ts';
-import { parseDrcReport } from '../../../../actors/adapters/eda/drc-report.ts';
+import { parseDrcJson } from '../../../../actors/adapters/eda/drc-json.ts';
 import { runDrcTool } from '../../../../actors/adapters/eda/drc.tool.ts';
-import { KICAD_MISSING, setKicadPython } from '../../../../actors/adapters/eda/engine.ts';
+import { KICAD_CLI_MISSING, setKicadCli } from '../../../../actors/adapters/eda/engine.ts';
 import { InvalidArgumentsError, ToolError, ToolUnavailableError } from '../../../../actors/adapters/kit/tool.ts';
 import { Workspace } from '../../../../actors/adapters/kit/workspace.ts';
-import { DEMO_BOARDS, DEMOS, demoWorkspace, listFiles, rejection, toolContext } from './board-support.ts';
+import { DEMOS, demoWorkspace, listFiles, rejection, toolContext } from './board-support.ts';
 
 const demos = demoWorkspace('eda-drc-');
 const ws = new Workspace(demos.root);
@@ -19,100 +19,120 @@ afterAll(() => {
   demos.remove();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-const drc = (board_path: string, signal?: AbortSignal) =>
-  tool.handler({ board_path, max_items: 1000 }, toolContext(signal));
+const drc = (board_path: string, signal?: AbortSignal, schematic_path?: string) =>
+  tool.handler({ board_path, max_items: 1000, ...(schematic_path ? { schematic_path } : {}) }, toolContext(signal));
 const calls = () => listFiles(path.join(demos.root, 'calls'));
 
-/** KiCad's own answer: WriteDRCReport run directly on the demo in place (its project file beside it), unsandboxed. */
-function directDrc(rel: string) {
-  const out = path.join(tmp, `${rel.replace(/[/ ]/g, '_')}.rpt`);
-  execFileSync('/usr/bin/python3', [
-    '-c',
-    'import pcbnew, sys; b = pcbnew.LoadBoard(sys.argv[1]); ' +
-      'assert pcbnew.WriteDRCReport(b, sys.argv[2], pcbnew.EDA_UNITS_MILLIMETRES, True)',
-    path.join(DEMOS, rel),
-    out,
-  ]);
-  return parseDrcReport(fs.readFileSync(out, 'utf8'));
+/** KiCad's own answer: kicad-cli run directly (unsandboxed, a fresh HOME) on a board text with its project file. */
+function directDrc(text: string, project: Buffer | undefined, schematic?: Record<string, Buffer>) {
+  const dir = fs.mkdtempSync(path.join(tmp, 'direct-'));
+  fs.writeFileSync(path.join(dir, 'b.kicad_pcb'), text);
+  if (project) fs.writeFileSync(path.join(dir, 'b.kicad_pro'), project);
+  for (const [name, data] of Object.entries(schematic ?? {})) fs.writeFileSync(path.join(dir, name), data);
+  const args = [
+    'pcb',
+    'drc',
+    '--format',
+    'json',
+    '--severity-error',
+    '--severity-warning',
+    '-o',
+    'b.json',
+    'b.kicad_pcb',
+  ];
+  if (schematic) args.splice(2, 0, '--schematic-parity');
+  execFileSync('kicad-cli', args, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, stdio: 'ignore' });
+  return parseDrcJson(fs.readFileSync(path.join(dir, 'b.json'), 'utf8'));
 }
+const demoFile = (rel: string) => fs.readFileSync(path.join(DEMOS, rel));
 
-describe('eda.run_drc through KiCad 6', () => {
-  it('pic_programmer: 2 silk_over_copper errors, nothing unconnected, the report in the call folder', async () => {
+describe('eda.run_drc through kicad-cli (KiCad 9)', () => {
+  it('pic_programmer: clean but for the library checks set aside, the JSON report in the call folder', async () => {
     const tc = toolContext();
     const r = await tool.handler(
       { board_path: demos.board('pic_programmer/pic_programmer.kicad_pcb'), max_items: 1000 },
       tc,
     );
     expect(r).toMatchObject({
-      passed: false,
-      violation_count: 2,
-      error_count: 2,
-      warning_count: 0,
+      passed: true,
+      violation_count: 0,
+      error_count: 0,
       unconnected_count: 0,
       footprint_error_count: 0,
-      unconnected: [],
       truncated: false,
+      // Footprint library "footprints" is the demo's own table, not in the call's private KiCad settings.
+      environment_excluded: { lib_footprint_issues: 63 },
       board: { footprints: 63, pads: 247, nets: 112, copper_layers: ['F.Cu', 'B.Cu'] },
     });
-    expect(r.kicad_version).toMatch(/^6\.0\./);
-    // As KiCad reports them: the board outline against a silkscreen line at (171.45, 36.195) and (172.72, 36.195).
-    expect(r.violations).toEqual(
-      [171.45, 172.72].map((x) => ({
-        type: 'silk_over_copper',
-        severity: 'error',
-        description: 'Silkscreen clipped by solder mask',
-        rule: 'board setup constraints silk',
-        items: [
-          { description: 'Line on Edge.Cuts', position_mm: { x: 73.66, y: 40.64 } },
-          { description: 'Line on F.Silkscreen', position_mm: { x, y: 36.195 } },
-        ],
-      })),
-    );
-    expect(r.report_file).toMatch(/^calls\/eda\.run_drc\/[0-9a-f-]{36}\/out\/drc\.rpt$/);
+    expect(r.schematic_parity).toBeUndefined();
+    expect(r.kicad_version).toMatch(/^9\./);
+    expect(r.report_file).toMatch(/^calls\/eda\.run_drc\/[0-9a-f-]{36}\/out\/drc\.json$/);
     expect(tc.outputFiles).toEqual([r.report_file]);
-    expect(fs.readFileSync(path.join(demos.root, r.report_file), 'utf8')).toContain('** Found 2 DRC violations **');
+    const report = JSON.parse(fs.readFileSync(path.join(demos.root, r.report_file), 'utf8'));
+    expect(report.violations).toHaveLength(63);
+    // Only the report stays: the staged board and KiCad's private settings are gone.
+    expect(listFiles(path.join(demos.root, path.dirname(path.dirname(r.report_file))))).toEqual(['out/drc.json']);
   });
 
-  it('a board with its tracks removed: unconnected pads between pads of one net, dangling vias as warnings', async () => {
-    const text = fs.readFileSync(path.join(DEMOS, 'pic_programmer/pic_programmer.kicad_pcb'), 'utf8');
-    const unrouted = text
-      .split('\n')
-      .filter((l) => !l.startsWith('  (segment '))
-      .join('\n');
+  it('a board with its tracks removed: the same unconnected items and dangling vias as kicad-cli run directly', async () => {
+    const text = demoFile('pic_programmer/pic_programmer.kicad_pcb').toString('utf8');
+    const unrouted = text.replace(/^\t\(segment\n(?:\t\t.*\n)*?\t\)\n/gm, '');
     fs.mkdirSync(path.join(demos.root, 'unrouted'), { recursive: true });
     fs.writeFileSync(path.join(demos.root, 'unrouted/pic.kicad_pcb'), unrouted);
-    // Its project file beside it, as the tool copies it: it sets the severities (silk_over_copper an error here).
-    const project = fs.readFileSync(path.join(DEMOS, 'pic_programmer/pic_programmer.kicad_pro'));
+    const project = demoFile('pic_programmer/pic_programmer.kicad_pro');
     fs.writeFileSync(path.join(demos.root, 'unrouted/pic.kicad_pro'), project);
     const board = parseBoard(unrouted, 'pic');
     expect(board.tracks).toHaveLength(0);
     const r = await drc('unrouted/pic.kicad_pcb');
     expect(r.passed).toBe(false);
-    const direct = directDrcOf(unrouted, project);
-    expect(r.unconnected_count).toBe(direct.unconnected.length);
-    expect(r.unconnected).toEqual(direct.unconnected);
+    const direct = directDrc(unrouted, project);
     expect(r.unconnected_count).toBeGreaterThan(0);
+    expect(r.unconnected).toEqual(direct.unconnected);
+    expect(r.violations).toEqual(direct.violations);
     for (const u of r.unconnected) {
       expect(u).toMatchObject({ type: 'unconnected_items', severity: 'error' });
       expect(u.items).toHaveLength(2);
-      const nets = u.items.map((i) => /\[([^\]]+)\]/.exec(i.description)?.[1]);
-      expect(nets[0]).toBe(nets[1]);
     }
-    // The two silkscreen errors stay; each of the board's vias now dangles (a warning in pic_programmer's project).
-    expect(r.error_count).toBe(2);
     expect(r.violations.filter((v) => v.type === 'via_dangling')).toHaveLength(board.vias.length);
-    expect(r.warning_count).toBe(board.vias.length);
   });
 
-  it.each(DEMO_BOARDS)('%s: the same violations as KiCad run in place', async (rel) => {
-    const r = await drc(demos.board(rel));
-    const direct = directDrc(rel);
-    expect([r.violation_count, r.unconnected_count, r.footprint_error_count]).toEqual([
-      direct.violations.length,
-      direct.unconnected.length,
-      direct.footprint_errors.length,
-    ]);
-    expect(r.violations).toEqual(direct.violations);
+  it('schematic_path: pic_programmer against its own schematic (two sheets) matches; against another, it does not', async () => {
+    const boardPath = demos.board('pic_programmer/pic_programmer.kicad_pcb');
+    const own = await drc(boardPath, undefined, demos.schematic('pic_programmer/pic_programmer.kicad_sch'));
+    // KiCad finds every footprint and net as the schematic has them; its footprints come from the demo's own
+    // library nickname "footprints" where the symbols name KiCad's libraries: footprint_symbol_mismatch warnings.
+    expect(own.schematic_parity).toMatchObject({
+      schematic_path: 'demos/pic_programmer/pic_programmer.kicad_sch',
+      matches: true,
+      missing_footprints: [],
+      extra_footprints: [],
+      net_conflicts: [],
+    });
+    expect(own.footprint_error_count).toBe(Object.values(own.schematic_parity!.other).reduce((a, b) => a + b, 0));
+    const other = await drc(boardPath, undefined, demos.schematic('ecc83/ecc83-pp.kicad_sch'));
+    expect(other.passed).toBe(false);
+    expect(other.schematic_parity!.matches).toBe(false);
+    expect(other.schematic_parity!.missing_footprints.length).toBeGreaterThan(0);
+    expect(other.schematic_parity!.extra_footprints.length).toBeGreaterThan(0);
+    const direct = directDrc(demoFile('pic_programmer/pic_programmer.kicad_pcb').toString('utf8'), undefined, {
+      'b.kicad_sch': demoFile('ecc83/ecc83-pp.kicad_sch'),
+    });
+    expect(other.footprint_errors).toEqual(direct.footprint_errors);
+  });
+
+  it('schematic_path outside the workspace, or not a schematic: refused before KiCad runs, writing nothing', async () => {
+    const boardPath = demos.board('ecc83/ecc83-pp.kicad_pcb');
+    const before = calls();
+    const out = await rejection(drc(boardPath, undefined, '../../etc/x.kicad_sch'));
+    expect(out).toBeInstanceOf(InvalidArgumentsError);
+    expect(out.message).toContain('outside the workspace');
+    const notSch = await rejection(drc(boardPath, undefined, boardPath));
+    expect(notSch).toBeInstanceOf(InvalidArgumentsError);
+    expect(notSch.message).toContain('is not a .kicad_sch file');
+    fs.writeFileSync(path.join(demos.root, 'garbage.kicad_sch'), '(kicad_sch (version 20250114)\n  (sheet\n');
+    const bad = await rejection(drc(boardPath, undefined, 'garbage.kicad_sch'));
+    expect(bad).toBeInstanceOf(InvalidArgumentsError);
+    expect(calls()).toEqual(before);
   });
 
   it('kills the engine when the call is aborted', async () => {
@@ -121,7 +141,7 @@ describe('eda.run_drc through KiCad 6', () => {
     const before = calls();
     const running = drc(boardPath, ac.signal);
     const engines = () => enginesUnder(demos.root);
-    await expect.poll(() => engines().length).toBeGreaterThan(0);
+    await expect.poll(() => engines().length, { timeout: 60_000 }).toBeGreaterThan(0);
     ac.abort(new Error('cancelled by the test'));
     await expect(running).rejects.toThrow('cancelled by the test');
     await expect.poll(() => engines()).toEqual([]);
@@ -174,8 +194,14 @@ describe('eda.run_drc refuses bad input naming the file, writing nothing', () =>
     const text = '(kicad_pcb (version 20211014) (generator x)\n  (bogus 1)\n)\n';
     const e = await refused(write('bad/token.kicad_pcb', text));
     expect(e).toBeInstanceOf(ToolError);
+    expect(e.message).toBe('KiCad failed on bad/token.kicad_pcb (drc): Failed to load board');
+  });
+
+  it('a board of a KiCad newer than 9: refused naming its format', async () => {
+    const e = await refused(write('bad/future.kicad_pcb', '(kicad_pcb (version 20270101) (generator x)\n)\n'));
+    expect(e).toBeInstanceOf(ToolError);
     expect(e.message).toBe(
-      "KiCad's board engine failed on bad/token.kicad_pcb (drc): OSError: Unknown token 'bogus' in 'bad/token.kicad_pcb', line 2, offset 4.",
+      'bad/future.kicad_pcb: the board is format 20270101, written by a KiCad newer than this engine (KiCad 9 reads up to 20241229)',
     );
   });
 
@@ -187,33 +213,18 @@ describe('eda.run_drc refuses bad input naming the file, writing nothing', () =>
     expect(missing.message).toBe('board_path "nowhere/board.kicad_pcb" cannot be read: ENOENT');
   });
 
-  it('without KiCad: TOOL_UNAVAILABLE naming the Debian package', async () => {
-    setKicadPython('/nonexistent/python3');
+  it('without KiCad 9: TOOL_UNAVAILABLE naming kicad-cli, the Debian package and the suite', async () => {
+    setKicadCli('/nonexistent/kicad-cli');
     try {
       const e = await refused(demos.board('ecc83/ecc83-pp.kicad_pcb'));
       expect(e).toBeInstanceOf(ToolUnavailableError);
-      expect(e.message).toBe(KICAD_MISSING);
-      expect(e.details).toMatchObject({ package: 'kicad' });
+      expect(e.message).toBe(KICAD_CLI_MISSING);
+      expect(e.details).toMatchObject({ package: 'kicad', suite: 'bookworm-backports' });
     } finally {
-      setKicadPython('/usr/bin/python3');
+      setKicadCli('kicad-cli');
     }
   });
 });
-
-/** Direct DRC of a board text with its project file (written to a folder of the temp folder). */
-function directDrcOf(text: string, project: Buffer) {
-  const dir = fs.mkdtempSync(path.join(tmp, 'text-'));
-  fs.writeFileSync(path.join(dir, 'b.kicad_pcb'), text);
-  fs.writeFileSync(path.join(dir, 'b.kicad_pro'), project);
-  execFileSync('/usr/bin/python3', [
-    '-c',
-    'import pcbnew, sys; b = pcbnew.LoadBoard(sys.argv[1]); ' +
-      'assert pcbnew.WriteDRCReport(b, sys.argv[2], pcbnew.EDA_UNITS_MILLIMETRES, True)',
-    path.join(dir, 'b.kicad_pcb'),
-    path.join(dir, 'b.rpt'),
-  ]);
-  return parseDrcReport(fs.readFileSync(path.join(dir, 'b.rpt'), 'utf8'));
-}
 
 /** Processes whose command line names a path under `root` (the sandbox and the engine of a call). */
 function enginesUnder(root: string): number[] {
