@@ -88,6 +88,7 @@ export const ConfigSchema = z.object({
   SERVICE_ENGINE_MEMORY_MB: z.coerce.number().int().min(0).default(2048),
   SERVICE_ENGINE_CPU_SECONDS: z.coerce.number().int().min(0).default(3600),
   SERVICE_EDA_PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  SERVICE_EDA_KICAD_CLI: z.string().min(1).default('kicad-cli'),
   SERVICE_EDA_WORKER_MEMORY_MB: z.coerce.number().int().min(32).default(512),
   SERVICE_MODEL_PRICES_PATH: z.string().min(1).optional(),
   SERVICE_RUN_SPEND_ALERT_USD: z.coerce.number().finite().min(0).default(5),
@@ -177,7 +178,9 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, string> = {
   SERVICE_ENGINE_CPU_SECONDS:
     'CPU time of each process of a sandboxed engine run, seconds (3600; 0: no limit): RLIMIT_CPU, then killed',
   SERVICE_EDA_PYTHON:
-    "the Python interpreter that imports KiCad's board engine pcbnew (/usr/bin/python3, Debian's kicad package); without it eda.run_drc, export_gerber and auto_route are unavailable",
+    "the Python interpreter that imports KiCad's board engine pcbnew (/usr/bin/python3, Debian's kicad package); without it eda.auto_route is unavailable",
+  SERVICE_EDA_KICAD_CLI:
+    "KiCad 9's command line (kicad-cli on PATH; Debian's kicad from bookworm-backports); missing or older than 9, eda.run_drc and export_gerber are unavailable",
   SERVICE_EDA_WORKER_MEMORY_MB:
     "heap (old generation) of the eda adapter's worker thread that reads KiCad files, MB (512); a file that exhausts it is a tool error and the thread is replaced, the node goes on",
   SERVICE_EXEMPT_LOCAL_WRITES:

@@ -3,7 +3,7 @@ import { createAdapterService } from '../kit/adapter.service.ts';
 import { configureEngines } from '../kit/sandbox.ts';
 import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { edaTools } from './tools.ts';
-import { kicadEngineStatus, setKicadPython } from './engine.ts';
+import { kicadEngineStatus, setKicadCli, setKicadPython } from './engine.ts';
 import { closeEdaPool, setEdaWorkerMemory } from './load.ts';
 
 const edaAdapter = createAdapterService({
@@ -15,15 +15,17 @@ const edaAdapter = createAdapterService({
 });
 
 /**
- * The `eda` adapter (role `adapter:eda`): KiCad 6 files. Schematic tools (netlist, BOM, pin map, ERC, SPICE export,
- * schematic generation) read the S-expressions natively; board tools (DRC, Gerber and drill, autorouting) run KiCad's own
- * board engine, the Python module `pcbnew` under /usr/bin/python3, sandboxed. Without KiCad the adapter reports itself
- * degraded naming the tools that are unavailable and the Debian package; those tools fail with TOOL_UNAVAILABLE.
+ * The `eda` adapter (role `adapter:eda`): KiCad files. Schematic tools (netlist, BOM, pin map, ERC, SPICE export,
+ * schematic generation) read the S-expressions natively; DRC and Gerber/drill/position files run KiCad 9's command line
+ * kicad-cli, autorouting edits the board through KiCad's Python module `pcbnew`, all sandboxed. Without KiCad 9 the
+ * adapter reports itself degraded naming the tools that are unavailable, the Debian package and the suite
+ * (bookworm-backports); those tools fail with TOOL_UNAVAILABLE.
  * KiCad files are read in the adapter's worker pool (workers/eda), destroyed when the actor stops.
  */
 export const createEdaAdapter = (infra: Infra) => {
   configureEngines(infra.config);
   setKicadPython(infra.config.SERVICE_EDA_PYTHON);
+  setKicadCli(infra.config.SERVICE_EDA_KICAD_CLI);
   setEdaWorkerMemory(infra.config.SERVICE_EDA_WORKER_MEMORY_MB);
   const schema = edaAdapter(infra);
   return { ...schema, stopped: () => closeEdaPool() };

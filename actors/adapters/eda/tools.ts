@@ -9,7 +9,7 @@ import { schematicTools } from './schematic.tools.ts';
 
 /**
  * The eda tools, each from its own module: the schematic ones read KiCad's files natively (they work without KiCad),
- * the board ones run KiCad's pcbnew (engine.ts ENGINE_TOOLS).
+ * the board ones run KiCad 9: kicad-cli for DRC and Gerbers, pcbnew for auto_route (engine.ts ENGINE_TOOLS).
  */
 export function edaTools(ws: Workspace): ToolDefinition<any, any>[] {
   return [

@@ -6,19 +6,26 @@ import { useTestNode } from '../../../support/node.ts';
 import { callTool, okData } from '../../../support/tools.ts';
 import { demoWorkspace } from './demo-workspace.ts';
 
-// A node whose Python cannot import pcbnew (as on a machine without Debian's kicad): the adapter is degraded and says
-// which tools are unavailable; those fail with TOOL_UNAVAILABLE naming the package; the native tools still work.
+// A node without KiCad 9 (no kicad-cli, a Python that cannot import pcbnew: a machine without Debian's kicad from
+// bookworm-backports): the adapter is degraded and says which tools are unavailable, naming kicad-cli, the package
+// and the suite; those fail with TOOL_UNAVAILABLE the same way; the native tools still work.
 const workspace = demoWorkspace('eda-nokicad-', ['ecc83']);
 const t = useTestNode({
   roles: 'tools,adapter:eda',
-  env: { SERVICE_WORKSPACE: workspace, SERVICE_EDA_PYTHON: '/nonexistent/python3' },
+  env: {
+    SERVICE_WORKSPACE: workspace,
+    SERVICE_EDA_PYTHON: '/nonexistent/python3',
+    SERVICE_EDA_KICAD_CLI: '/nonexistent/kicad-cli',
+  },
 });
 afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
 
 describe('the eda adapter without KiCad', () => {
-  it('reports itself degraded, naming the unavailable tools and the Debian package', async () => {
+  it('reports itself degraded, naming the unavailable tools, kicad-cli, the Debian package and the suite', async () => {
     const health = await call(t.node.broker, adapterActions('eda').health, {});
     const manifest = await call(t.node.broker, adapterActions('eda').manifest, {});
+    expect(health.message).toContain('kicad-cli');
+    expect(health.message).toContain('bookworm-backports');
     expect(health).toMatchObject({
       status: 'degraded',
       message: expect.stringContaining('Debian package kicad'),
@@ -36,7 +43,8 @@ describe('the eda adapter without KiCad', () => {
     ] as const) {
       const o = await callTool(t.node.broker, tool, args);
       expect(o.status === 'error' && o.error.type, JSON.stringify(o)).toBe('TOOL_UNAVAILABLE');
-      expect(JSON.stringify(o)).toContain('Debian package kicad');
+      expect(JSON.stringify(o)).toContain('Debian package kicad from the suite bookworm-backports');
+      expect(JSON.stringify(o)).toContain('kicad-cli');
     }
     expect(fs.existsSync(`${workspace}/gerbers`)).toBe(false);
   });
