@@ -1,39 +1,10 @@
 import type { Decider, DecisionTarget } from '../../contracts/actions/approvals.actions.ts';
 import type { NodeApprovalKind } from '../../contracts/actions/twin-approvals.actions.ts';
-import type {
-  ApprovalDecision,
-  ApprovalItem,
-  ApprovalKind,
-  GateFinding,
-  LedgerKind,
-} from '../../contracts/approvals.ts';
+import type { ApprovalDecision, ApprovalItem, ApprovalKind, LedgerKind } from '../../contracts/approvals.ts';
+import type { Refusal, SourceItem } from './source-item.ts';
 import { etagOf, targetRefusal } from './target.ts';
 
-/** Where an item comes from and where its decision goes (never served). */
-export type ItemSource =
-  | { type: 'gate'; run_id: string; gate_id: string; gone: boolean; idems: string[] }
-  | { type: 'ledger'; ledger_id: string; kind: LedgerKind }
-  | { type: 'node'; node_id: string; kind: NodeApprovalKind };
-
-/** An item as its source gives it: every served field except the viewer's (decidable, not_decidable_reason). */
-export type SourceItem = Omit<
-  ApprovalItem,
-  | 'decidable'
-  | 'not_decidable_reason'
-  | 'allowed_decisions'
-  | 'rework_targets'
-  | 'findings'
-  | 'detail'
-  | 'reason_required_for'
-> & {
-  allowed_decisions: ApprovalDecision[];
-  rework_targets: string[];
-  findings: GateFinding[];
-  detail: Record<string, unknown>;
-  /** Why nobody can decide it now although it is pending (elicitation route, a decision awaiting delivery, ...). */
-  blocked: string | null;
-  source: ItemSource;
-};
+export type { ItemSource, Refusal, SourceItem } from './source-item.ts';
 
 /** Kinds only a person decides (SPEC Gateway rule 5): an agent is refused unless the deployment allows it. */
 export const HUMAN_AUTHORITY_KINDS: readonly ApprovalKind[] = ['human_authority', 'design_loop'];
@@ -114,9 +85,6 @@ export interface DecideCommand {
   /** The item state or gate instance the decider saw (If-Match, phase, attempt); none: whatever stands now. */
   target?: DecisionTarget;
 }
-
-/** Why a decision is refused: the catalogue code fixes the HTTP status (SPEC "HTTP statuses of the approvals API"). */
-export type Refusal = { code: 'FORBIDDEN' | 'CONFLICT' | 'VALIDATION_FAILED'; message: string };
 
 /** Where an accepted decision goes: the owning actor of the item (ARCHITECTURE "approvals"), or the queue's own save. */
 export type ApprovalEffect =

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { DecisionTarget } from '../../contracts/actions/approvals.actions.ts';
-import type { Refusal, SourceItem } from './approval.machine.ts';
+import type { Refusal, SourceItem } from './source-item.ts';
 
 /**
  * The entity tag of an item (strong, quoted): a digest of its id, status, the gate instance it shows (`gate_id` is

@@ -1,4 +1,4 @@
-import type { RunEffect } from './run.machine.ts';
+import type { RunEffect } from './run.commands.ts';
 import type { RunState } from './run.types.ts';
 
 /** A run that ended takes no further decision and resumes nothing. */
