@@ -4,13 +4,16 @@ import type { RunLimits, RunState } from './run.types.ts';
 
 type PhaseDef = RunState['flow']['definition']['phases'][number];
 
+/** Phase statuses a cancelled run stopped (decision 0140): its views show them as `cancelled`. */
+const STOPPED_BY_CANCEL: readonly string[] = ['pending', 'running', 'awaiting_gate'];
+
 /** What every view of a phase starts with: its id, title, status, attempt, retries and times. */
 export function phaseHead(s: RunState, p: PhaseDef) {
   const ps = s.phases[p.id];
   return {
     id: p.id,
     title: p.title,
-    status: ps.status,
+    status: s.status === 'cancelled' && STOPPED_BY_CANCEL.includes(ps.status) ? 'cancelled' : ps.status,
     attempt: ps.attempt,
     retries: ps.retries,
     started_at: ps.started_at ?? null,

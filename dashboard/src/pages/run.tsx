@@ -15,6 +15,7 @@ import {
 } from '../api/runs.ts';
 import { ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
 import { VerdictBadge } from '../ui/flow-badges.tsx';
+import { CancelRun } from './run-cancel.tsx';
 import { GatePanel } from './run-gate.tsx';
 import { Baselines, Decisions, Lifecycle, PhaseTimeline, Revisions } from './run-sections.tsx';
 
@@ -51,6 +52,7 @@ export function Component() {
         <PhaseTimeline run={r} flow={flow.data} lifecycle={lifecycle.data} />
         <div>
           <GatePanel run={r} ended={ended} />
+          {!ended && <CancelRun run={r} />}
           {lifecycle.data ? (
             <Lifecycle lifecycle={lifecycle.data} />
           ) : (

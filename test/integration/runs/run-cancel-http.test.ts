@@ -131,7 +131,14 @@ describe('POST /v1/runs/{id}/cancel', () => {
     expect(decided.status).toBe(409);
     expect((await http('POST', `/v1/runs/${id}/cancel`, { reason: 'twice' })).status).toBe(409);
 
-    expect((await http('GET', `/v1/runs/${id}/lifecycle`)).json.verdict).toBe('CANCELLED');
+    // Every phase the run had not finished reads cancelled: the run view, the flow state, the lifecycle.
+    const view = (await http('GET', `/v1/runs/${id}`)).json;
+    expect(view.phases.map((p: Json) => p.status)).toEqual(view.phases.map(() => 'cancelled'));
+    const flow = (await http('GET', `/v1/runs/${id}/flow-state`)).json;
+    expect(flow.phases.map((p: Json) => p.status)).toEqual(flow.phases.map(() => 'cancelled'));
+    const life = (await http('GET', `/v1/runs/${id}/lifecycle`)).json;
+    expect(life.verdict).toBe('CANCELLED');
+    expect(life.phases.map((p: Json) => p.execution_status)).toEqual(life.phases.map(() => 'CANCELLED'));
     const changes = await http('GET', `/v1/twin/runs/${id}/changes`);
     expect(changes.json.revisions.length).toBeGreaterThan(0);
     expect(changes.json.revisions.map((rev: Json) => rev.status)).toEqual(
