@@ -73,11 +73,14 @@ describe('the twin query actions for gates and runs', () => {
       properties: expect.objectContaining({ max_von_mises_mpa: 58.4 }),
     });
     expect(evidence.verification).toBeNull();
+    // The waivers its set revision states (none): every view passes them to the evaluator (decision 0080).
+    expect(evidence.waivers).toEqual({ [cs.item_ref]: {} });
     expect(await call(h.broker, T.gateEvidence, { project_id: P, run_id: 'other' })).toEqual({
       constraints: [],
       result: null,
       geometry: null,
       verification: null,
+      waivers: {},
     });
 
     let records = await call(h.broker, T.runRecords, { run_id: RUN });
