@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RequirementVerdictSchema } from './requirement-verdicts.ts';
+import { GateFindingSchema } from './gate-findings.ts';
 
 /** Approval item kinds (SPEC "Approval item (normalized)", field kind). */
 export const ApprovalKindSchema = z.enum([
@@ -56,33 +57,8 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 export const ApprovalRouteSchema = z.enum(['dashboard', 'elicitation']);
 export type ApprovalRoute = z.infer<typeof ApprovalRouteSchema>;
 
-/** Gate finding kinds (SPEC "Gate finding"); an unrecognised finding is `other` and keeps its full message. */
-export const GateFindingKindSchema = z.enum([
-  'missing_deliverable',
-  'ungrounded',
-  'constraint_violation',
-  'analysis',
-  'geometry',
-  'other',
-]);
-export type GateFindingKind = z.infer<typeof GateFindingKindSchema>;
-
-/**
- * Gate finding `{kind, severity, message}` (SPEC "Gate finding"); severity is a free string in the spec. `source`
- * `model`: added by the gate_check model (severity at most `warning`, never blocking); absent: a deterministic check.
- */
-export const GateFindingSchema = z.object({
-  kind: GateFindingKindSchema,
-  severity: z.string(),
-  message: z.string(),
-  source: z.literal('model').optional(),
-  /**
-   * A finding a person may approve over with an `override_reason` (a hand calculation over its allowable; decision
-   * 0060); absent: approving over it is never offered.
-   */
-  overridable: z.boolean().optional(),
-});
-export type GateFinding = z.infer<typeof GateFindingSchema>;
+export { GateFindingKindSchema, GateFindingSchema } from './gate-findings.ts';
+export type { GateFinding, GateFindingKind } from './gate-findings.ts';
 
 /** Values of the `X-Service-Surface` header (SPEC "Authentication / Gateway" rule 3); anything else is 422. */
 export const SurfaceHeaderSchema = z.enum(['dashboard', 'cli', 'agent']);

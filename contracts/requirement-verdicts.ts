@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GateFinding } from './approvals.ts';
+import type { GateFinding } from './gate-findings.ts';
 import { RequirementEvidenceSchema, RequirementStatusSchema, type RequirementResult } from './design-flows.ts';
 import {
   ANALYSIS_METRICS,

@@ -1,5 +1,5 @@
 import type { ProviderFamily } from '../../../contracts/harness.ts';
-import { FIRST_PARTY_BASE_URL, isFirstParty as atFirstPartyUrl, modelFits as familyFits } from '../calls/index.ts';
+import { FIRST_PARTY_BASE_URL, isFirstParty as atFirstPartyUrl, modelFits as familyFits } from '../calls/family-fit.ts';
 
 /**
  * Which models a provider can serve (SPEC rule 10), as the config part asks it of a configured provider: the one
