@@ -1,7 +1,8 @@
 /**
- * Reads the text report of KiCad 6's `WriteDRCReport` (millimetres): sections opened by `** Found N <what> **`, each
- * item `[<key>]: <message>`, then `    <rule>; Severity: <severity>`, then up to two `    @(<x> mm, <y> mm): <item>`
- * lines (RC_ITEM::ShowReport). A report that does not read this way is an error, never a guess.
+ * Reads the text report of KiCad's `WriteDRCReport` (millimetres; auto_route's check of the board it wrote through
+ * pcbnew): sections opened by `** Found N <what> **`, each item `[<key>]: <message>`, then `    <rule>; <severity>`
+ * (KiCad 9; KiCad 6 wrote `; Severity: <severity>`), then up to two `    @(<x> mm, <y> mm): <item>` lines
+ * (RC_ITEM::ShowReport). A report that does not read this way is an error, never a guess.
  */
 export interface DrcItem {
   description: string;
@@ -26,7 +27,7 @@ export class DrcReportError extends Error {
 
 const SECTION = /^\*\* Found (\d+) (DRC violations|unconnected pads|Footprint errors) \*\*$/;
 const HEAD = /^\[([^\]]+)\]: (.*)$/;
-const RULE = /^ {4}(.*); Severity: (\S+)$/;
+const RULE = /^ {4}(.*); (?:Severity: )?(error|warning|exclusion|ignore|info)$/;
 const ITEM = /^ {4}@\((-?[\d.]+) mm, (-?[\d.]+) mm\): (.*)$/;
 
 export function parseDrcReport(text: string): DrcReport {

@@ -34,24 +34,29 @@ def layer_tag(board, layer):
     return "%d.%s" % (layer, pcbnew.BOARD.GetStandardLayerName(layer).replace(".", "_"))
 
 
+# KiCad 9's pads carry a padstack: shape, size and position are asked per layer. The demos' pads (and every pad not
+# in a custom padstack mode) keep one shape for all layers, stored under PADSTACK.ALL_LAYERS (F_Cu).
+ALL = pcbnew.PADSTACK.ALL_LAYERS
+
+
 def pad_segment(pad):
     """A round pad as route-rnd's terminal form, a zero-length line as wide as the pad; other shapes: None (they go as
     their polygon). Measured on ecc83: sending ovals and rectangles as capped lines too doubled the clearance errors."""
-    if pad.GetShape() != pcbnew.PAD_SHAPE_CIRCLE:
+    if pad.GetShape(ALL) != pcbnew.PAD_SHAPE_CIRCLE:
         return None
-    c = pad.ShapePos()
-    return (c.x, c.y), (c.x, c.y), pad.GetSize().x
+    c = pad.ShapePos(ALL)
+    return (c.x, c.y), (c.x, c.y), pad.GetSize(ALL).x
 
 
 def pad_outline(pad):
     """A non-round pad's outline: its rotated size rectangle for ovals, rectangles, rounded and chamfered rectangles
     (it covers them; four corners keep the router's triangulation small, where an oval's polygon has dozens), else
     KiCad's own polygon of the pad."""
-    if pad.GetShape() not in (pcbnew.PAD_SHAPE_OVAL, pcbnew.PAD_SHAPE_RECT, pcbnew.PAD_SHAPE_ROUNDRECT,
+    if pad.GetShape(ALL) not in (pcbnew.PAD_SHAPE_OVAL, pcbnew.PAD_SHAPE_RECT, pcbnew.PAD_SHAPE_ROUNDRECT,
                               pcbnew.PAD_SHAPE_CHAMFERED_RECT):
-        outline = pad.GetEffectivePolygon().Outline(0)
+        outline = pad.GetEffectivePolygon(ALL).Outline(0)
         return [(outline.CPoint(i).x, outline.CPoint(i).y) for i in range(outline.PointCount())]
-    c, size = pad.ShapePos(), pad.GetSize()
+    c, size = pad.ShapePos(ALL), pad.GetSize(ALL)
     a = math.radians(-pad.GetOrientationDegrees())
     cos, sin = math.cos(a), math.sin(a)
     hw, hh = size.x / 2.0, size.y / 2.0
@@ -62,7 +67,7 @@ def pad_outline(pad):
 def open_nets(board, report_path):
     """Names of the nets with a missing connection, from KiCad's own DRC (its unconnected items name their nets):
     only those are routed, so a partly routed board keeps its routed nets as they are."""
-    pcbnew.WriteDRCReport(board, report_path, pcbnew.EDA_UNITS_MILLIMETRES, False)
+    pcbnew.WriteDRCReport(board, report_path, pcbnew.EDA_UNITS_MM, False)
     names, inside = set(), False
     with open(report_path, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -91,7 +96,7 @@ def main(argv):
         fail(2, "pcbnew cannot read the board")
 
     board.BuildConnectivity()
-    unrouted_before = board.GetConnectivity().GetUnconnectedCount()
+    unrouted_before = board.GetConnectivity().GetUnconnectedCount(False)
     wanted = options.get("nets")
     known = {n.GetNetname() for n in board.GetNetsByNetcode().values()}
     if wanted is not None:
@@ -107,7 +112,7 @@ def main(argv):
         return code > 0 and name in wanted
 
     ds = board.GetDesignSettings()
-    nc = board.GetNetClasses().GetDefault()
+    nc = board.GetDesignSettings().m_NetSettings.GetDefaultNetclass()
     rules = {
         "wire_thick": pcbnew.ToMM(nc.GetTrackWidth()),
         "wire_clr": pcbnew.ToMM(max(nc.GetClearance(), ds.GetBiggestClearanceValue())),

@@ -105,7 +105,7 @@ def main(argv):
     board = pcbnew.LoadBoard(board_path)
     copper = set(board.GetEnabledLayers().CuStack())
     nets = board.GetNetsByNetcode()
-    nc = board.GetNetClasses().GetDefault()
+    nc = board.GetDesignSettings().m_NetSettings.GetDefaultNetclass()
     skipped, wires, vias = {}, [], []
 
     for t in read_result(result_path):
@@ -145,7 +145,7 @@ def main(argv):
         if root in known:
             continue
         for x, y in ((x1, y1), (x2, y2)):
-            hit = next((p for p in pads if p.IsOnLayer(layer) and p.HitTest(pcbnew.wxPoint(x, y))), None)
+            hit = next((p for p in pads if p.IsOnLayer(layer) and p.HitTest(pcbnew.VECTOR2I(x, y))), None)
             if hit:
                 known[root] = hit.GetNetCode()
                 break
@@ -158,8 +158,8 @@ def main(argv):
             added["without_net"] += 1
             continue
         track = pcbnew.PCB_TRACK(board)
-        track.SetStart(pcbnew.wxPoint(x1, y1))
-        track.SetEnd(pcbnew.wxPoint(x2, y2))
+        track.SetStart(pcbnew.VECTOR2I(x1, y1))
+        track.SetEnd(pcbnew.VECTOR2I(x2, y2))
         track.SetWidth(width)
         track.SetLayer(layer)
         track.SetNet(nets[code])
@@ -171,7 +171,7 @@ def main(argv):
             added["without_net"] += 1
             continue
         via = pcbnew.PCB_VIA(board)
-        via.SetPosition(pcbnew.wxPoint(x, y))
+        via.SetPosition(pcbnew.VECTOR2I(x, y))
         via.SetWidth(dia)
         via.SetDrill(min(nc.GetViaDrill(), dia * 4 // 5))
         via.SetNet(nets[code])
@@ -182,13 +182,13 @@ def main(argv):
     # wire and via joined to the shorting one), leaving that connection unrouted rather than shorted.
     shorting = set()
     for _ in range(4):  # a torn-up route can uncover no new short, but a short reported once per pair is matched once
-        pcbnew.WriteDRCReport(board, drc_path, pcbnew.EDA_UNITS_MILLIMETRES, True)
+        pcbnew.WriteDRCReport(board, drc_path, pcbnew.EDA_UNITS_MM, True)
         found = set()
         for kind, net, x, y in shorts(drc_path):
             for root, obj in made:
                 if root not in shorting and obj.GetNetname() == net and (obj.GetClass() == "PCB_VIA") == (kind == "Via"):
                     p = obj.GetPosition() if kind == "Via" else obj.GetStart()
-                    if (abs(p.x - x) <= 1000 and abs(p.y - y) <= 1000) or obj.HitTest(pcbnew.wxPoint(x, y)):
+                    if (abs(p.x - x) <= 1000 and abs(p.y - y) <= 1000) or obj.HitTest(pcbnew.VECTOR2I(x, y)):
                         found.add(root)
         if not found:
             break
@@ -204,8 +204,8 @@ def main(argv):
     pcbnew.SaveBoard(out_path, board)
     saved = pcbnew.LoadBoard(out_path)
     saved.BuildConnectivity()
-    unrouted_after = saved.GetConnectivity().GetUnconnectedCount()
-    pcbnew.WriteDRCReport(saved, drc_path, pcbnew.EDA_UNITS_MILLIMETRES, True)
+    unrouted_after = saved.GetConnectivity().GetUnconnectedCount(False)
+    pcbnew.WriteDRCReport(saved, drc_path, pcbnew.EDA_UNITS_MM, True)
 
     with open(summary_path, "w", encoding="utf-8") as out:
         json.dump({"unrouted_after": unrouted_after, "added": added, "skipped": skipped}, out)

@@ -47,7 +47,7 @@ import json, sys, pcbnew
 b = pcbnew.LoadBoard(sys.argv[1])
 b.BuildConnectivity()
 tracks = [t for t in b.GetTracks()]
-print(json.dumps({"unconnected": b.GetConnectivity().GetUnconnectedCount(),
+print(json.dumps({"unconnected": b.GetConnectivity().GetUnconnectedCount(False),
   "tracks": sum(1 for t in tracks if t.GetClass() == "PCB_TRACK"),
   "vias": sum(1 for t in tracks if t.GetClass() == "PCB_VIA")}))
 `;
