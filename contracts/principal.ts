@@ -32,3 +32,30 @@ export function principalHas(p: Principal, scope: OAuthScope): boolean {
   if (scope === 'approvals:decide' && p.kind !== 'person') return false;
   return p.scopes.includes(scope);
 }
+
+/** Where a run was started: the HTTP API (`POST /v1/runs`) or a tool call (`flow.start_run`). */
+export const StartSurfaceSchema = z.enum(['http', 'mcp']);
+export type StartSurface = z.infer<typeof StartSurfaceSchema>;
+
+/**
+ * Who started a run (issue 29 point 3, decision 0113): the token's subject and client id. `verified` is true when the
+ * gateway checked a credential for it (an OAuth access token, or a token of the approvals token file, whose principal
+ * has no client nor kind); false for an MCP session's self-declared client name (the shared key or stdio).
+ */
+export const StartedBySchema = z.object({
+  subject: z.string().min(1),
+  client_id: z.string().min(1).nullable(),
+  kind: z.enum(['person', 'client']).nullable(),
+  verified: z.boolean(),
+  surface: StartSurfaceSchema,
+});
+export type StartedBy = z.infer<typeof StartedBySchema>;
+
+/** The started_by of a verified OAuth principal. */
+export const startedByOf = (p: Principal, surface: StartSurface): StartedBy => ({
+  subject: p.subject,
+  client_id: p.client_id,
+  kind: p.kind,
+  verified: true,
+  surface,
+});

@@ -16,7 +16,7 @@ import { FLOWS, freezeFlow } from './flows/index.ts';
 import type { PatchRow, PatchStore } from './patch.store.ts';
 import { affectedPhases, applyOperations, movedPast, PatchError } from './patches.ts';
 import { emptyRun } from './run.events.ts';
-import { runView } from './run.view.ts';
+import { runView, startedOf } from './run.view.ts';
 
 /** Builds the patched flow, turning every way the operations can be wrong into a 422 naming what (and where) it is. */
 function buildFlow(def: FlowDef, ops: FlowOperation[]): FlowDef {
@@ -248,7 +248,7 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
         );
       const flow = (await store.version(p.version_id))!;
       const runId = `run_${crypto.randomUUID()}`;
-      const request = { goal: p.goal, context: p.context };
+      const request = { goal: p.goal, context: p.context, ...startedOf(p) };
       const epoch = await d.store().create(
         {
           id: runId,

@@ -1,4 +1,5 @@
 import type { RunView } from '../../contracts/actions/runs.actions.ts';
+import { StartedBySchema, StartSurfaceSchema, type StartedBy, type StartSurface } from '../../contracts/principal.ts';
 import { allowedDecisions, overridable } from './run.machine.ts';
 import type { RunLimits, RunState } from './run.types.ts';
 
@@ -19,6 +20,22 @@ export function phaseHead(s: RunState, p: PhaseDef) {
     started_at: ps.started_at ?? null,
     finished_at: ps.finished_at ?? null,
   };
+}
+
+/**
+ * Who started a run and from where, as its stored start request keeps them (decision 0113): taken from the start
+ * action's `started_by`/`started_via`, which the gateway and the start tool set from the credential only.
+ */
+export const startedOf = (p: { started_by?: StartedBy | null; started_via?: StartSurface | null }) => ({
+  started_by: p.started_by ?? null,
+  started_via: p.started_via ?? null,
+});
+
+/** The started_by and started_via a stored start request records (null for runs started before they were). */
+function startedIn(request: Record<string, unknown>) {
+  const by = StartedBySchema.safeParse(request.started_by);
+  const via = StartSurfaceSchema.safeParse(request.started_via);
+  return { started_by: by.success ? by.data : null, started_via: via.success ? via.data : null };
 }
 
 /** The served view of a run's state (pure). */
@@ -61,6 +78,7 @@ export function runView(s: RunState, request: Record<string, unknown>, limits: R
     reworks: s.reworks,
     decisions: s.decisions as unknown as Record<string, unknown>[],
     ended: s.ended ?? null,
+    ...startedIn(request),
     created_at: s.created_at,
     updated_at: s.updated_at,
   };

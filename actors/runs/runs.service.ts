@@ -19,7 +19,7 @@ import { PATCH_FINDINGS_ORDER, type RunEffect, type Refusal } from './run.machin
 import { isNotOwner, notOwner, RunHost, type HostDeps, type RunLease } from './run-host.ts';
 import { createRunStore, type RunStore } from './run.store.ts';
 import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
-import { runView } from './run.view.ts';
+import { runView, startedOf } from './run.view.ts';
 
 export interface RunsOptions {
   /** Deterministic phase handlers; phases without one run through the phase brain when routed (executors.ts). */
@@ -78,7 +78,12 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
             keys: p.revise,
           });
         await store.saveVersion(flow);
-        const request = { goal: p.goal, context: p.context, ...(p.revise.length ? { revise: p.revise } : {}) };
+        const request = {
+          goal: p.goal,
+          context: p.context,
+          ...(p.revise.length ? { revise: p.revise } : {}),
+          ...startedOf(p),
+        };
         const epoch = await store.create(
           {
             id: runId,

@@ -13,7 +13,7 @@ import {
   UsageSummarySchema,
 } from '../design-flows.ts';
 import { AppliedPatchViewSchema, UsageTotalsSchema } from '../flows.ts';
-import { RunViewSchema } from './runs.actions.ts';
+import { RunViewSchema, StartedByField } from './runs.actions.ts';
 
 const RunId = z.object({ run_id: z.string().min(1) });
 
@@ -30,6 +30,7 @@ export const StartVersionSchema = z.object({
   project_id: z.string().min(1).nullable().optional(),
   goal: z.string().min(1).max(20_000),
   context: z.record(z.string(), z.unknown()).default({}),
+  ...StartedByField,
 });
 
 /**

@@ -4,6 +4,7 @@ import { DecisionChannelSchema, GateFindingSchema, OverrideField } from '../appr
 import { DesignFlowSchema } from '../flows.ts';
 import { ReviseKeySchema } from './twin-scope.actions.ts';
 import { RequirementVerdictSchema } from '../requirement-verdicts.ts';
+import { StartedBySchema, StartSurfaceSchema } from '../principal.ts';
 
 /** `POST /v1/runs` body: a design-flow request. `start: true` starts it at once (the only mode served). */
 export const RunStartSchema = z.object({
@@ -21,6 +22,12 @@ export const RunStartSchema = z.object({
   revise: z.array(ReviseKeySchema).max(50).default([]),
 });
 export type RunStart = z.infer<typeof RunStartSchema>;
+
+/** The principal of a run start and its surface, as the runs actor's start actions take them (never a body field). */
+export const StartedByField = {
+  started_by: StartedBySchema.nullable().default(null),
+  started_via: StartSurfaceSchema.nullable().default(null),
+};
 
 /** Who decides a gate and from which surface (SPEC "Decision record"). */
 export const DecisionIdentitySchema = z.object({
@@ -98,6 +105,10 @@ export const RunViewSchema = z.object({
   reworks: z.number().int(),
   decisions: z.array(z.record(z.string(), z.unknown())),
   ended: z.object({ status: z.string(), kind: z.string().optional(), message: z.string() }).nullable(),
+  /** Who started the run (decision 0113): null when the start was not authenticated, or for runs started before. */
+  started_by: StartedBySchema.nullable(),
+  /** Where the run was started (null for runs started before it was recorded). */
+  started_via: StartSurfaceSchema.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -126,7 +137,8 @@ export type RunCancelBody = z.infer<typeof RunCancelBodySchema>;
 
 /** Bus actions of the `runs` actor (one actor per run; the run id is the shard key). */
 export const RunsActions = {
-  start: defineAction('runs.start', RunStartSchema.extend({ design_flow: DesignFlowSchema }), RunViewSchema),
+  /** The bus start: the request plus who started it, set by the gateway or the tool from the credential only. */
+  start: defineAction('runs.start', RunStartSchema.extend({ design_flow: DesignFlowSchema, ...StartedByField }), RunViewSchema),
   get: defineAction('runs.get', z.object({ run_id: z.string() }), RunViewSchema),
   list: defineAction(
     'runs.list',

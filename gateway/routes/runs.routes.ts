@@ -23,6 +23,7 @@ import {
 } from '../../contracts/design-flows.ts';
 import { AppliedPatchViewSchema, DesignFlowSchema, UsageTotalsSchema } from '../../contracts/flows.ts';
 import { decideViaQueue, logIgnoredIdentity } from '../approvals/decide.ts';
+import { startedByOfRequest } from './run-starter.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(200) });
@@ -51,7 +52,14 @@ export function runsRoutes(deps: GatewayDeps) {
           valid: FLOW_IDS,
         });
       }
-      const run = await call(deps.caller, R.start, { ...req.body, design_flow: flow.data });
+      // Who started it comes from the Authorization header only (decision 0113): the body schema has no such field.
+      const started_by = await startedByOfRequest(deps, req.headers.authorization);
+      const run = await call(deps.caller, R.start, {
+        ...req.body,
+        design_flow: flow.data,
+        started_by,
+        started_via: 'http',
+      });
       return reply.code(201).header('location', `/v1/runs/${run.id}`).send(run);
     });
 

@@ -5,6 +5,7 @@ import { RunsActions as R } from '../../../contracts/actions/runs.actions.ts';
 import { ReviseKeySchema } from '../../../contracts/actions/twin-scope.actions.ts';
 import { FlowOperationSchema, FlowProposeSchema } from '../../../contracts/design-flows.ts';
 import { DesignFlowSchema } from '../../../contracts/flows.ts';
+import { startedByOfCaller } from './started-by.ts';
 import { defineTool, InvalidArgumentsError } from '../kit/tool.ts';
 import { flowCall } from './common.ts';
 
@@ -42,7 +43,13 @@ export const writeTools = [
         throw new InvalidArgumentsError('revise is taken with design_flow only: a flow version starts without it');
       if (a.version_id)
         return flowCall(
-          call(tc.ctx, F.startVersion, { version_id: a.version_id, project_id, goal: a.goal, context: a.context }),
+          call(tc.ctx, F.startVersion, {
+            version_id: a.version_id,
+            project_id,
+            goal: a.goal,
+            context: a.context,
+            ...startedByOfCaller(tc.caller),
+          }),
         );
       if (!a.design_flow)
         throw new InvalidArgumentsError(`give design_flow (${DesignFlowSchema.options.join(', ')}) or version_id`);
@@ -54,6 +61,7 @@ export const writeTools = [
           context: a.context,
           facts: a.facts,
           revise: a.revise,
+          ...startedByOfCaller(tc.caller),
         }),
       );
     },
