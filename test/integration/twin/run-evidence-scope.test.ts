@@ -47,6 +47,7 @@ describeEachDb((backend, make) => {
       } finally {
         await dispose();
       }
-    });
+      // A fresh embedded database runs every migration (about 20 s on a loaded 2-core machine): a generous deadline.
+    }, 300_000);
   });
 });
