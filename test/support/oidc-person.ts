@@ -1,23 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { TestIdp } from './oidc-provider.ts';
 
-/** A public client (no secret, PKCE) registered at the test provider for the authorization code flow (RFC 7591). */
-export async function registerPublicClient(idp: TestIdp, redirectUri: string): Promise<string> {
-  const res = await fetch(`${idp.issuer}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      redirect_uris: [redirectUri],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-    }),
-  });
-  const json = (await res.json()) as { client_id?: string };
-  if (!res.ok || !json.client_id) throw new Error(`registration refused: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json.client_id;
-}
-
 /**
  * A person's access token the way the dashboard gets one: authorization code with PKCE (S256) for `resource`, the
  * provider's login and consent completed for `account` (which is granted only the scopes its account may have).
@@ -27,7 +10,7 @@ export async function personToken(
   opts: { account: string; resource: string; scope: string },
 ): Promise<{ token: string; clientId: string }> {
   const redirect = 'http://127.0.0.1/callback';
-  const clientId = await registerPublicClient(idp, redirect);
+  const clientId = await idp.registerPublicClient(redirect);
   const issuer = new URL(idp.issuer);
   const insecure = { [oauth.allowInsecureRequests]: true };
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));

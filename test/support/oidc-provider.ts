@@ -3,10 +3,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import Provider, { errors } from 'oidc-provider';
+import { interactionHandler } from './oidc-interactions.ts';
 
-/** A test account: who logs in, and the scopes it may be granted at the resource servers. */
+/** A test account: who logs in, the scopes it may be granted at the resource servers, its ID token's claims. */
 export interface TestAccount {
   scopes: string[];
+  /** The `name` claim (scope `profile`). */
+  name?: string;
+  /** The `email` claim (scope `email`). */
+  email?: string;
 }
 
 export interface TestIdpOptions {
@@ -18,6 +23,11 @@ export interface TestIdpOptions {
   scopes?: string[];
   /** Access token lifetime, seconds (600). */
   accessTokenTtl?: number;
+  /**
+   * Serve a real HTML login form (login, any non-empty password, a Sign-in button) and a consent page (Continue) for
+   * a browser to fill in; false (default): the login completes by itself for the request's `login_hint`.
+   */
+  loginForm?: boolean;
 }
 
 export interface TestIdp {
@@ -31,6 +41,8 @@ export interface TestIdp {
    * client, with its `code` and `state`.
    */
   authorize(authorizationUrl: URL | string, account: string): Promise<URL>;
+  /** Registers a public client (RFC 7591: no secret, PKCE, one redirect URI), as an operator registers the dashboard. */
+  registerPublicClient(redirectUri: string): Promise<string>;
   /** Registers a confidential client (RFC 7591) for client credentials and gets it an access token. */
   clientCredentialsToken(opts: { resource: string; scope: string }): Promise<{ token: string; clientId: string }>;
   /** Signs arbitrary claims with this provider's key (typ at+jwt): for expired or malformed tokens. */
@@ -43,7 +55,8 @@ const DEFAULT_SCOPES = ['mcp:read', 'mcp:write', 'approvals:decide'];
 /**
  * A certified OpenID provider (oidc-provider v9) in-process on an ephemeral 127.0.0.1 port: open dynamic client
  * registration, PKCE, resource indicators issuing RS256 JWT access tokens for the configured resources, client
- * credentials, and interactions that complete by themselves for the account the request's `login_hint` names.
+ * credentials, ID tokens carrying the account's `name` and `email`, and interactions that complete by themselves for
+ * the request's `login_hint` or, with `loginForm`, through a login page a browser fills in.
  */
 export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
   const scopes = opts.scopes ?? DEFAULT_SCOPES;
@@ -59,9 +72,15 @@ export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
     jwks: { keys: [jwk] },
     cookies: { keys: [crypto.randomBytes(16).toString('hex')] },
     clients: [],
-    scopes: ['openid', 'offline_access', ...scopes],
-    findAccount: async (_ctx: unknown, id: string) =>
-      opts.accounts[id] ? { accountId: id, claims: async () => ({ sub: id }) } : undefined,
+    scopes: ['openid', 'offline_access', 'profile', 'email', ...scopes],
+    claims: { openid: ['sub'], profile: ['name'], email: ['email'] },
+    // The ID token of a code flow carries the profile claims (the access token is for the service, not userinfo).
+    conformIdTokenClaims: false,
+    findAccount: async (_ctx: unknown, id: string) => {
+      const a = opts.accounts[id];
+      if (!a) return undefined;
+      return { accountId: id, claims: async () => ({ sub: id, name: a.name, email: a.email }) };
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
@@ -95,10 +114,11 @@ export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
   });
 
   const callback = provider.callback();
+  const interaction = interactionHandler(provider, (id) => opts.accounts[id]?.scopes, opts.loginForm ?? false);
   server.on('request', (req, res) => {
-    const m = /^\/interaction\/([\w-]+)$/.exec(req.url ?? '');
-    if (!m || req.method !== 'GET') return callback(req, res);
-    completeInteraction(provider, opts.accounts, req, res).catch((err: Error) => {
+    const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm))?$/.exec(req.url ?? '');
+    if (!m) return callback(req, res);
+    interaction(req, res, m[1], m[2]).catch((err: Error) => {
       res.statusCode = 500;
       res.end(err.message);
     });
@@ -141,6 +161,15 @@ export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
       }
       throw new Error('authorization: too many redirects');
     },
+    async registerPublicClient(redirectUri) {
+      const reg = await post('/reg', {
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      });
+      return reg.client_id;
+    },
     async clientCredentialsToken({ resource, scope }) {
       const reg = await post('/reg', {
         grant_types: ['client_credentials'],
@@ -165,40 +194,4 @@ export async function startTestIdp(opts: TestIdpOptions): Promise<TestIdp> {
         server.close(() => resolve());
       }),
   };
-}
-
-/** Login as the hinted account, then consent to the requested scopes the account may have. */
-async function completeInteraction(
-  provider: Provider,
-  accounts: Record<string, TestAccount>,
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-) {
-  const details = await provider.interactionDetails(req, res);
-  const hint = String(details.params.login_hint ?? '');
-  if (details.prompt.name === 'login') {
-    if (!accounts[hint]) throw new Error(`no test account ${JSON.stringify(hint)} (send login_hint)`);
-    return provider.interactionFinished(req, res, { login: { accountId: hint } }, { mergeWithLastSubmission: false });
-  }
-  const accountId = details.session?.accountId ?? hint;
-  const allowed = new Set(accounts[accountId]?.scopes ?? []);
-  const grant = details.grantId
-    ? await provider.Grant.find(details.grantId)
-    : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-  if (!grant) throw new Error('grant not found');
-  const d = details.prompt.details as {
-    missingOIDCScope?: string[];
-    missingOIDCClaims?: string[];
-    missingResourceScopes?: Record<string, string[]>;
-  };
-  if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
-  if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
-  for (const [resource, wanted] of Object.entries(d.missingResourceScopes ?? {})) {
-    const granted = wanted.filter((s) => allowed.has(s));
-    const refused = wanted.filter((s) => !allowed.has(s));
-    if (granted.length) grant.addResourceScope(resource, granted.join(' '));
-    if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
-  }
-  const grantId = await grant.save();
-  return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, screenshot, seriousA11yViolations } from '../../support/browser.ts';
 import { freePort } from '../../support/mcp-oauth.ts';
 import { rawMcp } from '../../support/mcp-raw.ts';
-import { startLoginIdp, type LoginIdp } from '../../support/oidc-login-idp.ts';
+import { startTestIdp, type TestIdp } from '../../support/oidc-provider.ts';
 import { spawnService, type SpawnedService } from '../../support/spawn.ts';
 
 /**
@@ -15,7 +15,7 @@ import { spawnService, type SpawnedService } from '../../support/spawn.ts';
  * a write an MCP agent made with its own token is recorded with the agent as the caller and the person as the verified
  * approver.
  */
-let idp: LoginIdp;
+let idp: TestIdp;
 let service: SpawnedService;
 let browser: Browser;
 let url: string;
@@ -24,9 +24,12 @@ let dataDir: string;
 beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  idp = await startLoginIdp({
+  idp = await startTestIdp({
     resources: [`${url}/mcp`],
-    people: { 'person-b': { name: 'Person B', email: 'b@example.test' } },
+    accounts: {
+      'person-b': { scopes: ['mcp:read', 'approvals:decide'], name: 'Person B', email: 'b@example.test' },
+    },
+    loginForm: true,
   });
   const dashboardClient = await idp.registerPublicClient(`${url}/auth/callback`);
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sign-in-data-'));
