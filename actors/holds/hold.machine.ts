@@ -5,7 +5,24 @@ import type { Decider, HoldsActions, LedgerRecord } from '../../contracts/action
 import type { DecisionRecord } from '../../contracts/approvals.ts';
 
 /** A ledger row: the wire record plus the ownership and timer columns only the holds actor reads. */
-export type HoldState = LedgerRecord & { node: string | null; next_progress_at: string | null };
+/**
+ * A ledger record with its placement: the holds node waiting on a held call and that node's incarnation, and the
+ * gateway node holding the caller's stream with its incarnation (decision 0141: a hold belongs to its client's
+ * connection; an incarnation is a broker's instance id, new at every start even under the same node id).
+ */
+export type HoldState = LedgerRecord & {
+  node: string | null;
+  node_instance: string | null;
+  client_node: string | null;
+  client_instance: string | null;
+  next_progress_at: string | null;
+};
+
+/** The incarnations a held call is placed on when it is recorded (unknown ones are null: only node ids compare). */
+export interface HoldPlacement {
+  node_instance?: string | null;
+  client_instance?: string | null;
+}
 
 /** Settings and time the machine decides with (STYLE R4: it never reads a clock or makes an id itself). */
 export interface HoldEnv {
@@ -76,7 +93,13 @@ export function callerLabel(c: Caller): string {
  * the gateway asks this session for decisions (`decision_elicitation`, SERVICE_ELICITATION_APPROVALS) and holds the
  * call's stream, else to the dashboard queue: a client that merely declared elicitation never approves its own call.
  */
-export function newHeldCall(p: HoldRequest, id: string, node: string, env: HoldEnv): HoldState {
+export function newHeldCall(
+  p: HoldRequest,
+  id: string,
+  node: string,
+  env: HoldEnv,
+  placed: HoldPlacement = {},
+): HoldState {
   const window = p.hold_seconds ?? holdWindow(p.has_progress, p.timeout_seconds, env);
   const now = env.now.toISOString();
   const projectArg = typeof p.arguments.project_id === 'string' ? p.arguments.project_id : null;
@@ -108,6 +131,9 @@ export function newHeldCall(p: HoldRequest, id: string, node: string, env: HoldE
     created_at: now,
     updated_at: now,
     node,
+    node_instance: placed.node_instance ?? null,
+    client_node: p.progress_node ?? null,
+    client_instance: p.progress_node ? (placed.client_instance ?? null) : null,
     next_progress_at: p.has_progress ? now : null,
   };
 }
@@ -137,6 +163,9 @@ export function newFiled(p: HoldFile, id: string, env: HoldEnv): HoldState {
     created_at: now,
     updated_at: now,
     node: null,
+    node_instance: null,
+    client_node: null,
+    client_instance: null,
     next_progress_at: null,
   };
 }

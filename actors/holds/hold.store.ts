@@ -18,6 +18,9 @@ export const COLUMNS = [
   'call_id',
   'session_id',
   'node',
+  'node_instance',
+  'client_node',
+  'client_instance',
   'window_seconds',
   'deadline',
   'next_progress_at',
@@ -53,6 +56,12 @@ interface Move {
   values: unknown[];
 }
 
+/** A node on the bus as one incarnation: its id and its broker's instance id. */
+export interface AliveNode {
+  id: string;
+  instance: string | null;
+}
+
 /** The tool-approval ledger on the process's database (table tool_approvals, migration 0050). */
 export interface HoldStore {
   insert(s: HoldState): Promise<void>;
@@ -68,8 +77,14 @@ export interface HoldStore {
   dueProgress(node: string, now: Date): Promise<HoldState[]>;
   /** Of these ids, the records that are no longer awaiting. */
   ended(ids: string[]): Promise<HoldState[]>;
-  /** Awaiting held calls whose waiting node is not one of `alive` (or is `node` when given). */
-  orphans(alive: string[], node?: string): Promise<HoldState[]>;
+  /**
+   * Awaiting held calls whose holds node is not among `alive` as the same incarnation (a node id alive under another
+   * instance id is a restart: its earlier incarnation's waiting calls are gone). Client gateways are judged only on
+   * the bus's word (`orphansOf` on a node leaving or coming back), never for not being seen yet at a start.
+   */
+  orphans(alive: AliveNode[]): Promise<HoldState[]>;
+  /** Awaiting held calls placed on `node` (as holds node or client gateway) by an incarnation other than `instance` (any, when null). */
+  orphansOf(node: string, instance: string | null): Promise<HoldState[]>;
   ping(): Promise<void>;
 }
 
@@ -156,12 +171,22 @@ export function createHoldStore(db: Db): HoldStore {
       if (!ids.length) return [];
       return many(`${select} WHERE id = ANY($1::text[]) AND status <> 'awaiting_approval'`, [ids]);
     },
-    orphans(alive, node) {
-      if (node !== undefined)
-        return many(`${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND node = $1`, [node]);
+    orphans(alive) {
+      // A placement is alive when a node of that id is, as the incarnation recorded (a record without one: any).
+      const gone = (node: string, instance: string) =>
+        `NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($1::jsonb) AS a(id text, instance text)
+           WHERE a.id = ${node} AND (${instance} IS NULL OR a.instance IS NOT DISTINCT FROM ${instance}))`;
       return many(
-        `${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND (node IS NULL OR NOT (node = ANY($1::text[])))`,
-        [alive],
+        `${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL AND (node IS NULL OR ${gone('node', 'node_instance')})`,
+        [JSON.stringify(alive)],
+      );
+    },
+    orphansOf(node, instance) {
+      return many(
+        `${select} WHERE status = 'awaiting_approval' AND call_id IS NOT NULL
+           AND ((node = $1 AND ($2::text IS NULL OR node_instance IS DISTINCT FROM $2::text))
+             OR (client_node = $1 AND ($2::text IS NULL OR client_instance IS DISTINCT FROM $2::text)))`,
+        [node, instance],
       );
     },
     async ping() {

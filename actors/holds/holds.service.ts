@@ -24,7 +24,7 @@ import {
   type HoldState,
 } from './hold.machine.ts';
 import { outcomeOf } from './hold.outcome.ts';
-import { createHoldStore, type HoldStore } from './hold.store.ts';
+import { createHoldStore, type AliveNode, type HoldStore } from './hold.store.ts';
 import { Waiters, type Waiter } from './hold.waiters.ts';
 import { ledgerQueueActions } from './ledger.actions.ts';
 import { HOLD_SETTLED_EVENT, HoldSettledSchema, HoldsInternal } from './holds.contract.ts';
@@ -36,7 +36,14 @@ const TICK_MS = 1000;
 type Via = Caller & { broadcast(event: string, payload?: unknown): Promise<unknown> | void };
 
 /** The wire record of a ledger row (the node and progress timer stay inside the actor). */
-const toRecord = ({ node: _n, next_progress_at: _p, ...r }: HoldState): LedgerRecord => r;
+const toRecord = ({
+  node: _n,
+  node_instance: _ni,
+  client_node: _c,
+  client_instance: _ci,
+  next_progress_at: _p,
+  ...r
+}: HoldState): LedgerRecord => r;
 
 /**
  * The `holds` actor: held tool calls and the tool-approval ledger (table tool_approvals). `request` holds a call until a
@@ -177,13 +184,42 @@ export function createHoldsService(infra: Infra): ServiceSchema {
     return run;
   };
 
-  async function orphan(via: Via, alive: string[], node?: string): Promise<number> {
+  /**
+   * Orphans held calls whose holds node or client gateway is gone as the incarnation that recorded them (decision 0141):
+   * at start, those whose holds node is not alive as that incarnation (`alive`); on the bus's word, those placed on
+   * `node.id` by any incarnation other than `node.instance` (a node that left: null; one back as a new incarnation:
+   * its new instance id).
+   */
+  async function orphan(via: Via, which: { alive: AliveNode[] } | { node: AliveNode }): Promise<number> {
+    const found =
+      'alive' in which ? await store.orphans(which.alive) : await store.orphansOf(which.node.id, which.node.instance);
     let n = 0;
-    for (const s of await store.orphans(alive, node))
-      if (await tryApply(s.id, { type: 'orphan', node: s.node }, via)) n++;
-    if (n) infra.log.warn({ count: n, node }, 'held calls orphaned by a restart');
+    for (const s of found)
+      if (await tryApply(s.id, { type: 'orphan', node: 'node' in which ? which.node.id : s.node }, via)) n++;
+    if (n)
+      infra.log.warn(
+        { count: n, ...('node' in which ? { node: which.node.id } : {}) },
+        'held calls orphaned by a restart',
+      );
     return n;
   }
+
+  /** The incarnations on the bus now, this node's own included. */
+  const aliveNodes = (): AliveNode[] =>
+    (
+      broker.registry.getNodeList({ onlyAvailable: true, withServices: false }) as { id: string; instanceID?: string }[]
+    ).map((n) => ({ id: n.id, instance: n.id === broker.nodeID ? broker.instanceID : (n.instanceID ?? null) }));
+
+  /** The instance id of `node` as the bus knows it now (null when unknown). */
+  const instanceOf = (node: string | undefined): string | null => {
+    if (!node) return null;
+    if (node === broker.nodeID) return broker.instanceID;
+    const n = broker.registry.getNodeList({ onlyAvailable: true, withServices: false }) as {
+      id: string;
+      instanceID?: string;
+    }[];
+    return n.find((x) => x.id === node)?.instanceID ?? null;
+  };
 
   function cancelCall(payload: unknown, via: Via, fallbackReason: string): void {
     const msg = ToolcallCancelSchema.safeParse(payload);
@@ -200,7 +236,10 @@ export function createHoldsService(infra: Infra): ServiceSchema {
 
     actions: {
       request: action(H.request, async (p, ctx) => {
-        const s = newHeldCall(p, crypto.randomUUID(), nodeID, env());
+        const s = newHeldCall(p, crypto.randomUUID(), nodeID, env(), {
+          node_instance: broker.instanceID,
+          client_instance: instanceOf(p.progress_node),
+        });
         await store.insert(s);
         const w = waiters.add(s, p.progress_node);
         const approval_id = approvalIdOf(s.id);
@@ -277,11 +316,20 @@ export function createHoldsService(infra: Infra): ServiceSchema {
         const s = await store.get(msg.data.id);
         if (s) waiters.settle(s);
       },
+      // A node that left takes its held calls with it: those it waited on and those whose caller's stream it held.
       async '$node.disconnected'(ctx: Context<{ node?: { id?: string } }>) {
         const gone = ctx.params.node?.id;
         if (gone)
-          await orphan(ctx, [], gone).catch((err: unknown) =>
+          await orphan(ctx, { node: { id: gone, instance: null } }).catch((err: unknown) =>
             infra.log.warn({ err }, "orphaning a lost node's holds failed"),
+          );
+      },
+      // A node back under the same id is a new incarnation: the calls of the one before are gone.
+      async '$node.connected'(ctx: Context<{ node?: { id?: string; instanceID?: string }; reconnected?: boolean }>) {
+        const n = ctx.params.node;
+        if (n?.id && n.instanceID)
+          await orphan(ctx, { node: { id: n.id, instance: n.instanceID } }).catch((err: unknown) =>
+            infra.log.warn({ err }, "orphaning a restarted node's earlier holds failed"),
           );
       },
     },
@@ -290,10 +338,7 @@ export function createHoldsService(infra: Infra): ServiceSchema {
       broker = this.broker;
       nodeID = broker.nodeID;
       store = createHoldStore(await infra.db());
-      const alive = (broker.registry.getNodeList({ onlyAvailable: true, withServices: false }) as { id: string }[]).map(
-        (n) => n.id,
-      );
-      await orphan(broker, alive);
+      await orphan(broker, { alive: aliveNodes() });
       timer = setInterval(
         () => void queueTick(broker).catch((err: unknown) => infra.log.warn({ err }, 'holds reaper tick failed')),
         TICK_MS,
