@@ -53,6 +53,8 @@ export const UsageSummarySchema = z.object({
   until: z.string(),
   /** Runs created or updated inside the window. */
   runs: z.number().int(),
+  /** The principal filter of `usage` (decision 0113), when one was asked for. */
+  subject: z.string().optional(),
   usage: UsageTotalsSchema,
 });
 

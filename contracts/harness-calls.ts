@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallPrincipalSchema } from './principal.ts';
 import {
   FailureClassSchema,
   FallbackReasonSchema,
@@ -151,6 +152,8 @@ export const HarnessCallFieldsSchema = z.object({
   run_id: z.string().min(1).max(200).nullable().default(null),
   project_id: z.string().min(1).max(200).nullable().default(null),
   conversation_id: z.string().min(1).max(200).nullable().default(null),
+  /** Who the call is made for (the run's starter, the chat request's principal): recorded in the ledger (decision 0113). */
+  principal: CallPrincipalSchema.nullable().default(null),
   messages: z.array(ChatMessageSchema).min(1),
   tools: z.array(ToolOfferSchema).default([]),
   max_tokens: z.number().int().min(1).max(1_000_000).default(4096),

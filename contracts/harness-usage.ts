@@ -55,13 +55,19 @@ export const RecordCallResultSchema = z.object({
 export type RecordCallResult = z.infer<typeof RecordCallResultSchema>;
 
 /** A trailing window of the ledger, in whole hours (the `/v1/runs/usage/summary` range). */
-export const UsageWindowSchema = z.object({ window_hours: z.number().int().min(1).max(8760).default(24) });
+export const UsageWindowSchema = z.object({
+  window_hours: z.number().int().min(1).max(8760).default(24),
+  /** Only the calls made for this principal's subject (decision 0113). */
+  subject: z.string().min(1).max(500).optional(),
+});
 
 /** The ledger over a trailing window: calls, tokens, cost and their breakdowns by phase, role and model. */
 export const HarnessUsageSummarySchema = z.object({
   window_hours: z.number().int(),
   since: z.string(),
   until: z.string(),
+  /** The principal filter, when one was asked for. */
+  subject: z.string().optional(),
   usage: UsageTotalsSchema,
 });
 export type HarnessUsageSummary = z.infer<typeof HarnessUsageSummarySchema>;

@@ -86,5 +86,8 @@ export const LlmCallRecordSchema = z.object({
   failure_class: FailureClassSchema.nullable(),
   latency_ms: z.number().min(0),
   cost_usd: z.number().min(0).nullable(),
+  /** Who the call was made for (decision 0113): the run's starter or the chat request's principal; null for none. */
+  principal_subject: z.string().nullable().optional(),
+  principal_client_id: z.string().nullable().optional(),
 });
 export type LlmCallRecord = z.infer<typeof LlmCallRecordSchema>;

@@ -33,6 +33,13 @@ export function principalHas(p: Principal, scope: OAuthScope): boolean {
   return p.scopes.includes(scope);
 }
 
+/** The principal a model call is made for (the run's starter, a chat request's caller): recorded in the call ledger. */
+export const CallPrincipalSchema = z.object({
+  subject: z.string().min(1).max(500),
+  client_id: z.string().min(1).max(500).nullable(),
+});
+export type CallPrincipal = z.infer<typeof CallPrincipalSchema>;
+
 /** Where a run was started: the HTTP API (`POST /v1/runs`) or a tool call (`flow.start_run`). */
 export const StartSurfaceSchema = z.enum(['http', 'mcp']);
 export type StartSurface = z.infer<typeof StartSurfaceSchema>;

@@ -7,6 +7,7 @@ import type { PhaseDef } from '../../contracts/flow-defs.ts';
 import { serviceCaller, type PhaseInput, type PhaseOutcome } from './executor.ts';
 import type { BrainRoute } from './phase-route.ts';
 import { phaseMessages } from './phase-prompt.ts';
+import { callPrincipalOf } from './run.view.ts';
 import type { Deliverable, FailureKind } from './run.types.ts';
 
 /** Model calls at most in one phase turn; a model still asking for tools after them fails the phase (reasoning). */
@@ -130,6 +131,7 @@ export async function runPhaseBrain(
       run_id: input.run_id,
       project_id: input.project_id,
       conversation_id: null,
+      principal: callPrincipalOf(input.request),
       messages,
       tools: {
         caller: input.caller ?? serviceCaller(input),

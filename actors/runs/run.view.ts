@@ -38,6 +38,14 @@ function startedIn(request: Record<string, unknown>) {
   return { started_by: by.success ? by.data : null, started_via: via.success ? via.data : null };
 }
 
+/** The principal a run's model calls are made for: who started it (decision 0113), null when no one is recorded. */
+export function callPrincipalOf(
+  request: Record<string, unknown>,
+): { subject: string; client_id: string | null } | null {
+  const by = startedIn(request).started_by;
+  return by && { subject: by.subject, client_id: by.client_id };
+}
+
 /** The served view of a run's state (pure). */
 export function runView(s: RunState, request: Record<string, unknown>, limits: RunLimits): RunView {
   const def = s.flow.definition;

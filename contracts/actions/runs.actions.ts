@@ -39,6 +39,8 @@ export const DecisionIdentitySchema = z.object({
   /** Where the decision was sent from, and the authenticated principal (decision 0061). */
   channel: DecisionChannelSchema.optional(),
   principal: z.string().nullable().optional(),
+  /** The OAuth client of the decision's token, null without one (decision record `client_id`). */
+  client_id: z.string().nullable().optional(),
 });
 
 export const RunDecideSchema = z.object({
@@ -138,7 +140,11 @@ export type RunCancelBody = z.infer<typeof RunCancelBodySchema>;
 /** Bus actions of the `runs` actor (one actor per run; the run id is the shard key). */
 export const RunsActions = {
   /** The bus start: the request plus who started it, set by the gateway or the tool from the credential only. */
-  start: defineAction('runs.start', RunStartSchema.extend({ design_flow: DesignFlowSchema, ...StartedByField }), RunViewSchema),
+  start: defineAction(
+    'runs.start',
+    RunStartSchema.extend({ design_flow: DesignFlowSchema, ...StartedByField }),
+    RunViewSchema,
+  ),
   get: defineAction('runs.get', z.object({ run_id: z.string() }), RunViewSchema),
   list: defineAction(
     'runs.list',

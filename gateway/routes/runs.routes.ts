@@ -78,17 +78,21 @@ export function runsRoutes(deps: GatewayDeps) {
       '/runs/usage/summary',
       {
         schema: {
-          querystring: z.object({ window_hours: z.coerce.number().int().min(1).max(8760).default(24) }),
+          querystring: z.object({
+            window_hours: z.coerce.number().int().min(1).max(8760).default(24),
+            /** Only the model calls made for this principal's subject (decision 0113); runs are counted all the same. */
+            subject: z.string().min(1).max(500).optional(),
+          }),
           response: { 200: UsageSummarySchema },
         },
       },
       // Runs in the window from the runs actor, model usage from the harness's call ledger.
       async (req) => {
         const [runs, ledger] = await Promise.all([
-          call(deps.caller, F.usageSummary, req.query),
+          call(deps.caller, F.usageSummary, { window_hours: req.query.window_hours }),
           call(deps.caller, H.usageSummary, req.query),
         ]);
-        return { ...runs, usage: ledger.usage };
+        return { ...runs, ...(ledger.subject ? { subject: ledger.subject } : {}), usage: ledger.usage };
       },
     );
 

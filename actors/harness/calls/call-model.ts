@@ -14,6 +14,8 @@ export interface CallMeta {
   run_id?: string | null;
   project_id?: string | null;
   credential_id?: string | null;
+  /** Who the call is made for (decision 0113). */
+  principal?: { subject: string; client_id: string | null } | null;
 }
 
 /** Where a call's record goes (the usage part's ledger); a failure to record never fails the call. */
@@ -75,6 +77,8 @@ export async function callModel(req: CompleteRequest, meta: CallMeta, deps: Call
     failure_class: error ? error.failure.class : null,
     latency_ms: Math.max(0, performance.now() - t0),
     cost_usd: null,
+    principal_subject: meta.principal?.subject ?? null,
+    principal_client_id: meta.principal?.client_id ?? null,
   };
   try {
     await deps.record(record);

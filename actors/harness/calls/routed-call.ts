@@ -149,6 +149,7 @@ async function onRoute(
         run_id: p.run_id,
         project_id: p.project_id,
         credential_id: cred.id,
+        principal: p.principal,
       },
       {
         record: deps.record,

@@ -83,12 +83,18 @@ export function createUsagePart(h: HarnessContext): HarnessPart {
         return { results };
       }),
 
-      usageSummary: action(A.usageSummary, async ({ window_hours }) => {
+      usageSummary: action(A.usageSummary, async ({ window_hours, subject }) => {
         const { store } = ready();
         const until = infra.now();
         const since = new Date(until.getTime() - window_hours * 3_600_000);
-        const usage = await readable(() => store.summary(since, until));
-        return { window_hours, since: since.toISOString(), until: until.toISOString(), usage };
+        const usage = await readable(() => store.summary(since, until, null, subject ?? null));
+        return {
+          window_hours,
+          since: since.toISOString(),
+          until: until.toISOString(),
+          ...(subject ? { subject } : {}),
+          usage,
+        };
       }),
 
       runUsage: action(A.runUsage, async ({ run_id }) => {

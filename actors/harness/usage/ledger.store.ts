@@ -47,9 +47,9 @@ function toBucket(r: BucketRow): UsageBucket {
 
 const INSERT_CALL_COLUMNS = `INSERT INTO harness_llm_calls (id, at, provider, model, role, phase, run_id, project_id,
     credential_id, prompt_tokens, completion_tokens, cached_input_tokens, usage_reported, outcome, failure_class,
-    latency_ms, priced, subscription, cost_usd)`;
+    latency_ms, priced, subscription, cost_usd, principal_subject, principal_client_id)`;
 const INSERT_CALL = `${INSERT_CALL_COLUMNS}
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
   ON CONFLICT (id) DO NOTHING RETURNING id`;
 
 /** One call's values in INSERT_CALL_COLUMNS order. */
@@ -73,6 +73,8 @@ const callRow = (c: LlmCallInput, cost: CallCost): unknown[] => [
   cost.priced,
   cost.subscription,
   cost.cost_usd,
+  c.principal_subject ?? null,
+  c.principal_client_id ?? null,
 ];
 
 const ADD_SPEND = `INSERT INTO harness_run_spend (run_id, spend_usd, updated_at) VALUES ($1, $2, $3)
@@ -94,6 +96,7 @@ const SUMMARY = `SELECT
     count(*) FILTER (WHERE NOT priced) AS unpriced,
     count(*) FILTER (WHERE subscription) AS subscription
   FROM harness_llm_calls WHERE at >= $1 AND at <= $2 AND ($3::text IS NULL OR run_id = $3)
+    AND ($4::text IS NULL OR principal_subject = $4)
   GROUP BY GROUPING SETS ((), (phase), (role), (provider, model))`;
 
 /** SQL of the harness call ledger (harness_llm_calls, harness_run_spend); the only code that touches them. */
@@ -133,7 +136,7 @@ export function createLedgerStore(db: Db) {
      * (the others were recorded before).
      */
     async recordMany(calls: readonly { c: LlmCallInput; cost: CallCost }[]): Promise<Set<string>> {
-      const cols = 19;
+      const cols = 21;
       const values = calls.map(
         (_, i) => `(${Array.from({ length: cols }, (_, j) => `$${i * cols + j + 1}`).join(', ')})`,
       );
@@ -147,10 +150,15 @@ export function createLedgerStore(db: Db) {
 
     /**
      * Usage totals of the calls made in [since, until], of one run when `runId` is given (SPEC "Usage totals"); calls
-     * outside a phase are not in by_phase.
+     * outside a phase are not in by_phase; of the calls made for one principal when `subject` is given (decision 0113).
      */
-    async summary(since: Date, until: Date, runId: string | null = null): Promise<UsageTotals> {
-      const { rows } = await db.query<BucketRow>(SUMMARY, [since, until, runId]);
+    async summary(
+      since: Date,
+      until: Date,
+      runId: string | null = null,
+      subject: string | null = null,
+    ): Promise<UsageTotals> {
+      const { rows } = await db.query<BucketRow>(SUMMARY, [since, until, runId, subject]);
       const totals: UsageTotals = emptyUsageTotals();
       for (const r of rows) {
         const bucket = toBucket(r);

@@ -32,7 +32,15 @@ afterAll(async () => {
 
 const now = () => Math.floor(Date.now() / 1000);
 const tokenOf = (sub: string, extra: Record<string, unknown> = {}) =>
-  idp.sign({ iss: idp.issuer, aud: RESOURCE, sub, client_id: 'dash-app', scope: 'mcp:read mcp:write', exp: now() + 300, ...extra });
+  idp.sign({
+    iss: idp.issuer,
+    aud: RESOURCE,
+    sub,
+    client_id: 'dash-app',
+    scope: 'mcp:read mcp:write',
+    exp: now() + 300,
+    ...extra,
+  });
 const start = (body: Record<string, unknown>, token?: string) =>
   httpJson(
     `${node.url}/v1/runs`,
