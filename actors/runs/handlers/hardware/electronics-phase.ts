@@ -1,9 +1,11 @@
+import type { GateFinding } from '../../../../contracts/approvals.ts';
 import type { PhaseExecutor, PhaseInput } from '../../executor.ts';
 import type { Deliverable } from '../../run.types.ts';
 import { intentOf } from '../mech/early-phases.ts';
 import { phase, PhaseStop, use } from '../tools.ts';
 import { partsCost, powerBudget } from './electronics-budget.ts';
 import { schematicArgs } from './electronics-circuit.ts';
+import { type Parity, parityFinding, parityProperties } from './electronics-parity.ts';
 import { electronicsProperties } from './electronics-record.ts';
 import { selectParts } from './electronics-select.ts';
 import { PRICE_SOURCE } from './parts.data.ts';
@@ -33,8 +35,9 @@ async function projectLayout(input: PhaseInput): Promise<{ key: string; name: st
  * electronics (hardware_v1): parts chosen from the parts table for the functions the request names, a KiCad schematic
  * generated from them that must pass ERC, its netlist recorded as the `schematic` (with the rail, the worst-case power
  * budget and the placed parts as properties, which V&V and manufacturing read) and its BOM as the `bom`, the budget
- * and parts cost closed in the design decision, and the project's layout checked with DRC when
- * it holds one. Without a layout no pcb_layout is recorded (the gate names it missing); one is never claimed.
+ * and parts cost closed in the design decision, and the project's layout checked with DRC and against the generated
+ * schematic (KiCad's parity: a board of another design is a blocking gate finding naming the differences) when it
+ * holds one. Without a layout no pcb_layout is recorded (the gate names it missing); one is never claimed.
  */
 export const electronicsPhase: PhaseExecutor = (input) =>
   phase(async () => {
@@ -98,8 +101,16 @@ export const electronicsPhase: PhaseExecutor = (input) =>
     const layout = await projectLayout(input);
     let layoutLine = `no PCB layout in the project: ${LAYOUT_HINT}`;
     let drcFailed: string | null = null;
+    const findings: GateFinding[] = [];
     if (layout) {
-      const drc = await use(input, 'eda.run_drc', { board_path: layout.board_path }, 300);
+      // Checked against this run's schematic: KiCad's parity says whether the board is this design's (decision 0133).
+      const drc = await use(
+        input,
+        'eda.run_drc',
+        { board_path: layout.board_path, schematic_path: gen.schematic_path },
+        300,
+      );
+      const mismatch = parityFinding(layout.board_path, drc.schematic_parity as Parity | undefined);
       const pcb = await use(input, 'twin.record_document', {
         document_type: 'pcb_layout',
         name: layout.name,
@@ -113,11 +124,18 @@ export const electronicsPhase: PhaseExecutor = (input) =>
             warning_count: drc.warning_count,
             unconnected_count: drc.unconnected_count,
           },
+          schematic_parity: parityProperties(drc.schematic_parity as Parity | undefined),
         },
       });
       deliverables.push({ type: 'pcb_layout', node_id: pcb.node_id, ref: pcb.item_ref });
       layoutLine = `layout ${layout.board_path} DRC ${drc.passed ? 'passed' : 'FAILED'}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`;
-      if (!drc.passed) drcFailed = layoutLine;
+      if (drc.error_count > 0 || drc.unconnected_count > 0) drcFailed = layoutLine;
+      if (mismatch) {
+        layoutLine = mismatch;
+        // A blocking finding of the gate (not a failed run): the person sees the differences and attaches the board
+        // of this design, then retries the phase.
+        findings.push({ kind: 'constraint_violation', severity: 'error', message: mismatch });
+      }
     }
 
     const fmtLine = (l: { ref: string; mpn: string; current_ma: number }) => `${l.ref} ${l.mpn} ${l.current_ma} mA`;
@@ -149,5 +167,6 @@ export const electronicsPhase: PhaseExecutor = (input) =>
     return {
       summary: `schematic ${sch.item_ref} (${net.component_count} parts, ERC passed), BOM ${bomDoc.item_ref} (${bom.line_count} lines, ${cost.total_eur} EUR), rail load ${budget.load_ma} mA of ${budget.checks[1]!.limit} mA allowed; ${layoutLine}`,
       deliverables,
+      ...(findings.length ? { findings } : {}),
     };
   });
