@@ -151,3 +151,63 @@ describe('links of the README and docs/', () => {
     expect(broken).toEqual([]);
   });
 });
+
+/** GitHub's anchors of a Markdown text's headings (outside code fences): lower case, punctuation dropped, `-` for spaces. */
+function anchorsOf(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^\s{0,3}(```|~~~)/.test(line)) fenced = !fenced;
+    const m = fenced ? null : /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!m) continue;
+    const base = m[1]!
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+/** Links with a `#fragment` to a Markdown file (or to the same file), each as [file relative to the root, fragment]. */
+function anchoredLinks(from: string, text: string): [string, string, string][] {
+  return [...text.matchAll(/\]\(\s*<?([^)\s>]*#[^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)]
+    .map((m) => m[1]!)
+    .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t))
+    .map((t): [string, string, string] => {
+      const [file, frag] = [t.slice(0, t.indexOf('#')), t.slice(t.indexOf('#') + 1)];
+      return [t, file ? path.posix.normalize(path.posix.join(path.posix.dirname(from), decodeURI(file))) : from, frag];
+    })
+    .filter(([, file]) => file.endsWith('.md'));
+}
+
+describe('anchors of the README and docs/', () => {
+  it('are checked: a fragment that names no heading of its file is found', () => {
+    const text =
+      '# API\n\n## Error body and statuses\n\n```\n# not a heading\n```\n\n## Approvals queue (and held calls)\n## API\n';
+    expect([...anchorsOf(text)]).toEqual(['api', 'error-body-and-statuses', 'approvals-queue-and-held-calls', 'api-1']);
+    const links = anchoredLinks('docs/mcp.md', '[a](api.md#errors) [b](#tools) [c](../README.md#set-up) [d](x.ts#L3)');
+    expect(links).toEqual([
+      ['api.md#errors', 'docs/api.md', 'errors'],
+      ['#tools', 'docs/mcp.md', 'tools'],
+      ['../README.md#set-up', 'README.md', 'set-up'],
+    ]);
+    expect(anchorsOf(text).has('not-a-heading')).toBe(false);
+  });
+
+  it('each name a heading of the file they link to', () => {
+    const files = tracked().filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')));
+    const broken = files.flatMap((f) =>
+      anchoredLinks(f, textOf(f) ?? '').flatMap(([link, file, frag]) => {
+        const target = textOf(file);
+        if (target === undefined) return [`${f}: ${link}: ${file} is not a file`];
+        return anchorsOf(target).has(decodeURIComponent(frag)) ? [] : [`${f}: ${link}: no heading #${frag}`];
+      }),
+    );
+    expect(broken).toEqual([]);
+  });
+});
