@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-/** The README's code map (ISSUE 13 point 2) names every actor folder and nothing that is gone, so it cannot drift. */
+/** The code map (ISSUE 13 point 2, docs/code-map.md since issue 36) names every actor folder and nothing that is gone, so it cannot drift. */
 const root = new URL('../../', import.meta.url);
 const readme = fs.readFileSync(new URL('README.md', root), 'utf8');
-const map = /^## Code map\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+/** README's folder map (ten lines, issue 36) and docs/code-map.md, one line per actor. */
+const folderMap = /^## Folders\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+const map = fs.readFileSync(new URL('docs/code-map.md', root), 'utf8');
 
 const folders = (dir: string) =>
   fs
@@ -14,8 +16,8 @@ const folders = (dir: string) =>
     .sort();
 
 /** Folders the map gives a line of their own: "- `actors/x/`: ..." (the backticked path opens the line). */
-const lines = (prefix: string) =>
-  [...map.matchAll(/^\s*- `([a-z0-9/-]+)\/`/gm)]
+const lines = (prefix: string, text = map) =>
+  [...text.matchAll(/^\s*- `([a-z0-9/-]+)\/`/gm)]
     .map((m) => m[1])
     .filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
     .map((p) => p.slice(prefix.length))
@@ -24,6 +26,7 @@ const lines = (prefix: string) =>
 describe('the README code map', () => {
   it('has a section', () => {
     expect(map.length).toBeGreaterThan(0);
+    expect(folderMap.length).toBeGreaterThan(0);
   });
 
   it('has one line per actor folder (ls actors), and none for a folder that is gone', () => {
@@ -37,5 +40,15 @@ describe('the README code map', () => {
   it('has one line per top-level code folder', () => {
     const top = folders('./').filter((name) => !['dist', 'coverage', 'test-results'].includes(name));
     expect(lines('')).toEqual(top);
+  });
+
+  it("README's folder map has one line per top-level folder, ten lines at most", () => {
+    const top = folders('./').filter((name) => !['dist', 'coverage', 'test-results'].includes(name));
+    expect(lines('', folderMap)).toEqual(top);
+    expect(folderMap.trim().split('\n').length).toBeLessThanOrEqual(10);
+  });
+
+  it('README.md is at most 250 lines', () => {
+    expect(readme.split('\n').length - 1).toBeLessThanOrEqual(250);
   });
 });
