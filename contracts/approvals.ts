@@ -95,6 +95,11 @@ export const DecisionRecordSchema = z.object({
   /** The authenticated principal, null when the gateway authenticates nobody (decision 0061). */
   principal: z.string().nullable().optional(),
   /**
+   * The OAuth client the approver decided through (the access token's `client_id`, e.g. the dashboard's public
+   * client); null when the decision came with no OAuth token; absent on records older than it.
+   */
+  client_id: z.string().nullable().optional(),
+  /**
    * What an approved human-authority request did (README "Human-authority requests"): the promotion's result, the
    * revision an engineering change made, or the design loop's next iteration.
    */

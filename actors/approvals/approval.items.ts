@@ -220,6 +220,7 @@ function nodeDecision(n: ApprovalNode, kind: keyof typeof TITLE): DecisionRecord
       surface: surfaceOf(p.decision_surface),
       on_behalf_of: strOrNull(p.decision_on_behalf_of),
       agent: strOrNull(p.decision_agent),
+      ...(strOrNull(p.decision_client_id) ? { client_id: String(p.decision_client_id) } : {}),
       decided_at: String(p.decided_at ?? n.updated_at),
     };
   }
@@ -232,6 +233,7 @@ function nodeDecision(n: ApprovalNode, kind: keyof typeof TITLE): DecisionRecord
     surface: surfaceOf(p.approval_surface),
     on_behalf_of: strOrNull(p.approval_on_behalf_of),
     agent: strOrNull(p.approval_agent),
+    ...(strOrNull(p.approval_client_id) ? { client_id: String(p.approval_client_id) } : {}),
     decided_at: String(p.approved_at ?? n.updated_at),
   };
 }

@@ -107,6 +107,7 @@ const identityOf = ({
   agent,
   channel,
   principal,
+  client_id,
 }: DecisionRecord) => ({
   approver,
   approver_verified,
@@ -114,6 +115,7 @@ const identityOf = ({
   on_behalf_of,
   agent,
   ...(channel ? { channel, principal: principal ?? null } : {}),
+  ...(client_id !== undefined ? { client_id } : {}),
 });
 
 /** The store of the queue's own rows. */

@@ -42,6 +42,8 @@ export interface DecisionIdentity {
   /** Where it was sent from and the authenticated principal (decision 0061); absent on older decisions. */
   channel?: string;
   principal?: string | null;
+  /** The OAuth client of the decision's token, null without one. */
+  client_id?: string | null;
 }
 
 export type Decision = 'approve' | 'reject' | 'retry' | 'rework';

@@ -117,6 +117,7 @@ export function approvalFields(d: Decider, at: string): Record<string, unknown> 
     approval_surface: d.surface,
     approval_on_behalf_of: d.on_behalf_of,
     approval_agent: d.agent,
+    ...(d.client_id ? { approval_client_id: d.client_id } : {}),
   };
 }
 
@@ -134,6 +135,7 @@ export function reviewFields(
     decision_surface: d.surface,
     decision_on_behalf_of: d.on_behalf_of,
     decision_agent: d.agent,
+    ...(d.client_id ? { decision_client_id: d.client_id } : {}),
     decision_reason: reason,
     decided_at: at,
   };

@@ -28,6 +28,8 @@ export const DeciderSchema = z.object({
   /** Where the decision was sent from, and the authenticated principal (decision 0061). */
   channel: DecisionChannelSchema.optional(),
   principal: z.string().nullable().optional(),
+  /** The OAuth client the decision was made through (the access token's client id); null without an OAuth token. */
+  client_id: z.string().nullable().optional(),
 });
 export type Decider = z.infer<typeof DeciderSchema>;
 

@@ -75,7 +75,9 @@ export function resolveDecider(
     );
   }
   const principal = auth.on && 'principal' in auth ? auth.principal : undefined;
-  const who = { principal: principal ?? null };
+  // The OAuth client the token was issued to (issue 29 point 3): recorded only when an OAuth token decided.
+  const oauth = auth.on && 'oauth' in auth ? auth.oauth : undefined;
+  const who = { principal: principal ?? null, ...(oauth ? { client_id: oauth.client_id } : {}) };
   if (route === 'inline') {
     return {
       decider: {

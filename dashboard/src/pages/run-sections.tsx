@@ -75,7 +75,10 @@ export function SentFrom(props: { decision: Record<string, unknown> }) {
     <span data-testid="sent-from">
       {channel}
       {d.override_reason ? <span className="muted"> (override: {String(d.override_reason)})</span> : null}{' '}
-      <span className="muted">{principal ? `signed in as ${principal}` : 'no sign-in'}</span>
+      <span className="muted">
+        {principal ? `signed in as ${principal}` : 'no sign-in'}
+        {typeof d.client_id === 'string' && d.client_id ? ` through client ${d.client_id}` : ''}
+      </span>
     </span>
   );
 }

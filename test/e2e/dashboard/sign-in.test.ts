@@ -20,6 +20,7 @@ let service: SpawnedService;
 let browser: Browser;
 let url: string;
 let dataDir: string;
+let dashboardClient: string;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -31,7 +32,7 @@ beforeAll(async () => {
     },
     loginForm: true,
   });
-  const dashboardClient = await idp.registerPublicClient(`${url}/auth/callback`);
+  dashboardClient = await idp.registerPublicClient(`${url}/auth/callback`);
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sign-in-data-'));
   service = spawnService(['--port', String(port)], {
     SERVICE_DATA_DIR: dataDir,
@@ -123,6 +124,8 @@ describe('people sign in to the dashboard with the service issuer', () => {
     await expect
       .poll(() => page.getByTestId('decision-record').textContent(), { timeout: 60_000 })
       .toMatch(/Decided approve by person-b \(verified\) on dashboard/);
+    // The history names the client the person decided through: the dashboard's public client.
+    expect(await page.getByTestId('decision-record').textContent()).toContain(`through client ${dashboardClient}`);
     // Before sign-in the queue answered 401; every approvals request since carries the person's token.
     const approvals = sent.slice(signedInAt).filter((r) => r.url.startsWith(`${url}/v1/approvals`));
     expect(approvals.length).toBeGreaterThan(0);
@@ -137,7 +140,12 @@ describe('people sign in to the dashboard with the service issuer', () => {
     const item = (await getJson(`/v1/approvals/${encodeURIComponent(id)}`, token!)).json;
     expect(item.requested_by).toBe(`${agent.clientId} (client, remote over http)`);
     expect(item.detail.caller.principal).toMatchObject({ subject: agent.clientId, kind: 'client' });
-    expect(item.decision).toMatchObject({ approver: 'person-b', approver_verified: true, surface: 'dashboard' });
+    expect(item.decision).toMatchObject({
+      approver: 'person-b',
+      approver_verified: true,
+      surface: 'dashboard',
+      client_id: dashboardClient,
+    });
 
     // Sign-out forgets the token: the shell offers Sign in, the approvals answer 401.
     await page.getByTestId('signed-in').getByRole('button', { name: 'Sign out' }).click();

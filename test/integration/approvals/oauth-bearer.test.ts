@@ -101,19 +101,27 @@ describe('approval routes with OAuth bearers (issue 29 point 4)', () => {
 
   it("records a person's subject as the verified approver; the token file keeps working beside OAuth", async () => {
     const id = await change('Person B decides');
-    const { token } = await personToken(idp, {
+    const { token, clientId } = await personToken(idp, {
       account: 'person-b',
       resource: RESOURCE,
       scope: 'openid approvals:decide',
     });
     const r = await decide(id, token);
     expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.decision).toMatchObject({ approver: 'person-b', approver_verified: true, surface: 'dashboard' });
-    const other = await change('Carol decides');
-    expect((await decide(other, FILE_TOKEN)).json.decision).toMatchObject({
-      approver: 'carol@example.com',
+    expect(r.json.decision).toMatchObject({
+      approver: 'person-b',
       approver_verified: true,
+      surface: 'dashboard',
+      client_id: clientId,
     });
+    // The client is kept with the record: the item read back later names it too.
+    const stored = (await t.http('GET', `/v1/approvals/${id}`, undefined, bearer(FILE_TOKEN))).json.decision;
+    expect(stored).toMatchObject({ approver: 'person-b', client_id: clientId });
+    const other = await change('Carol decides');
+    const carol = (await decide(other, FILE_TOKEN)).json.decision;
+    expect(carol).toMatchObject({ approver: 'carol@example.com', approver_verified: true });
+    // A token of the file names no OAuth client.
+    expect(carol.client_id ?? null).toBeNull();
   });
 
   it('answers the dashboard its sign-in settings: issuer, public client id, scopes, resource', async () => {
