@@ -6,11 +6,12 @@ import { httpJson, type Json } from '../support/http-raw.ts';
 import { useTestNode } from '../support/node.ts';
 
 /**
- * The done-when run of hardware_v1 (issue 19): the reference request goes from intent through all eleven gates, each
- * approved by a person over HTTP, on the deterministic handlers and the real engines (CAD kernel, gmsh, CalculiX,
- * KiCad's pcbnew, gcc), with a KiCad board the project imported first (recorded over MCP with the official SDK client);
- * the same request with a 20 g shock stops at feasibility (approved over with a reason) and again at V&V with an
- * `analysis` finding and approve refused.
+ * hardware_v1 end to end (issues 19 and 30): the reference request goes from intent through the gates, each approved
+ * by a person over HTTP, on the deterministic handlers and the real engines (CAD kernel, gmsh, CalculiX, KiCad 9,
+ * gcc), with a KiCad board the project imported first (recorded over MCP with the official SDK client): KiCad's demo
+ * pic_programmer, which is not the sensor's schematic, so the run stops at the electronics gate naming the
+ * differences. The same request with a 20 g shock stops at feasibility (approved over with a reason) and again at V&V
+ * with an `analysis` finding and approve refused.
  */
 const t = useTestNode({ realDb: true, workspace: 'hw-e2e-ws-', startTimeoutMs: 120_000 });
 const http = (method: string, p: string, body?: unknown, headers?: Record<string, string>) =>
@@ -48,7 +49,10 @@ const approve = (runId: string, phase: string) =>
 const nodeOf = async (id: string) => (await http('GET', `/v1/twin/nodes/${id}`)).json;
 
 describe('hardware_v1 end to end on the real engines', () => {
-  it('takes the reference request through all eleven approved gates to the end', async () => {
+  it('stops the reference request at the electronics gate: the attached board is not its schematic', async () => {
+    // The project's board is KiCad's pic_programmer demo: KiCad's schematic parity against the sensor's generated
+    // schematic finds footprints missing and extra, a blocking finding approve cannot pass (decision 0133). A board
+    // that matches the run's schematic (and the run to COMPLETED_VERIFIED on it) is the layout issue's work.
     expect(PHASES).toHaveLength(11);
     const pid = await project('wall-mounted environmental sensor');
     await importBoard(t.url, workspaceRoot(t.node.infra.config), pid, (probe, what) =>
@@ -69,63 +73,22 @@ describe('hardware_v1 end to end on the real engines', () => {
     });
     expect(run.status).toBe(201);
     const runId = run.json.id as string;
-    for (const phase of PHASES) {
+    for (const phase of PHASES.slice(0, PHASES.indexOf('electronics'))) {
       const gate = await gateOf(runId, phase);
       expect(gate, `${phase}: ${JSON.stringify(gate?.findings)}`).toMatchObject({ ready: true });
       const decided = await approve(runId, phase);
       expect(decided.status, JSON.stringify(decided.json)).toBe(200);
     }
+    const gate = await gateOf(runId, 'electronics');
+    expect(gate.ready).toBe(false);
+    const parity = (gate.findings as Json[]).find((f) => f.kind === 'constraint_violation');
+    expect(parity, JSON.stringify(gate.findings)).toMatchObject({ severity: 'error' });
+    expect(parity!.message).toMatch(
+      /^layout boards\/sensor\.kicad_pcb does not match the schematic electronics\/.+\/board\.kicad_sch: \d+ footprint\(s\) missing/,
+    );
+    expect((await approve(runId, 'electronics')).status).toBe(409);
     const lifecycle = (await http('GET', `/v1/runs/${runId}/lifecycle`)).json;
-    expect(lifecycle.status).toBe('completed');
-    const view = (await http('GET', `/v1/runs/${runId}`)).json;
-    const byId = Object.fromEntries((view.phases as Json[]).map((p) => [p.id, p]));
-    const of = (phase: string, type: string) =>
-      (byId[phase].deliverables as Json[]).find((d) => d.type === type)!.node_id as string;
-
-    // FEA of the bracket, the verdict table with ERC and DRC, the BOM, the Gerbers and the firmware build in the twin.
-    const results = (await http('GET', `/v1/simulation/results?project_id=${pid}`)).json;
-    const stress = results.results?.[0]?.max_von_mises_mpa ?? results[0]?.max_von_mises_mpa;
-    expect(stress).toBeGreaterThan(20);
-    expect(stress).toBeLessThan(184);
-    const vv = await nodeOf(of('simulation', 'test_result'));
-    const verdicts = vv.properties.verdicts as Json[];
-    expect(verdicts.filter((v) => v.status !== 'pass')).toEqual([]);
-    expect(verdicts.map((v) => v.requirement)).toEqual(
-      expect.arrayContaining([
-        'ERC errors',
-        'DRC errors and unconnected items',
-        'Firmware builds',
-        'Firmware flash fits the microcontroller',
-        'Firmware static RAM fits the microcontroller',
-      ]),
-    );
-    expect((await nodeOf(of('electronics', 'bom'))).properties.lines.length).toBeGreaterThan(5);
-    const fw = await nodeOf(of('firmware', 'firmware_source'));
-    expect(fw.properties.build).toMatchObject({ passed: true });
-    const files = await Promise.all(
-      (byId.manufacturing.deliverables as Json[])
-        .filter((d) => d.type === 'manufacturing_file')
-        .map((d) => nodeOf(d.node_id as string)),
-    );
-    // The bring-up plan programs the part with the image the firmware phase built for it.
-    const hex = fw.properties.target_build.hex.path as string;
-    expect(hex).toMatch(/\/build\/atmega328p\/firmware\.hex$/);
-    const plan = await nodeOf(
-      (byId.manufacturing.deliverables as Json[]).find((d) => d.type === 'test_plan')!.node_id as string,
-    );
-    expect((plan.properties.steps as Json[]).find((st) => st.id === 'F2')!.procedure).toContain(
-      `avrdude -p m328p -U flash:w:${hex}:i`,
-    );
-    const fab = files.find((n) => n.properties.kind === 'fabrication')!;
-    expect(JSON.stringify(fab.properties)).toMatch(/\.gbr/i);
-    expect(JSON.stringify(fab.properties)).toMatch(/\.drl/i);
-    expect(JSON.stringify(fab.properties)).toMatch(/\.step/i);
-    expect(fab.properties.placed_count).toBeGreaterThan(0);
-    if (process.env.PHASE_TIMES)
-      process.stdout.write(
-        `hardware_v1 ${lifecycle.verdict} ${JSON.stringify((view.phases as Json[]).map((p) => [p.id, Date.parse(p.finished_at) - Date.parse(p.started_at)]))}\n`,
-      );
-    expect(lifecycle.verdict, JSON.stringify(lifecycle)).toBe('COMPLETED_VERIFIED');
+    expect(lifecycle.verdict ?? null, JSON.stringify(lifecycle)).not.toBe('COMPLETED_VERIFIED');
   }, 900_000);
 
   it('stops the 20 g request at V&V with an analysis finding and refuses approve', async () => {

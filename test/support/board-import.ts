@@ -35,10 +35,12 @@ export type WaitFor = <T>(probe: () => Promise<T | undefined>, what: string) => 
  */
 export async function importBoard(base: string, workspace: string, projectId: string, waitFor: WaitFor): Promise<void> {
   fs.mkdirSync(path.join(workspace, 'boards'), { recursive: true });
-  fs.copyFileSync(
-    '/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb',
-    path.join(workspace, 'boards/sensor.kicad_pcb'),
-  );
+  // The board with its project file (its design rules and severities, which KiCad's DRC reads beside the board).
+  for (const ext of ['kicad_pcb', 'kicad_pro'])
+    fs.copyFileSync(
+      `/usr/share/kicad/demos/pic_programmer/pic_programmer.${ext}`,
+      path.join(workspace, `boards/sensor.${ext}`),
+    );
   const client = new Client({ name: 'bench', version: '1.0.0' }, { capabilities: {} });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   const call = client.callTool(
