@@ -110,7 +110,7 @@ export function createChatService(infra: Infra): ServiceSchema {
         return { ...thread, messages: await store.messages(thread_id) };
       }),
 
-      postMessage: action(A.postMessage, async ({ thread_id, content }, ctx) => {
+      postMessage: action(A.postMessage, async ({ thread_id, content, principal }, ctx) => {
         const thread = await threadOf(thread_id);
         await ensureChatRoute(ctx, thread.project_id);
         const turnId = crypto.randomUUID();
@@ -119,7 +119,7 @@ export function createChatService(infra: Infra): ServiceSchema {
           throw new ActorError('CONFLICT', `a turn of chat thread ${thread_id} is still running`, { thread_id });
         }
         await events.begin(thread_id);
-        const turn = new RunningTurn(deps(), thread, turnId);
+        const turn = new RunningTurn(deps(), thread, turnId, principal);
         running.set(turnId, turn);
         void runChatTurn(ctx, deps(), turn).finally(async () => {
           running.delete(turnId);

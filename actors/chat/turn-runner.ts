@@ -4,6 +4,7 @@ import type { Infra } from '../../brokers/infra.ts';
 import { HarnessCallsActions } from '../../contracts/actions/harness-calls.actions.ts';
 import type { ChatEventType, ChatThread } from '../../contracts/chat.ts';
 import type { HarnessTurnResult, TurnProgress } from '../../contracts/harness-turns.ts';
+import type { CallPrincipal } from '../../contracts/principal.ts';
 import type { ChatStore, NewMessage } from './chat.store.ts';
 import { groundReply, TWIN_WRITE_TOOLS } from './grounding.ts';
 import { estimateTokens, historyWithin } from './history.ts';
@@ -34,11 +35,14 @@ export class RunningTurn {
   private readonly deps: TurnRunnerDeps;
   readonly thread: ChatThread;
   readonly id: string;
+  /** Who the chat request came from (its bearer's principal, decision 0113): named on the turn's ledger rows. */
+  readonly principal: CallPrincipal | null;
 
-  constructor(deps: TurnRunnerDeps, thread: ChatThread, id: string) {
+  constructor(deps: TurnRunnerDeps, thread: ChatThread, id: string, principal: CallPrincipal | null = null) {
     this.deps = deps;
     this.thread = thread;
     this.id = id;
+    this.principal = principal;
   }
 
   async onProgress(p: TurnProgress): Promise<void> {
@@ -124,6 +128,7 @@ export async function runChatTurn(ctx: Context, deps: TurnRunnerDeps, turn: Runn
         role: 'chat',
         project_id: thread.project_id,
         conversation_id: thread.id,
+        principal: turn.principal,
         messages: [{ role: 'system', content: SYSTEM_PROMPT }, ...history.messages],
         tools: {
           caller,

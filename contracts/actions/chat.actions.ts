@@ -10,6 +10,7 @@ import {
   ThreadWithMessagesSchema,
 } from '../chat.ts';
 import { defineAction } from '../define.ts';
+import { CallPrincipalSchema } from '../principal.ts';
 import { AssistantRequestSchema, AssistantResponseSchema } from '../misc.ts';
 
 const ThreadRef = z.object({ thread_id: z.string().min(1).max(200) });
@@ -27,7 +28,12 @@ export const ChatActions = {
   ),
   getThread: defineAction('chat.getThread', ThreadRef, ThreadWithMessagesSchema),
   /** Stores the user message and starts its turn; answers at once (the turn runs on, its events on the stream). */
-  postMessage: defineAction('chat.postMessage', ThreadRef.extend(PostMessageBodySchema.shape), PostMessageResultSchema),
+  /** The bus post: the body plus the principal of the request's bearer (decision 0113; the gateway sets it, never a body). */
+  postMessage: defineAction(
+    'chat.postMessage',
+    ThreadRef.extend(PostMessageBodySchema.shape).extend({ principal: CallPrincipalSchema.nullable().default(null) }),
+    PostMessageResultSchema,
+  ),
   events: defineAction('chat.events', ChatEventsParamsSchema, ChatEventsResultSchema),
   /** `POST /api/v1/assistant/request`: design-change proposals from a request about a project (actors/chat/assistant.ts). */
   assistantRequest: defineAction('chat.assistantRequest', AssistantRequestSchema, AssistantResponseSchema),

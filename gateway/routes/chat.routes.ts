@@ -15,6 +15,7 @@ import {
 } from '../../contracts/chat.ts';
 import { SseWriter } from '../mcp/sse.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { startedByOfRequest } from './run-starter.ts';
 
 const ThreadParams = z.object({ id: z.string().min(1).max(200) });
 /** How long one read of the stream waits for the next event before a keep-alive comment. */
@@ -66,8 +67,14 @@ export function chatRoutes(deps: GatewayDeps) {
     r.post(
       '/threads/:id/messages',
       { schema: { params: ThreadParams, body: PostMessageBodySchema, response: { 202: PostMessageResultSchema } } },
-      async (req, reply) =>
-        reply.code(202).send(await call(deps.caller, A.postMessage, { thread_id: req.params.id, ...req.body })),
+      // The turn's model calls name the bearer's principal in the usage ledger (decision 0113); none without a header.
+      async (req, reply) => {
+        const by = await startedByOfRequest(deps, req.headers.authorization);
+        const principal = by && { subject: by.subject, client_id: by.client_id };
+        reply
+          .code(202)
+          .send(await call(deps.caller, A.postMessage, { thread_id: req.params.id, ...req.body, principal }));
+      },
     );
 
     r.get(
