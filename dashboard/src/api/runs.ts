@@ -5,7 +5,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { api, qs } from './gateway.ts';
-import type { RunView } from '../../../contracts/actions/runs.actions.ts';
+import type { z } from 'zod';
+import type { RunStartSchema, RunView } from '../../../contracts/actions/runs.actions.ts';
 import type { FlowState, LifecycleView, RunChanges } from '../../../contracts/design-flows.ts';
 import type { UsageTotals } from '../../../contracts/flows.ts';
 import type { CompiledIntent } from '../../../contracts/intent.ts';
@@ -90,5 +91,6 @@ export const compileIntent = (request: string, designFlow: string) =>
     body: { request, context: { design_flow: designFlow } },
   });
 
-export const startRun = (body: { design_flow: string; project_id: string | null; goal: string }) =>
-  api<RunView>('/v1/runs', { method: 'POST', body: { ...body, start: true } });
+export const startRun = (
+  body: Pick<z.input<typeof RunStartSchema>, 'design_flow' | 'project_id' | 'goal' | 'revise'>,
+) => api<RunView>('/v1/runs', { method: 'POST', body: { ...body, start: true } });

@@ -1,7 +1,8 @@
 /**
  * /runs/new: start a design-flow run. Pick the flow and a project (or create one), write the request in words,
  * preview the compiled intent with its blocking unknowns (`POST /v1/design-flows/intent`), then start
- * (`POST /v1/runs` with `start: true`) and open the run.
+ * (`POST /v1/runs` with `start: true`) and open the run. Other runs' items the run should revise (`revise`, decision
+ * 0100) are listed with their owners before the start; a refused key (422) shows the server's message.
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -10,6 +11,8 @@ import { DESIGN_FLOWS, compileIntent, startRun, type CompiledIntent } from '../a
 import { createProject, useProjects } from '../api/projects.ts';
 import { ErrorNote, Page } from '../ui/common.tsx';
 import { IntentPreview } from './run-new-intent.tsx';
+import { ReviseField, RevisePlan } from './run-revise.tsx';
+import { parseReviseKeys } from './run-revise-keys.ts';
 
 interface Preview {
   request: string;
@@ -26,6 +29,7 @@ export function Component() {
   const [projectId, setProjectId] = useState(params.get('project_id') ?? '');
   const [newName, setNewName] = useState('');
   const [request, setRequest] = useState('');
+  const [reviseText, setReviseText] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
 
   const create = useMutation({
@@ -49,6 +53,7 @@ export function Component() {
   });
 
   const text = request.trim();
+  const revise = parseReviseKeys(reviseText);
   const current = preview && preview.request === text && preview.flow === flow ? preview : null;
   const onPreview = (e: FormEvent) => {
     e.preventDefault();
@@ -114,6 +119,7 @@ export function Component() {
             placeholder="a steel cantilever bracket 200 x 20 x 10 mm carrying 100 N at the tip, safety factor 2"
           />
         </label>
+        <ReviseField value={reviseText} onChange={setReviseText} />
         <div className="toolbar">
           <button type="submit" disabled={!text || compile.isPending}>
             {compile.isPending ? 'Compiling…' : 'Preview intent'}
@@ -122,7 +128,7 @@ export function Component() {
             type="button"
             className="primary"
             disabled={!current || !projectId || start.isPending}
-            onClick={() => start.mutate({ design_flow: flow, project_id: projectId, goal: text })}
+            onClick={() => start.mutate({ design_flow: flow, project_id: projectId, goal: text, revise })}
           >
             {start.isPending ? 'Starting…' : 'Start run'}
           </button>
@@ -132,6 +138,7 @@ export function Component() {
         <ErrorNote error={compile.error} prefix="The intent could not be compiled" />
         <ErrorNote error={start.error} prefix="The run did not start" />
       </form>
+      {current && <RevisePlan keys={revise} />}
       {current && <IntentPreview intent={current.intent} />}
     </Page>
   );

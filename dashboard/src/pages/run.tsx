@@ -1,7 +1,8 @@
 /**
  * /runs/:id: one design-flow run as it moves (polled about every second until it ends): status and verdict, the phase
  * timeline, the open gate with its findings and the decision form, the decisions with reasons and rework targets,
- * the lifecycle verdict, the run's drafts and revisions, and the baselines its gates recorded.
+ * the lifecycle verdict, the run's drafts and revisions, and the baselines its gates recorded. Other runs' items it
+ * was started to revise (`revise`) show under its summary with their owners.
  */
 import { Link, useParams } from 'react-router';
 import {
@@ -17,6 +18,7 @@ import { ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
 import { VerdictBadge } from '../ui/flow-badges.tsx';
 import { CancelRun } from './run-cancel.tsx';
 import { GatePanel } from './run-gate.tsx';
+import { RunRevises } from './run-revise.tsx';
 import { Baselines, Decisions, Lifecycle, PhaseTimeline, Revisions } from './run-sections.tsx';
 
 export function Component() {
@@ -42,6 +44,7 @@ export function Component() {
     <Page title={`Run ${r.id.replace(/^run_/, '').slice(0, 8)}`} actions={<Link to="/runs">All runs</Link>}>
       <ErrorNote error={run.error} prefix="Refresh failed (showing the last answer)" />
       <Summary run={r} verdict={lifecycle.data?.verdict} />
+      <RunRevises runId={r.id} revise={r.revise} />
       {r.ended && (
         <div className={`note ${r.ended.status === 'completed' ? '' : 'error'}`} data-testid="run-ended">
           Ended {r.ended.status}
