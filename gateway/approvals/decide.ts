@@ -9,6 +9,8 @@ import { SurfaceHeaderSchema, type ApprovalDecision, type ApprovalItem } from '.
 import { ErrorCatalogue } from '../../contracts/errors.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { approvalAuthFor } from './auth.ts';
+import { tokenVerifierFor } from '../auth/oauth.ts';
+import { refusalError } from './challenge.ts';
 import { approvalHeaders, resolveDecider, type DecisionRoute } from './identity.ts';
 import { parseIfMatch } from './if-match.ts';
 
@@ -64,7 +66,7 @@ export async function viewerOf(deps: GatewayDeps, req: FastifyRequest): Promise<
     'unified',
     'view',
   );
-  if ('refusal' in who) throw new ActorError(who.refusal.code, who.refusal.message, who.refusal.details);
+  if ('refusal' in who) throw refusalError(tokenVerifierFor(deps.config)?.config, who.refusal);
   return who.decider;
 }
 
@@ -115,7 +117,7 @@ export async function decideViaQueue(
               : String(raw)
             : 'invalid';
     counter.inc({ kind: kindGuess, decision: d.decision, surface: label, outcome: 'refused' });
-    throw new ActorError(who.refusal.code, who.refusal.message, who.refusal.details);
+    throw refusalError(tokenVerifierFor(deps.config)?.config, who.refusal);
   }
   const surface = who.decider.surface;
   try {

@@ -68,6 +68,10 @@ export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
       return sendError(reply, 'BAD_REQUEST', 'the connection closed before the request was received');
     }
     const shape = toActorErrorShape(err);
+    // A refusal that carries a WWW-Authenticate challenge (gateway/approvals/challenge.ts: OAuth bearers, RFC 6750).
+    const challenge = (err as { challenge?: unknown }).challenge;
+    if (typeof challenge === 'string' && (shape.code === 'AUTH_REQUIRED' || shape.code === 'FORBIDDEN'))
+      reply.header('www-authenticate', challenge);
     if (shape.code === 'INTERNAL') log.error({ err, url: req.url }, 'unhandled gateway error');
     return sendError(reply, shape.code, shape.message, shape.data);
   });

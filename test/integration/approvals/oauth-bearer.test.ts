@@ -124,6 +124,43 @@ describe('approval routes with OAuth bearers (issue 29 point 4)', () => {
     expect(carol.client_id ?? null).toBeNull();
   });
 
+  it('answers WWW-Authenticate as the tool server does: resource_metadata, invalid_token, insufficient_scope', async () => {
+    const id = await change('Challenges');
+    const metadata = `resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource"`;
+    const send = (method: string, p: string, headers: Record<string, string>) =>
+      fetch(`${t.url}${p}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(method === 'POST' ? { body: JSON.stringify({ decision: 'approve', reason: 'ok' }) } : {}),
+      });
+    const decision = `/v1/approvals/${id}/decision`;
+    // No token: the metadata URL alone, on a read and on a decision.
+    for (const r of [await send('GET', '/v1/approvals', {}), await send('POST', decision, {})]) {
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toBe(`Bearer ${metadata}`);
+    }
+    // A refused token (expired JWT, or a token nobody knows): invalid_token.
+    const exp = Math.floor(Date.now() / 1000) - 600;
+    const expired = await idp.sign({ iss: idp.issuer, aud: RESOURCE, sub: 'person-b', exp, client_id: 'x' });
+    for (const token of [expired, 'not-a-jwt-and-not-in-the-file']) {
+      const r = await send('POST', decision, bearer(token));
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer ${metadata}, error="invalid_token"`));
+    }
+    // A person's token without approvals:decide: 403 naming the scope.
+    const { token } = await personToken(idp, { account: 'reader-r', resource: RESOURCE, scope: 'mcp:read' });
+    const r = await send('POST', decision, bearer(token));
+    expect(r.status).toBe(403);
+    expect(r.headers.get('www-authenticate')).toBe(
+      `Bearer ${metadata}, error="insufficient_scope", scope="approvals:decide"`,
+    );
+    // A refusal that is not about the token (a bad surface header) carries no challenge.
+    const bad = await send('POST', decision, { ...bearer(FILE_TOKEN), 'x-service-surface': 'fax' });
+    expect(bad.status).toBe(422);
+    expect(bad.headers.get('www-authenticate')).toBeNull();
+    await undecided(id);
+  });
+
   it('answers the dashboard its sign-in settings: issuer, public client id, scopes, resource', async () => {
     const r = await t.http('GET', '/v1/auth/config');
     expect(r.status).toBe(200);
