@@ -61,7 +61,9 @@ describe('the manufacturing phase on the reference request with an imported boar
   it('costs the BOM, plots the board with its position file, exports STEP and plans bring-up', async () => {
     const pid = await project('env sensor release');
     fs.mkdirSync(path.join(workspace, 'boards'), { recursive: true });
-    fs.cpSync('/usr/share/kicad/demos/pic_programmer/pic_programmer.kicad_pcb', `${workspace}/boards/board.kicad_pcb`);
+    // The board with its project file (its design rules: without them KiCad 9's defaults find 8 DRC errors).
+    for (const ext of ['kicad_pcb', 'kicad_pro'])
+      fs.cpSync(`/usr/share/kicad/demos/pic_programmer/pic_programmer.${ext}`, `${workspace}/boards/board.${ext}`);
     await recordLayout(pid, 'boards/board.kicad_pcb');
     const runId = `run-${crypto.randomUUID()}`;
     const design = inputFor(runId, pid, 'design').input;

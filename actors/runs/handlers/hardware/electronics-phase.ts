@@ -111,6 +111,8 @@ export const electronicsPhase: PhaseExecutor = (input) =>
         300,
       );
       const mismatch = parityFinding(layout.board_path, drc.schematic_parity as Parity | undefined);
+      // The DRC verdict on its own (run_drc's passed also asks the parity, recorded beside it).
+      const drcPassed = drc.error_count === 0 && drc.unconnected_count === 0;
       const pcb = await use(input, 'twin.record_document', {
         document_type: 'pcb_layout',
         name: layout.name,
@@ -119,7 +121,7 @@ export const electronicsPhase: PhaseExecutor = (input) =>
           board_path: layout.board_path,
           drc_report: drc.report_file,
           drc: {
-            passed: drc.passed,
+            passed: drcPassed,
             error_count: drc.error_count,
             warning_count: drc.warning_count,
             unconnected_count: drc.unconnected_count,
@@ -128,8 +130,8 @@ export const electronicsPhase: PhaseExecutor = (input) =>
         },
       });
       deliverables.push({ type: 'pcb_layout', node_id: pcb.node_id, ref: pcb.item_ref });
-      layoutLine = `layout ${layout.board_path} DRC ${drc.passed ? 'passed' : 'FAILED'}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`;
-      if (drc.error_count > 0 || drc.unconnected_count > 0) drcFailed = layoutLine;
+      layoutLine = `layout ${layout.board_path} DRC ${drcPassed ? 'passed' : 'FAILED'}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`;
+      if (!drcPassed) drcFailed = layoutLine;
       if (mismatch) {
         layoutLine = mismatch;
         // A blocking finding of the gate (not a failed run): the person sees the differences and attaches the board
