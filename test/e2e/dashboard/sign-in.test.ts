@@ -82,6 +82,11 @@ describe('people sign in to the dashboard with the service issuer', () => {
     await page.getByTestId('signed-out').getByRole('button', { name: 'Sign in' }).click();
     // The issuer's own login page: a real form, then its consent page.
     await page.waitForURL((u) => u.href.startsWith(idp.issuer), { timeout: 30_000 });
+    // An unknown login is refused on the provider's page and nothing is granted.
+    await page.locator('input[name=login]').fill('nobody');
+    await page.locator('input[name=password]').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 30_000 }).toContain('Unknown login');
     await page.locator('input[name=login]').fill('person-b');
     await page.locator('input[name=password]').fill('any password');
     await page.getByRole('button', { name: 'Sign-in' }).click();
