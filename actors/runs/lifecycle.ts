@@ -52,7 +52,8 @@ export function phaseView(inp: LifecycleInput): LifecyclePhase[] {
     const notes: string[] = [];
     let execution = EXECUTION[ps.status] ?? 'PENDING';
     if (ps.failure) execution = 'FAILED';
-    if (s.status === 'cancelled' && ['pending', 'running', 'awaiting_gate'].includes(ps.status)) execution = 'CANCELLED';
+    if (s.status === 'cancelled' && ['pending', 'running', 'awaiting_gate'].includes(ps.status))
+      execution = 'CANCELLED';
     if (ps.failure) notes.push(`failed (${ps.failure.kind}): ${ps.failure.message}`);
 
     const gaps = inp.gaps.filter((g) => g.phase === p.id && g.blocking);

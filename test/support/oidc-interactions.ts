@@ -16,14 +16,16 @@ export function interactionHandler(provider: Provider, scopesOf: AccountScopes, 
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) throw new Error('interaction mismatch');
     if (!form) {
-      if (details.prompt.name === 'login') return login(provider, scopesOf, req, res, String(details.params.login_hint));
+      if (details.prompt.name === 'login')
+        return login(provider, scopesOf, req, res, String(details.params.login_hint));
       return consent(provider, scopesOf, req, res);
     }
     if (req.method === 'GET') return page(res, uid, details.prompt.name === 'login' ? 'login' : 'consent');
     if (req.method === 'POST' && action === 'login' && details.prompt.name === 'login') {
       const body = new URLSearchParams(await readBody(req));
       const account = body.get('login') ?? '';
-      if (!scopesOf(account) || !body.get('password')) return page(res, uid, 'login', 'Unknown login or empty password');
+      if (!scopesOf(account) || !body.get('password'))
+        return page(res, uid, 'login', 'Unknown login or empty password');
       return login(provider, scopesOf, req, res, account);
     }
     if (req.method === 'POST' && action === 'confirm' && details.prompt.name === 'consent')
@@ -44,7 +46,12 @@ async function login(
   return provider.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
 }
 
-async function consent(provider: Provider, scopesOf: AccountScopes, req: http.IncomingMessage, res: http.ServerResponse) {
+async function consent(
+  provider: Provider,
+  scopesOf: AccountScopes,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+) {
   const details = await provider.interactionDetails(req, res);
   const accountId = String(details.session?.accountId ?? details.params.login_hint ?? '');
   const allowed = new Set(scopesOf(accountId) ?? []);

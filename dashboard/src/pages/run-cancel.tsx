@@ -44,12 +44,7 @@ export function CancelRun(props: { run: RunView }) {
       <form onSubmit={submit} aria-label="Cancel the run">
         <label style={{ display: 'flex' }}>
           Reason (required)
-          <textarea
-            name="cancel-reason"
-            value={reason}
-            maxLength={2000}
-            onChange={(e) => setReason(e.target.value)}
-          />
+          <textarea name="cancel-reason" value={reason} maxLength={2000} onChange={(e) => setReason(e.target.value)} />
         </label>
         <button type="submit" className="danger" disabled={cancel.isPending}>
           Cancel run

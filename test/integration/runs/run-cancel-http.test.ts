@@ -84,13 +84,17 @@ describe('POST /v1/runs/{id}/cancel', () => {
     expect((await http('GET', `/v1/runs/${id}`)).json.ended).toBeNull();
   });
 
-  it("stops the running phase (its engine call aborted), keeps what was recorded, reads CANCELLED, and a second cancel is 409", async () => {
+  it('stops the running phase (its engine call aborted), keeps what was recorded, reads CANCELLED, and a second cancel is 409', async () => {
     const id = await start('p-cancel-run', { engine: true });
     await expect(engine.started.promise).resolves.toBe(id);
 
     const r = await http('POST', `/v1/runs/${id}/cancel`, { reason: 'wrong load case' });
     expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json).toMatchObject({ id, status: 'cancelled', ended: { status: 'cancelled', message: 'wrong load case' } });
+    expect(r.json).toMatchObject({
+      id,
+      status: 'cancelled',
+      ended: { status: 'cancelled', message: 'wrong load case' },
+    });
     await expect(engine.aborted.promise).resolves.toBe('run cancelled: wrong load case');
     await engine.phaseReturned.promise;
 
