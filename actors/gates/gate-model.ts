@@ -102,6 +102,7 @@ export async function modelFindings(
         phase: p.phase,
         run_id: p.run_id,
         project_id: p.project_id,
+        principal: p.principal ?? null,
         messages: [
           { role: 'system', content: SYSTEM },
           { role: 'user', content: JSON.stringify(facts) },

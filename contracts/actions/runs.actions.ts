@@ -4,7 +4,7 @@ import { DecisionChannelSchema, GateFindingSchema, OverrideField } from '../appr
 import { DesignFlowSchema } from '../flows.ts';
 import { ReviseKeySchema } from './twin-scope.actions.ts';
 import { RequirementVerdictSchema } from '../requirement-verdicts.ts';
-import { StartedBySchema, StartSurfaceSchema } from '../principal.ts';
+import { CallPrincipalSchema, StartedBySchema, StartSurfaceSchema } from '../principal.ts';
 
 /** `POST /v1/runs` body: a design-flow request. `start: true` starts it at once (the only mode served). */
 export const RunStartSchema = z.object({
@@ -174,6 +174,8 @@ export const GateEvaluateSchema = z.object({
   objective: z.string().max(20_000).optional(),
   criteria: z.array(z.string().max(2_000)).max(100).optional(),
   summary: z.string().max(20_000).optional(),
+  /** Who the run's model calls are made for (its starter, decision 0113): the gate_check call's ledger row names it. */
+  principal: CallPrincipalSchema.nullable().optional(),
 });
 export type GateEvaluate = z.infer<typeof GateEvaluateSchema>;
 export const GatesActions = {

@@ -8,7 +8,7 @@ import { useTestNode } from '../../support/node.ts';
 // gates.evaluate on a real node (gates, twin, harness) with a local server speaking the OpenAI wire protocol as the
 // gate_check model. Routes are per project: one project routes gate_check to the local model, the other has none.
 const t = useTestNode({
-  roles: 'gateway,harness,tools,projects,twin,adapter:twin,gates',
+  roles: 'gateway,harness,tools,projects,twin,adapter:twin,gates,runs',
   env: { SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' }, // the local model server
 });
 const model = useLocalModel(t);
@@ -17,8 +17,9 @@ const model = useLocalModel(t);
 const project = (routed: boolean) => model.project('gate', routed ? 'gate_check' : undefined);
 
 /** A gate of a run that recorded nothing: the deterministic check finds the decision missing. */
-const evaluate = (projectId: string) =>
+const evaluate = (projectId: string, principal?: { subject: string; client_id: string | null }) =>
   call(t.node.broker, GatesActions.evaluate, {
+    ...(principal ? { principal } : {}),
     run_id: `run_${crypto.randomUUID()}`,
     project_id: projectId,
     phase: 'firmware',
@@ -75,5 +76,23 @@ describe('the gate_check model', () => {
     expect(await evaluate(id)).toEqual({ findings: [MISSING], ready: false });
     model.server.enqueue({ fault: { status: 400, message: 'bad request' } });
     expect(await evaluate(id)).toEqual({ findings: [MISSING], ready: false });
+  });
+
+  it("names the run's starter on its ledger row (decision 0113): the usage filtered by that subject counts the call", async () => {
+    const subject = `gate-person-${crypto.randomUUID()}`;
+    const usage = async () => {
+      const r = await fetch(`${t.url}/v1/runs/usage/summary?subject=${encodeURIComponent(subject)}`);
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { usage: { calls: number; by_role: Record<string, unknown> } }).usage;
+    };
+    expect((await usage()).calls).toBe(0);
+    model.server.enqueue({ text: ['{"findings": []}'] });
+    expect(await evaluate(await project(true), { subject, client_id: 'agent-a' })).toEqual({
+      findings: [MISSING],
+      ready: false,
+    });
+    const u = await usage();
+    expect(u.calls).toBe(1);
+    expect(u.by_role).toHaveProperty('gate_check');
   });
 });
