@@ -105,6 +105,15 @@ export class BoardError extends Error {
   }
 }
 
+/**
+ * KiCad 9.0's board writer drops the opening parenthesis of a pad's teardrop `filter_ratio`, writing
+ * `(curved_edges no)filter_ratio 0.9)` (RoyalBlue54L-Feather in kicad-demos 9.0.8). KiCad's own parser reads a keyword
+ * with or without its `(` there, so the file opens in KiCad; read literally, the list closes one level early and the
+ * board ends before `(embedded_fonts no)`. Exactly that token sequence is put back as `(filter_ratio`; the text keeps
+ * its lines, so errors still name the file's own line numbers. Nothing else is repaired.
+ */
+export const repairKicad9Teardrops = (text: string) => text.replaceAll(')filter_ratio ', ')(filter_ratio ');
+
 /** Parses the text of a `.kicad_pcb`; `file` names it in errors. */
 export function parseBoard(text: string, file: string): Board {
   const lead = text.replace(/^\uFEFF/, '').trimStart();
@@ -116,7 +125,7 @@ export function parseBoard(text: string, file: string): Board {
     );
   let root: SList;
   try {
-    root = parseSexpr(text);
+    root = parseSexpr(repairKicad9Teardrops(text));
   } catch (err) {
     if (err instanceof SexprError) throw new BoardError(file, `not a KiCad board: ${err.message}`, err.line);
     throw err;
@@ -139,9 +148,11 @@ export function parseBoard(text: string, file: string): Board {
     const user = typeof e[3] === 'string' ? e[3] : undefined;
     layers.push({ id: num(e[0], -1), name: e[1], type: e[2], ...(user ? { user_name: user } : {}) });
   }
+  // In stack order, top to bottom: KiCad 6 numbers F.Cu 0, In1.Cu 1 ... B.Cu 31, KiCad 9 F.Cu 0, B.Cu 2, In1.Cu 4 ...
+  const stackPos = (l: BoardLayer) => (l.name === 'F.Cu' ? -Infinity : l.name === 'B.Cu' ? Infinity : l.id);
   const copper_layers = layers
     .filter((l) => l.name.endsWith('.Cu'))
-    .sort((a, b) => a.id - b.id)
+    .sort((a, b) => stackPos(a) - stackPos(b))
     .map((l) => l.name);
   const nets: BoardNet[] = children(root, 'net').map((n) => ({ code: num(n[1], -1), name: str(n[2]) }));
   const netName = new Map(nets.map((n) => [n.code, n.name]));

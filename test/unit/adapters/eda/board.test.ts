@@ -2,10 +2,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BoardError, boardPads, copperLayersOf, parseBoard } from '../../../../workers/eda/board.ts';
+import { kicadDemos, SYSTEM_DEMOS } from '../../../support/kicad-demos.ts';
 
-const DEMOS = '/usr/share/kicad/demos';
-const demo = (rel: string) => `${DEMOS}/${rel}`;
-const read = (rel: string) => parseBoard(fs.readFileSync(demo(rel), 'utf8'), rel);
+// The hand-checked figures are KiCad 6.0.11's demo files (test/fixtures/kicad6); KiCad 9's pcbnew is the reference
+// for the boards of both versions.
+const K6 = kicadDemos(6);
+const K9 = kicadDemos(9);
+const demo = (rel: string, dir = K6 ?? K9 ?? SYSTEM_DEMOS) => `${dir}/${rel}`;
+const read = (rel: string, dir?: string) => parseBoard(fs.readFileSync(demo(rel, dir), 'utf8'), rel);
 
 // What KiCad's own engine says about a board: every pad (reference, number, absolute position, net, attribute, the
 // copper layers of its layer set the board enables, the centre of its shape, which a drill offset moves), and the counts of vias, tracks (with vias), copper layers, nets.
@@ -16,7 +20,10 @@ pads = []
 for fp in b.GetFootprints():
     for p in fp.Pads():
         pos = p.GetPosition()
-        shape = p.ShapePos()
+        try:
+            shape = p.ShapePos()
+        except TypeError:  # KiCad 9: a pad's shape is per layer (padstacks); its principal layer's
+            shape = p.ShapePos(p.GetPrincipalLayer())
         pads.append([fp.GetReference(), p.GetNumber(), pos.x / 1e6, pos.y / 1e6, p.GetNetname(), p.GetAttribute(),
                      [b.GetStandardLayerName(l) for l in p.GetLayerSet().CuStack() if b.IsLayerEnabled(l)],
                      shape.x / 1e6, shape.y / 1e6])
@@ -46,7 +53,7 @@ const BOARDS = [
 ];
 
 describe('parseBoard on the KiCad demos', () => {
-  it('reads pic_programmer as checked by hand against the file and pcbnew', () => {
+  it.skipIf(!K6)('reads pic_programmer as checked by hand against the file and pcbnew', () => {
     const b = read('pic_programmer/pic_programmer.kicad_pcb');
     expect(b.version).toBe(20211014);
     expect(b.copper_layers).toEqual(['F.Cu', 'B.Cu']);
@@ -84,7 +91,7 @@ describe('parseBoard on the KiCad demos', () => {
     expect(copperLayersOf(b, c1.pads[0]!.layers)).toEqual(['F.Cu', 'B.Cu']);
   });
 
-  it('reads pin functions, SMD pads on the back and zones (StickHub)', () => {
+  it.skipIf(!K6)('reads pin functions, SMD pads on the back and zones (StickHub)', () => {
     const b = read('stickhub/StickHub.kicad_pcb');
     const pads = boardPads(b);
     expect(pads.some((p) => p.pinfunction)).toBe(true);
@@ -99,10 +106,14 @@ describe('parseBoard on the KiCad demos', () => {
     for (const z of b.zones) expect(z.layers.length).toBeGreaterThan(0);
   });
 
-  it.skipIf(!hasPcbnew).each(BOARDS)('agrees with pcbnew pad by pad on %s', (rel) => {
-    const b = read(rel);
+  const versions = [K6 && { major: 6, dir: K6 }, K9 && { major: 9, dir: K9 }].filter((v) => !!v);
+  const cases = versions.flatMap(({ major, dir }) =>
+    BOARDS.filter((rel) => fs.existsSync(demo(rel, dir))).map((rel) => ({ major, dir, rel })),
+  );
+  it.skipIf(!hasPcbnew).each(cases)('agrees with pcbnew pad by pad on KiCad $major $rel', ({ dir, rel }) => {
+    const b = read(rel, dir);
     const ref = JSON.parse(
-      execFileSync('/usr/bin/python3', ['-c', PCBNEW_DUMP, demo(rel)], { maxBuffer: 1 << 28, encoding: 'utf8' }),
+      execFileSync('/usr/bin/python3', ['-c', PCBNEW_DUMP, demo(rel, dir)], { maxBuffer: 1 << 28, encoding: 'utf8' }),
     );
     expect(b.copper_layers).toHaveLength(ref.copper);
     expect(b.nets).toHaveLength(ref.nets);
@@ -167,6 +178,21 @@ describe('parseBoard refuses what is not a KiCad board, naming the file and the 
     const lines = cut.split('\n').length;
     expect(refusal(cut, 'pic.kicad_pcb')).toMatch(
       new RegExp(`^pic\\.kicad_pcb: not a KiCad board: line ${lines}: unexpected end of file`),
+    );
+  });
+
+  it("reads KiCad 9.0's teardrop filter_ratio written without its parenthesis, and nothing else unbalanced", () => {
+    // As RoyalBlue54L-Feather (kicad-demos 9.0.8) has it: KiCad reads the keyword with or without its "(".
+    const pad = (tail: string) =>
+      '(kicad_pcb (version 20241229) (net 0 "") (footprint "x" (layer "F.Cu") (at 1 2)' +
+      ' (property "Reference" "R1" (at 0 0))\n (pad "1" smd rect (at 0 0) (size 1 1) (layers "F.Cu")' +
+      ` (teardrops (best_length_ratio 0.5) (curved_edges no)${tail} (enabled yes))))\n (embedded_fonts no))`;
+    const b = parseBoard(pad('filter_ratio 0.9)'), 'k9.kicad_pcb');
+    expect(b.version).toBe(20241229);
+    expect(boardPads(b)).toHaveLength(1);
+    // A different keyword without its "(" is still the malformed text it is, named with the file's own line.
+    expect(refusal(pad('other_ratio 0.9)'), 'k9.kicad_pcb')).toMatch(
+      /^k9\.kicad_pcb: not a KiCad board: line 3: text after the closing parenthesis/,
     );
   });
 
