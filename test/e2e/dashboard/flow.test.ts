@@ -216,9 +216,10 @@ describe('a run that fails its simulation gate', () => {
 
     const form = formOf(page, 'V&V sign-off');
     await form.waitFor({ timeout: PHASE_WAIT });
+    // The finding (the verdict table below it says the same number in its own row).
     await page
       .getByTestId('gate-panel')
-      .getByText(/gives 5\d\d(\.\d+)? MPa/)
+      .getByRole('cell', { name: /^violated: REQ-STRESS.*gives 5\d\d(\.\d+)? MPa/ })
       .waitFor();
     expect(await form.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
     await form.getByLabel('Reason (required to reject, retry, rework)').fill('stress too high: make it deeper');

@@ -24,7 +24,11 @@ beforeAll(async () => {
   server = net.createServer((s) => s.on('error', () => undefined).end('hello\n'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as net.AddressInfo).port;
-  // A probe the sandboxed shell runs with this very node: connects to the test's own listener on the host loopback.
+  // A probe the sandboxed shell runs with a copy of this very node, placed in the scratch folder: the sandbox hides a
+  // node under /tmp (a checkout there, as .ci/run's clone) behind its private /tmp. It connects to the test's own
+  // listener on the host loopback.
+  fs.copyFileSync(fs.realpathSync(process.execPath), path.join(scratch, 'node'));
+  fs.chmodSync(path.join(scratch, 'node'), 0o755);
   fs.writeFileSync(
     path.join(scratch, 'probe.cjs'),
     `require('net').connect(${port}, '127.0.0.1')` +
@@ -81,7 +85,7 @@ describe('an engine subprocess in the sandbox', () => {
       'echo BEGIN-NET',
       'cat /proc/net/dev',
       'echo END-NET',
-      `${process.execPath} probe.cjs`,
+      `${path.join(scratch, 'node')} probe.cjs`,
     ]);
     const interfaces = [...between(out, 'NET').matchAll(/^\s*([^\s:|]+):/gm)].map((m) => m[1]);
     expect(interfaces).toEqual(['lo']);

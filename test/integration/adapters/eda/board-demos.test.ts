@@ -39,7 +39,12 @@ const sets = ([6, 9] as const).flatMap((major) => {
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'eda-board-demos-'));
 let t: TestNode;
 beforeAll(async () => {
-  t = await startTestNode({ roles: 'tools,adapter:eda', env: { SERVICE_WORKSPACE: workspace } });
+  // The bus deadline of a call is the node's request timeout (10 s by default): KiCad's largest boards take longer on
+  // a loaded machine, so the node gets the same 600 s the calls ask for.
+  t = await startTestNode({
+    roles: 'tools,adapter:eda',
+    env: { SERVICE_WORKSPACE: workspace, SERVICE_REQUEST_TIMEOUT_MS: '600000' },
+  });
 });
 afterAll(async () => {
   await t.stop();
