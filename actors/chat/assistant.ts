@@ -7,6 +7,7 @@ import { HarnessCallsActions } from '../../contracts/actions/harness-calls.actio
 import { TwinActions } from '../../contracts/actions/twin.actions.ts';
 import { TwinViewActions } from '../../contracts/actions/twin-views.actions.ts';
 import type { AssistantRequest, AssistantResponse } from '../../contracts/misc.ts';
+import type { CallPrincipal } from '../../contracts/principal.ts';
 
 /** The assistant's actions: `propose_changes` turns a request about a project into design-change proposals. */
 export const ASSISTANT_ACTIONS = ['propose_changes'] as const;
@@ -57,7 +58,10 @@ async function itemsFor(ctx: Context, p: AssistantRequest) {
  * in the queue or through `/api/v1/assistant/proposals/{id}/decide`; an approved one is applied by the twin's own
  * code (apply-change.ts), never by the model. A proposal naming an item it was not shown is dropped with an error.
  */
-export async function assistantRequest(ctx: Context, p: AssistantRequest): Promise<AssistantResponse> {
+export async function assistantRequest(
+  ctx: Context,
+  p: AssistantRequest & { principal?: CallPrincipal | null },
+): Promise<AssistantResponse> {
   const request_id = crypto.randomUUID();
   if (!(ASSISTANT_ACTIONS as readonly string[]).includes(p.action)) {
     throw new ActorError('VALIDATION_FAILED', `action ${p.action} is not an assistant action; valid: propose_changes`, {
@@ -71,6 +75,7 @@ export async function assistantRequest(ctx: Context, p: AssistantRequest): Promi
     role: 'chat',
     project_id: p.project_id,
     conversation_id: p.session_id ?? null,
+    principal: p.principal ?? null,
     messages: [
       { role: 'system', content: INSTRUCTIONS },
       {

@@ -7,6 +7,7 @@ import { HarnessConfigActions as HC } from '../../contracts/actions/harness-conf
 import { FlowOperationSchema, type FlowOperation } from '../../contracts/design-flows.ts';
 import type { FlowDef } from '../../contracts/flow-defs.ts';
 import { applyOperations } from './patches.ts';
+import type { CallPrincipal } from '../../contracts/principal.ts';
 
 /**
  * The flow_generator model (SPEC rule 11): tailors a built-in flow to a request by proposing operations of the closed
@@ -87,6 +88,7 @@ export async function generateOperations(
   base: FlowDef,
   request: string,
   log: Pick<Logger, 'warn'>,
+  principal: CallPrincipal | null = null,
 ): Promise<Generated> {
   const keep = (why: string): Generated => ({
     operations: [],
@@ -101,6 +103,7 @@ export async function generateOperations(
       HCalls.call,
       {
         role: 'flow_generator',
+        principal,
         messages: [
           { role: 'system', content: prompt(base) },
           { role: 'user', content: request },

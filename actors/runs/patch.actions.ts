@@ -194,7 +194,7 @@ export function patchActions(d: DesignFlowDeps, patchStore: () => Promise<PatchS
       // From a request with no operations: the flow_generator model's operations, checked, else none (with a note).
       const gen =
         given.request && !given.operations.length
-          ? await generateOperations(ctx, FLOWS[given.base_flow], given.request, d.infra.log)
+          ? await generateOperations(ctx, FLOWS[given.base_flow], given.request, d.infra.log, given.principal ?? null)
           : null;
       const p = gen ? { ...given, operations: gen.operations, reason: given.reason || gen.reason } : given;
       const def = p.operations.length ? buildFlow(FLOWS[p.base_flow], p.operations) : FLOWS[p.base_flow];

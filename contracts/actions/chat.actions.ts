@@ -36,5 +36,9 @@ export const ChatActions = {
   ),
   events: defineAction('chat.events', ChatEventsParamsSchema, ChatEventsResultSchema),
   /** `POST /api/v1/assistant/request`: design-change proposals from a request about a project (actors/chat/assistant.ts). */
-  assistantRequest: defineAction('chat.assistantRequest', AssistantRequestSchema, AssistantResponseSchema),
+  assistantRequest: defineAction(
+    'chat.assistantRequest',
+    AssistantRequestSchema.extend({ principal: CallPrincipalSchema.nullable().optional() }),
+    AssistantResponseSchema,
+  ),
 } as const;

@@ -14,6 +14,7 @@ import {
 } from '../design-flows.ts';
 import { AppliedPatchViewSchema, UsageTotalsSchema } from '../flows.ts';
 import { RunViewSchema, StartedByField } from './runs.actions.ts';
+import { CallPrincipalSchema } from '../principal.ts';
 
 const RunId = z.object({ run_id: z.string().min(1) });
 
@@ -56,6 +57,11 @@ export const RunFlowActions = {
     RunId.extend({ version: z.number().int().min(1) }),
     AppliedPatchViewSchema,
   ),
-  proposeFlow: defineAction('runs.proposeFlow', FlowProposeSchema, FlowProposalViewSchema),
+  /** The tool's arguments and, set by the adapter from the caller (never by the client), who the proposal is for. */
+  proposeFlow: defineAction(
+    'runs.proposeFlow',
+    FlowProposeSchema.extend({ principal: CallPrincipalSchema.nullable().optional() }),
+    FlowProposalViewSchema,
+  ),
   startVersion: defineAction('runs.startVersion', StartVersionSchema, RunViewSchema),
 } as const;

@@ -20,7 +20,12 @@ export const writeTools = [
     description:
       "Propose a tailored flow: a built-in flow (base_flow) changed by operations (add_phase, remove_phase, modify_phase) with facts for its conditions, or by a request alone (the flow_generator model proposes the operations when routed; the note says how). Saves a frozen version held for a person's approval; runs start on it once approved.",
     input: FlowProposeSchema,
-    handler: (a, tc) => flowCall(call(tc.ctx, F.proposeFlow, a)),
+    handler: (a, tc) => {
+      // The flow_generator call's ledger row names who asked (decision 0113): the caller's principal, never an argument.
+      const by = startedByOfCaller(tc.caller).started_by;
+      const principal = by && { subject: by.subject, client_id: by.client_id };
+      return flowCall(call(tc.ctx, F.proposeFlow, { ...a, principal }));
+    },
   }),
   defineTool({
     name: 'start_run',

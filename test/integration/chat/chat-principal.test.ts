@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../../brokers/actions.ts';
+import { TwinActions as T } from '../../../contracts/actions/twin.actions.ts';
 import { readChatStream } from '../../support/chat-stream.ts';
 import { httpJson } from '../../support/http-raw.ts';
 import { startAnthropicServer } from '../../support/llm-servers/anthropic.ts';
@@ -21,7 +23,7 @@ beforeAll(async () => {
   idp = await startTestIdp({ resources: [RESOURCE], accounts: { 'person-c': { scopes: ['mcp:read'] } } });
   model = await startAnthropicServer({ apiKey: KEY });
   t = await startTestNode({
-    roles: 'gateway,harness,chat,runs,tools',
+    roles: 'gateway,harness,chat,runs,tools,twin,projects',
     env: {
       SERVICE_ROUTE_CHAT: 'anthropic:claude-sonnet-5-5',
       SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1',
@@ -95,5 +97,40 @@ describe("a chat turn's ledger rows name the request's principal", () => {
         (m: { role: string }) => m.role === 'user',
       ),
     ).toHaveLength(claimed.status === 202 ? 1 : 0);
+  });
+
+  it("an assistant request's model call names the bearer's subject; a body's principal names no one", async () => {
+    const project = `p-assistant-principal-${Date.now()}`;
+    const item = await call(t.node.broker, T.writeDefinition, {
+      project_id: project,
+      item_type: 'component_selection',
+      name: 'Drive motor',
+      properties: { torque_nm: 1.2 },
+    } as never);
+    model.enqueue({ text: [JSON.stringify({ proposals: [] })], usage: { prompt_tokens: 50, completion_tokens: 3 } });
+    const asked = await http(
+      'POST',
+      '/v1/assistant/request',
+      { action: 'propose_changes', project_id: project, prompt: `Review ${item.item_ref}.` },
+      await bearer('person-d'),
+    );
+    expect(asked.status, JSON.stringify(asked.json)).toBe(200);
+    expect((await callsOf('person-d')).calls).toBe(1);
+    model.enqueue({ text: [JSON.stringify({ proposals: [] })], usage: { prompt_tokens: 50, completion_tokens: 3 } });
+    const claimed = await http('POST', '/v1/assistant/request', {
+      action: 'propose_changes',
+      project_id: project,
+      prompt: 'again',
+      principal: { subject: 'mallory-2', client_id: null },
+    });
+    expect([200, 422]).toContain(claimed.status);
+    expect((await callsOf('mallory-2')).calls).toBe(0);
+    const expired = await http(
+      'POST',
+      '/v1/assistant/request',
+      { action: 'propose_changes', project_id: project, prompt: 'x' },
+      await bearer('person-d', { exp: 1 }),
+    );
+    expect(expired.status).toBe(401);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../../../brokers/actions.ts';
 import { RunFlowActions as F } from '../../../contracts/actions/design-flows.actions.ts';
+import { HarnessUsageActions as U } from '../../../contracts/actions/harness-usage.actions.ts';
+import { invokeViaRegistry, okData } from '../../support/tools.ts';
 import { LOCAL_ROUTE, useLocalModel } from '../../support/llm-servers/local-model.ts';
 import { useTestNode } from '../../support/node.ts';
 
@@ -8,7 +10,7 @@ import { useTestNode } from '../../support/node.ts';
 // local server speaking the OpenAI wire protocol: the model's operations are checked like a caller's, and an answer
 // that fails the check leaves the base flow with a note.
 const t = useTestNode({
-  roles: 'harness,tools,holds,approvals,runs',
+  roles: 'harness,tools,holds,approvals,runs,adapter:flow',
   env: { SERVICE_ROUTE_FLOW_GENERATOR: LOCAL_ROUTE, SERVICE_HARNESS_PRIVATE_BASE_URLS: '127.0.0.1' },
 });
 const model = useLocalModel(t);
@@ -57,5 +59,23 @@ describe('flow.propose from a request', () => {
     expect(v.phases).toEqual(MECH.slice(0, 5));
     expect(v.note).toBeUndefined();
     expect(model.server.requests.length).toBe(asked);
+  });
+
+  it("names who asked on the flow_generator call's ledger row: the caller's principal, never an argument (decision 0113)", async () => {
+    const subject = `flow-person-${Date.now()}`;
+    const calls = async (who: string) =>
+      (await call(t.node.broker, U.usageSummary, { window_hours: 24, subject: who } as never)).usage.calls;
+    model.server.enqueue({ text: [JSON.stringify({ operations: [], reason: 'as it is' })] });
+    await okData(
+      invokeViaRegistry(
+        t.node.broker,
+        'flow.propose',
+        // A principal among the arguments is not the caller: it is dropped.
+        { base_flow: 'mech_v1', request: 'The usual bracket.', principal: { subject: 'mallory', client_id: null } },
+        { principal: { subject, client_id: 'agent-a', scopes: ['mcp:write'], kind: 'person' } },
+      ),
+    );
+    expect(await calls(subject)).toBe(1);
+    expect(await calls('mallory')).toBe(0);
   });
 });
