@@ -7,7 +7,7 @@ import { approvalsPage } from './hold.outcome.ts';
 const ARGS_SHOWN = 1500;
 
 /** Whose answer a question put in the client is: what the gateway set on the caller (`decision_elicitation`). */
-export type ElicitationIdentity = { approver: string; verified: boolean };
+export type ElicitationIdentity = { approver: string; verified: boolean; client_id?: string | null };
 
 /**
  * The person answering in the MCP client (SPEC "Authentication / Gateway" 2): the identity the gateway gave the session
@@ -17,6 +17,7 @@ export function elicitationDecider(who: ElicitationIdentity): Decider {
   return {
     approver: who.approver,
     approver_verified: who.verified,
+    ...(who.client_id ? { client_id: who.client_id } : {}),
     surface: 'mcp',
     on_behalf_of: null,
     agent: null,

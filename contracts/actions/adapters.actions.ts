@@ -33,7 +33,9 @@ export const CallerSchema = z.object({
    * (SERVICE_ELICITATION_APPROVALS): whose answer it is and whether that person is verified. Absent = such decisions
    * go to the Approvals queue, whatever the client declared (ISSUE 27 #2: no client approves its own call).
    */
-  decision_elicitation: z.object({ approver: z.string(), verified: z.boolean() }).optional(),
+  decision_elicitation: z
+    .object({ approver: z.string(), verified: z.boolean(), client_id: z.string().nullable().optional() })
+    .optional(),
   /** The verified principal of the call's OAuth access token (issue 29 point 3); unset for the shared key or stdio. */
   principal: PrincipalSchema.optional(),
 });

@@ -53,7 +53,8 @@ export function decisionElicitation(
 ): DecisionElicitation | undefined {
   if (!session?.can_elicit || policy.mode === 'off') return undefined;
   // An OAuth session (decision 0113): its answer is a verified decision only for a person holding approvals:decide.
-  if (principal && principalHas(principal, 'approvals:decide')) return { approver: principal.subject, verified: true };
+  if (principal && principalHas(principal, 'approvals:decide'))
+    return { approver: principal.subject, verified: true, client_id: principal.client_id ?? null };
   if (principal && policy.mode === 'verified') return undefined;
   const local = { approver: LOCAL_ELICITATION, verified: false };
   if (policy.mode === 'any') return local;

@@ -28,9 +28,10 @@ const AnswerSchema = z.looseObject({
  * The identity of an answer given in the client (SPEC Gateway rules 2 and 6): the one the gateway gave the session
  * (`decision_elicitation`: `local:elicitation` unverified today, never a field of the form), recorded with surface mcp.
  */
-const identityOf = (who: { approver: string; verified: boolean }) => ({
+const identityOf = (who: { approver: string; verified: boolean; client_id?: string | null }) => ({
   approver: who.approver,
   approver_verified: who.verified,
+  ...(who.client_id ? { client_id: who.client_id } : {}),
   surface: 'mcp' as const,
   on_behalf_of: null,
   agent: null,

@@ -112,6 +112,8 @@ describe('verified principals on holds and decisions', () => {
     });
     const item = (r.json.items as any[]).find((i) => i.detail?.arguments?.name === 'made-by-b');
     expect(item?.decision).toMatchObject({ approver: 'person-b', approver_verified: true });
+    // The OAuth client B answered through (its dynamically registered id) is on the decision too.
+    expect(item?.decision.client_id).toEqual(expect.any(String));
     await b.client.close();
   });
 

@@ -70,6 +70,7 @@ describe('elicitation answers of OAuth sessions (decision 0113)', () => {
     expect(decisionElicitation(policy, session, 'http', person(['mcp:write', 'approvals:decide']))).toEqual({
       approver: 'bob',
       verified: true,
+      client_id: 'app',
     });
     expect(decisionElicitation(policy, session, 'http', person(['mcp:write']))).toBeUndefined();
     expect(decisionElicitation(policy, session, 'http', client(['mcp:write', 'approvals:decide']))).toBeUndefined();
