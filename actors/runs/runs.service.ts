@@ -19,7 +19,8 @@ import { PATCH_FINDINGS_ORDER, type RunEffect, type Refusal } from './run.machin
 import { isNotOwner, notOwner, RunHost, type HostDeps, type RunLease } from './run-host.ts';
 import { createRunStore, type RunStore } from './run.store.ts';
 import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
-import { callPrincipalOf, runView, startedOf } from './run.view.ts';
+import { runView, startedOf } from './run.view.ts';
+import { gateEvaluateParams } from './gate-evaluate.ts';
 
 export interface RunsOptions {
   /** Deterministic phase handlers; phases without one run through the phase brain when routed (executors.ts). */
@@ -362,28 +363,11 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         await host.command(runId, { type: 'phaseResult', phase: fx.phase, attempt: fx.attempt, ...outcome });
       })().catch(fail);
     } else if (fx.type === 'evaluateGate') {
-      const def = s.flow.definition.phases.find((p) => p.id === fx.phase)!;
       return requestOf(runId)
         .then((request) =>
-          call(
-            bus,
-            GatesActions.evaluate,
-            {
-              principal: callPrincipalOf(request),
-              run_id: runId,
-              project_id: s.project_id,
-              phase: fx.phase,
-              attempt: fx.attempt,
-              started_at: s.phases[fx.phase].started_at ?? null,
-              required_deliverables: def.required_deliverables,
-              enforce_deliverables: def.enforce_deliverables,
-              enforce_constraints: def.gate.enforce_constraints,
-              objective: def.objective.slice(0, 20_000),
-              criteria: def.gate.criteria.slice(0, 100).map((c) => c.slice(0, 2_000)),
-              ...(s.phases[fx.phase].summary ? { summary: s.phases[fx.phase].summary!.slice(0, 20_000) } : {}),
-            },
-            { timeout: GATE_EVALUATE_MS },
-          ),
+          call(bus, GatesActions.evaluate, gateEvaluateParams(runId, s, fx.phase, fx.attempt, request), {
+            timeout: GATE_EVALUATE_MS,
+          }),
         )
         .then((g) =>
           lease.signal.aborted
