@@ -24,10 +24,17 @@ export interface SpawnedService {
 
 /**
  * Runs the real `service` command (or another entry script, e.g. `test/support/runs-node.ts`) as a child process with
- * the current Node (22) and parses its JSON log lines.
+ * the current Node (22) and parses its JSON log lines. `prefix` runs it through a command that execs it in place (e.g.
+ * `ip netns exec <ns>`), so the child's pid and signals stay the node's own.
  */
-export function spawnService(args: string[], env: Record<string, string>, bin = SERVICE_BIN): SpawnedService {
-  const proc = spawn(process.execPath, [bin, ...args], {
+export function spawnService(
+  args: string[],
+  env: Record<string, string>,
+  bin = SERVICE_BIN,
+  prefix: string[] = [],
+): SpawnedService {
+  const [cmd, ...pre] = [...prefix, process.execPath];
+  const proc = spawn(cmd, [...pre, bin, ...args], {
     cwd: ROOT,
     env: { ...process.env, SERVICE_LOG_LEVEL: 'info', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
