@@ -7,6 +7,7 @@ import { memo, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { APPROVAL_KINDS, filtersOf, useApprovals, type ApprovalItem, type StatusFilter } from '../api/approvals.ts';
 import { useProjects } from '../api/projects.ts';
+import { ProjectPicker } from '../ui/project-picker.tsx';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote } from '../ui/common.tsx';
 import { ApprovalDetail } from './approvals-detail.tsx';
 
@@ -52,18 +53,7 @@ export function Component() {
             ))}
           </select>
         </label>
-        <label>
-          Project
-          <select value={projectId} onChange={(e) => set('project_id', e.target.value)}>
-            <option value="">All projects</option>
-            {projectId && !names.has(projectId) && <option value={projectId}>{projectId}</option>}
-            {(projects.data?.projects ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProjectPicker param="project_id" onChange={() => setShown(SLICE)} />
         <label>
           Kind
           <select value={kind} onChange={(e) => set('kind', e.target.value)}>

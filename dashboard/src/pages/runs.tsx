@@ -9,12 +9,14 @@ import { api } from '../api/gateway.ts';
 import { useProjects } from '../api/projects.ts';
 import { runEnded, useRuns, type LifecycleView, type RunView } from '../api/runs.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
+import { DataTable, type Column } from '../ui/data-table.tsx';
+import { ProjectPicker } from '../ui/project-picker.tsx';
 import { VerdictBadge } from '../ui/flow-badges.tsx';
 
 const LIMIT = 100;
 
 export function Component() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const projectId = params.get('project_id') ?? '';
   const runs = useRuns(projectId || undefined, LIMIT);
   const projects = useProjects();
@@ -31,21 +33,7 @@ export function Component() {
       }
     >
       <form className="toolbar" onSubmit={(e) => e.preventDefault()} aria-label="Filter runs">
-        <label>
-          Project
-          <select
-            value={projectId}
-            onChange={(e) => setParams(e.target.value ? { project_id: e.target.value } : {}, { replace: true })}
-          >
-            <option value="">All projects</option>
-            {projectId && !names.has(projectId) && <option value={projectId}>{projectId}</option>}
-            {(projects.data?.projects ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProjectPicker param="project_id" />
         {runs.data && (
           <span className="muted">
             {runs.data.total > list.length ? `${list.length} newest of ${runs.data.total}` : `${list.length}`} run
@@ -61,46 +49,33 @@ export function Component() {
           No runs{projectId ? ' in this project' : ''} yet. <Link to="/runs/new">Start one</Link>.
         </Empty>
       ) : (
-        <table className="grid" data-testid="runs-table">
-          <thead>
-            <tr>
-              <th scope="col">Goal</th>
-              <th scope="col">Flow</th>
-              <th scope="col">Project</th>
-              <th scope="col">Status</th>
-              <th scope="col">Open gate</th>
-              <th scope="col">Verdict</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((r) => (
-              <tr key={r.id} data-run-id={r.id}>
-                <td>
-                  <Link to={`/runs/${r.id}`}>{r.goal.length > 90 ? `${r.goal.slice(0, 87)}…` : r.goal}</Link>
-                </td>
-                <td>{r.design_flow}</td>
-                <td>
-                  {r.project_id ? (names.get(r.project_id) ?? r.project_id) : <span className="muted">none</span>}
-                </td>
-                <td>
-                  <StatusBadge status={r.status} />
-                </td>
-                <td>{r.gate ? `${r.gate.name}${r.gate.ready ? '' : ' (not ready)'}` : '—'}</td>
-                <td>
-                  <RowVerdict run={r} />
-                </td>
-                <td>
-                  <When at={r.updated_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          testId="runs-table"
+          columns={columns(names)}
+          rows={list}
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({ 'data-run-id': r.id })}
+        />
       )}
     </Page>
   );
 }
+
+const columns = (names: Map<string, string>): Column<RunView>[] => [
+  {
+    header: 'Goal',
+    cell: (r) => <Link to={`/runs/${r.id}`}>{r.goal.length > 90 ? `${r.goal.slice(0, 87)}…` : r.goal}</Link>,
+  },
+  { header: 'Flow', cell: (r) => r.design_flow },
+  {
+    header: 'Project',
+    cell: (r) => (r.project_id ? (names.get(r.project_id) ?? r.project_id) : <span className="muted">none</span>),
+  },
+  { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+  { header: 'Open gate', cell: (r) => (r.gate ? `${r.gate.name}${r.gate.ready ? '' : ' (not ready)'}` : '—') },
+  { header: 'Verdict', cell: (r) => <RowVerdict run={r} /> },
+  { header: 'Updated', cell: (r) => <When at={r.updated_at} /> },
+];
 
 /** A listed run's verdict: read again while the run moves, kept once it ended. */
 function RowVerdict(props: { run: RunView }) {

@@ -1,22 +1,23 @@
 /**
- * The shared project picker: a labelled <select> bound to the `project` search param (empty = every project), and the
- * project list query it reads (`GET /v1/projects`, the first 1000, the gateway's page limit).
+ * The one project filter: a labelled <select> bound to a search param (`project` unless the page's address names it
+ * otherwise: `/runs` and `/approvals` keep `project_id`), empty = every project, and the project list query it reads
+ * (`GET /v1/projects`, the first 1000, the gateway's page limit).
  */
 import { Link, useSearchParams } from 'react-router';
 import { useProjects } from '../api/projects.ts';
 
 export { useProjects };
 
-/** The `project` search param and its setter (other params stay; '' removes it). */
-export function useProjectParam(): [string, (id: string) => void] {
+/** The project search param (`param`, default `project`) and its setter (other params stay; '' removes it). */
+export function useProjectParam(param = 'project'): [string, (id: string) => void] {
   const [params, setParams] = useSearchParams();
-  const project = params.get('project') ?? '';
+  const project = params.get(param) ?? '';
   const set = (id: string) =>
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
-        if (id) next.set('project', id);
-        else next.delete('project');
+        if (id) next.set(param, id);
+        else next.delete(param);
         return next;
       },
       { replace: true },
@@ -28,15 +29,22 @@ export function useProjectParam(): [string, (id: string) => void] {
  * `allowAll`: offer "All projects" (the unfiltered list); without it the empty choice reads "Choose a project".
  * The selected id stays listed even when it is not among the loaded projects (a deep link to an unknown id).
  */
-export function ProjectPicker(props: { allowAll?: boolean; label?: string }) {
-  const [project, setProject] = useProjectParam();
+export function ProjectPicker(props: { allowAll?: boolean; label?: string; param?: string; onChange?: () => void }) {
+  const [project, setProject] = useProjectParam(props.param);
   const projects = useProjects();
   const list = projects.data?.projects ?? [];
   const known = list.some((p) => p.id === project);
   return (
     <label>
       {props.label ?? 'Project'}
-      <select name="project" value={project} onChange={(e) => setProject(e.target.value)}>
+      <select
+        name={props.param ?? 'project'}
+        value={project}
+        onChange={(e) => {
+          setProject(e.target.value);
+          props.onChange?.();
+        }}
+      >
         <option value="">{props.allowAll === false ? 'Choose a project…' : 'All projects'}</option>
         {project && !known && (
           <option value={project}>{projects.isLoading ? 'Loading…' : `${project} (unknown)`}</option>
