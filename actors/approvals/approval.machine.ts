@@ -103,7 +103,7 @@ function notAllowedNow(s: SourceItem, d: ApprovalDecision): string {
   if (d === 'retry') return `retries of ${String(g.phase)} are used up`;
   if (d === 'rework')
     return Number(g.reworks_left) === 0
-      ? 'reworks of this run are used up'
+      ? `reworks of ${String(g.phase)} are used up`
       : `phase ${String(g.phase)} has no earlier phase to rework to`;
   return `${d} is not offered now; offered: ${s.allowed_decisions.join(', ') || 'none'}`;
 }

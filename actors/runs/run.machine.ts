@@ -3,7 +3,7 @@ import type { FrozenFlow } from '../../contracts/flow-defs.ts';
 import { evaluateCondition, parseCondition } from './condition.ts';
 import { depsOf, dependantsOf, reworkTargetsOf } from './graph.ts';
 import { apply, type RunEvent } from './run.events.ts';
-import { overridable } from './gate-rules.ts';
+import { overridable, reworksAt } from './gate-rules.ts';
 import { findingsKey, hasPatch, PATCH_FINDINGS_ORDER } from './run.markers.ts';
 import { ended } from './run.resume.ts';
 import type { Decided, Refusal, RunCommand, RunEffect, RunEnv } from './run.commands.ts';
@@ -306,8 +306,8 @@ function decideGate(b: Builder, s: RunState, c: Extract<RunCommand, { type: 'dec
       message: `to_phase ${JSON.stringify(c.to_phase)} is not a rework target of ${gate.phase}; targets: ${targets.join(', ') || 'none'}`,
     });
   }
-  if (s.reworks >= env.limits.maxReworks)
-    return b.done({ code: 'CONFLICT', message: `reworks of this run are used up (${env.limits.maxReworks})` });
+  if (reworksAt(s, gate.phase) >= env.limits.maxReworks)
+    return b.done({ code: 'CONFLICT', message: `reworks of ${gate.phase} are used up (${env.limits.maxReworks})` });
   b.emit({ type: 'GateDecided', ...base });
   const reset = [c.to_phase, ...dependantsOf(def, c.to_phase)];
   b.emit({

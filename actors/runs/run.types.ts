@@ -81,6 +81,7 @@ export interface RunState {
   /** Phases whose work finished, waiting for their gate to open, in flow order. */
   gate_queue: string[];
   gate?: OpenGate;
+  /** Reworks of the whole run (informational; the cap is per gate: `reworksAt` in gate-rules.ts, decision 0146). */
   reworks: number;
   /** Per phase: key of the last not-ready findings and how many times in a row they repeated. */
   not_ready: Record<string, { key: string; streak: number }>;
@@ -92,7 +93,7 @@ export interface RunState {
   ended?: { status: RunStatus; kind?: FailureKind; message: string };
 }
 
-/** Caps (SPEC Limits: retries and reworks 3 each; stall stop default 3, minimum 2). */
+/** Caps (SPEC Limits: retries and reworks 3 each per gate; stall stop default 3, minimum 2). */
 export interface RunLimits {
   maxRetries: number;
   maxReworks: number;

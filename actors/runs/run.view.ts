@@ -1,6 +1,7 @@
 import type { RunView } from '../../contracts/actions/runs.actions.ts';
 import { StartedBySchema, StartSurfaceSchema, type StartedBy, type StartSurface } from '../../contracts/principal.ts';
 import { allowedDecisions, overridable } from './run.machine.ts';
+import { reworksAt } from './gate-rules.ts';
 import type { RunLimits, RunState } from './run.types.ts';
 
 type PhaseDef = RunState['flow']['definition']['phases'][number];
@@ -80,7 +81,7 @@ export function runView(s: RunState, request: Record<string, unknown>, limits: R
             overridable: !s.gate.ready && overridable(s.gate.findings),
             rework_targets,
             retries_left: Math.max(0, limits.maxRetries - s.phases[s.gate.phase].retries),
-            reworks_left: Math.max(0, limits.maxReworks - s.reworks),
+            reworks_left: Math.max(0, limits.maxReworks - reworksAt(s, s.gate.phase)),
           }
         : null,
     reworks: s.reworks,

@@ -236,7 +236,7 @@ describe('HTTP statuses of the approvals API, on the unified and on the older pe
     for (const send of [unified, legacy]) {
       const r = await send(needs.id, { decision: 'rework', reason: 'again', to_phase: 'intent' });
       expect(r.status).toBe(409);
-      expect(r.json.error.message).toMatch(/reworks of this run are used up/);
+      expect(r.json.error.message).toMatch(/reworks of needs are used up/);
     }
   });
 
