@@ -14,7 +14,8 @@ import {
 } from '../contracts/actions/change-events.ts';
 import { CallerChannel, TOOLCALL_CLOSED_EVENT } from '../contracts/actions/gateway.actions.ts';
 import { buildGateway, routeTableOf } from './app.ts';
-import { createHealth } from './health.ts';
+import { createHealth, HEALTH_PROBE_MS } from './health.ts';
+import { linkProbes } from './health-links.ts';
 import type { McpDeps } from './mcp/context.ts';
 import type { RouteEntry } from './plugins/route-table.ts';
 import { elicitationPolicyOf } from './mcp/elicitation-policy.ts';
@@ -128,6 +129,7 @@ export function createGatewayService(
         version: '0.1.0',
         auth: () => transportAuthMode(config),
         harnessWrites: () => harnessWritesState(config),
+        links: linkProbes(broker, infra, HEALTH_PROBE_MS),
       });
       const redis = infra.redis();
       sessions = redis ? new RedisSessionStore(redis, config.SERVICE_NAMESPACE) : new MemorySessionStore();

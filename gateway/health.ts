@@ -10,6 +10,7 @@ import { SessionsActions } from '../contracts/actions/sessions.actions.ts';
 import { TwinActions } from '../contracts/actions/twin.actions.ts';
 import type { ActionDef } from '../contracts/define.ts';
 import type { ComponentHealth, HealthRollup, LlmUsage24h } from '../contracts/health.ts';
+import type { LinkProbe } from './health-links.ts';
 
 /** Health actions of the actors known so far; an actor that does not answer within the probe limit is unhealthy. */
 export const COMPONENT_HEALTH_ACTIONS: ActionDef<any, any>[] = [
@@ -31,6 +32,8 @@ export interface HealthOptions {
   /** The harness write routes' state (harness.routes.ts harnessWritesState). */
   harnessWrites?: () => NonNullable<HealthRollup['harness_writes']>;
   startedAt?: number;
+  /** This node's own links (bus, database: `health-links.ts`); an unhealthy one makes the roll-up degraded. */
+  links?: LinkProbe[];
 }
 
 async function probe(caller: Caller, def: ActionDef<any, any>): Promise<ComponentHealth> {
@@ -86,12 +89,14 @@ async function llmUsage24h(caller: Caller): Promise<LlmUsage24h> {
 export function createHealth(opts: HealthOptions): (client?: HealthRollup['client']) => Promise<HealthRollup> {
   const startedAt = opts.startedAt ?? Date.now();
   return async (client = { can_elicit: false }) => {
-    const [components, tools, llmUsage, model_routing] = await Promise.all([
+    const [components, tools, llmUsage, model_routing, links] = await Promise.all([
       Promise.all(COMPONENT_HEALTH_ACTIONS.map((def) => probe(opts.caller, def))),
       adapterRollup(opts.caller),
       llmUsage24h(opts.caller),
       modelRouting(opts.caller),
+      Promise.all((opts.links ?? []).map((p) => p())),
     ]);
+    components.push(...links);
     if (!tools.registry)
       components.push({
         name: 'tools',

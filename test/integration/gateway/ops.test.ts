@@ -23,6 +23,7 @@ describe('health and metrics', () => {
       ['sessions', 'healthy'],
       ['knowledge', 'healthy'],
       ['memory', 'healthy'],
+      ['database', 'healthy'],
     ]);
     expect(body).not.toHaveProperty('unreachable_adapters');
     expect(body).not.toHaveProperty('detail');
