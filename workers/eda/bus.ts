@@ -47,8 +47,9 @@ export function busMembers(text: string, aliases?: ReadonlyMap<string, string[]>
 
 /**
  * A group's name and members: `NAME{A B}` or `NAME{A, B}`. Members may carry KiCad's text markup (`~{RESET}` overbar,
- * `^{..}`, `_{..}`, written by KiCad 7+ files: `SWD_TRG{~{RESET}, SWDIO}`), whose braces are not the group's. Null when
- * the text is no group.
+ * `^{..}`, `_{..}`, written by KiCad 7+ files: `SWD_TRG{~{RESET}, SWDIO}`), whose braces are not the group's; as KiCad
+ * 9.0's NET_SETTINGS::ParseBusGroup, a member is named without its markup (SWD_TRG.RESET), so that a label written
+ * with it (SWD_TRG.~{RESET}) is not that member (decision 0161). Null when the text is no group.
  */
 function splitGroup(text: string): { name: string; parts: string[] } | null {
   const isMarkup = (i: number) => i > 0 && '~^_'.includes(text[i - 1]!);
@@ -67,10 +68,16 @@ function splitGroup(text: string): { name: string; parts: string[] } | null {
   depth = 0;
   for (let i = open + 1; i < text.length - 1; i++) {
     const c = text[i]!;
+    // KiCad 9.0 keeps a member's text without its markup: `~{RESET}` is the member RESET.
     if (c === '{') {
       if (!isMarkup(i)) return null;
       depth++;
-    } else if (c === '}' && --depth < 0) return null;
+      cur = cur.slice(0, -1);
+      continue;
+    } else if (c === '}') {
+      if (--depth < 0) return null;
+      continue;
+    }
     if (depth === 0 && (c === ' ' || c === ',' || c === '\t')) {
       if (cur) parts.push(cur);
       cur = '';

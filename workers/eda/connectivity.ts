@@ -1,4 +1,5 @@
 import { busMembers } from './bus.ts';
+import { busDriver, hierarchyKeys } from './bus-connect.ts';
 import type { Label, PinType, Schematic, SheetContent } from './schematic.types.ts';
 import { sheetGroups, type SheetGroup } from './sheet-groups.ts';
 import { KeyedUnion } from './union-find.ts';
@@ -77,7 +78,7 @@ export function connectivity(sch: Schematic): Connectivity {
           if (first === undefined) byIndex.set(index, kid);
           else uf.union(first, kid);
         };
-        for (const l of g.labels) {
+        for (const l of g.labels)
           for (const m of busMembers(l.text, sch.busAliases) ?? []) {
             const name = escapeName(m.name);
             if (l.kind === 'global') member(m.index, `G:${m.name}`, { prio: PRIO.global, name, depth });
@@ -87,12 +88,9 @@ export function connectivity(sch: Schematic): Connectivity {
                 name: `${names}${name}`,
                 depth,
               });
-            if (l.kind === 'hierarchical') member(m.index, `H:${s}:${l.text}#${m.index}`);
           }
-        }
-        for (const sp of g.sheetPins)
-          for (const m of busMembers(sp.name, sch.busAliases) ?? [])
-            member(m.index, `H:${sp.child}:${sp.name}#${m.index}`);
+        const driver = busDriver(g, sch.busAliases);
+        if (driver) for (const [index, k] of hierarchyKeys(g, s, driver, sch.busAliases)) member(index, k);
         return;
       }
       for (const l of g.labels) {

@@ -100,11 +100,15 @@ describe('constructs that changed between versions', () => {
   });
 
   it('bus groups whose members carry overbar markup, and bus aliases', () => {
+    // KiCad 9.0 drops a member's markup (NET_SETTINGS::ParseBusGroup): the member is SWD_TRG.RESET, which a label
+    // written SWD_TRG.~{RESET} does not join (royalblue54L_feather: kicad-cli leaves those labels' nets apart, and
+    // joins them once the labels are renamed SWD_TRG.RESET).
     expect(busMembers('SWD_TRG{~{RESET}, SWDIO, SWDCLK}')?.map((m) => m.name)).toEqual([
-      'SWD_TRG.~{RESET}',
+      'SWD_TRG.RESET',
       'SWD_TRG.SWDIO',
       'SWD_TRG.SWDCLK',
     ]);
+    expect(busMembers('{A~{B}C D^{2}}')?.map((m) => m.name)).toEqual(['ABC', 'D2']);
     expect(busMembers('{PCIE}', new Map([['PCIE', ['PCIE.PET_P', 'D[0..1]']]]))?.map((m) => m.name)).toEqual([
       'PCIE.PET_P',
       'D0',
