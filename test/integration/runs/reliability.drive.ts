@@ -48,6 +48,8 @@ export interface Scenario {
    * are final.
    */
   settle(): Promise<void>;
+  /** Attempts per decision before the driver gives up (decideWithRetry's default when unset). */
+  maxAttempts?: number;
 }
 
 /** The logs to check and the figures to print. */
@@ -107,7 +109,11 @@ export async function runScenario(s: Scenario): Promise<ScenarioResult> {
       const t = performance.now();
       const first = rr++;
       const sends = i % 5 === 0 ? [first, first + 1] : [first];
-      await Promise.all(sends.map((n) => decideWithRetry(s.bus, s.nodes, n % s.nodes.length, params, stats)));
+      await Promise.all(
+        sends.map((n) =>
+          decideWithRetry(s.bus, s.nodes, n % s.nodes.length, params, stats, { maxAttempts: s.maxAttempts }),
+        ),
+      );
       latencies.push(performance.now() - t);
       acked.get(runId)!.add(idem);
       decided.add(gate.gate_id);
