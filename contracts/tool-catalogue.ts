@@ -13,6 +13,37 @@ import { z } from 'zod';
 export const ToolClassSchema = z.enum(['R', 'R*', 'A', 'P', 'D', 'S']);
 export type ToolClass = z.infer<typeof ToolClassSchema>;
 
+/**
+ * How a call is sent again when the adapter's node is lost while it runs (SPEC "Execution lifecycle": retry applies
+ * only to idempotent skills, up to the skill's configured retries). `retries` more sends after the first, waiting
+ * `backoff_ms` before the first of them and twice as long before each next one, at most `max_backoff_ms`. A tool that is
+ * not idempotent has `retries: 0`: its call is never sent twice (decision 0147).
+ */
+export interface RetryPolicy {
+  retries: number;
+  backoff_ms: number;
+  max_backoff_ms: number;
+}
+
+/** A tool that is not idempotent: never sent again. */
+export const NO_RETRY: RetryPolicy = Object.freeze({ retries: 0, backoff_ms: 0, max_backoff_ms: 0 });
+/** An idempotent tool's policy unless RETRY_OF names its own. */
+export const IDEMPOTENT_RETRY: RetryPolicy = Object.freeze({ retries: 2, backoff_ms: 500, max_backoff_ms: 4000 });
+
+/**
+ * Idempotent tools whose retries differ from IDEMPOTENT_RETRY: open-world calls (another site's load) and engine
+ * reads that run a solver many times over (one more try, later), the one idempotent delete (once more).
+ */
+const RETRY_OF: Record<string, RetryPolicy> = {
+  'web.search': { retries: 1, backoff_ms: 1000, max_backoff_ms: 1000 },
+  'web.fetch': { retries: 1, backoff_ms: 1000, max_backoff_ms: 1000 },
+  'solver.check_mesh_convergence': { retries: 1, backoff_ms: 1000, max_backoff_ms: 1000 },
+  'solver.cross_check_cantilever_beam': { retries: 1, backoff_ms: 1000, max_backoff_ms: 1000 },
+  'solver.cross_check_cantilever_frequency': { retries: 1, backoff_ms: 1000, max_backoff_ms: 1000 },
+  'solver.cross_check_thermal_steady_state': { retries: 1, backoff_ms: 1000, max_backoff_ms: 1000 },
+  'project.delete': { retries: 1, backoff_ms: 500, max_backoff_ms: 500 },
+};
+
 export interface CatalogueEntry {
   id: string;
   adapter: string;
@@ -26,6 +57,8 @@ export interface CatalogueEntry {
   outputArgsOnly: boolean;
   /** V: produces a new file, and replaces an existing one only when the call says `overwrite: true`. */
   overwriteOnly: boolean;
+  /** Sends again on a lost node: NO_RETRY unless idempotent. */
+  retry: RetryPolicy;
 }
 
 /** The arguments through which a W tool's call writes the workspace; `overwrite: true` lets it replace a file. */
@@ -152,17 +185,20 @@ function parseEntry(adapter: string, spec: string): CatalogueEntry {
   const [name, flags] = row(spec);
   const [cls, ...mods] = flags.split('+');
   const readOnly = cls === 'R';
+  const id = `${adapter}.${name}`;
+  // Every read-only tool is also idempotent (TOOLS.md).
+  const idempotent = readOnly || mods.includes('I');
   return {
-    id: `${adapter}.${name}`,
+    id,
     adapter,
     cls: ToolClassSchema.parse(cls),
     openWorld: mods.includes('O'),
-    // Every read-only tool is also idempotent (TOOLS.md).
-    idempotent: readOnly || mods.includes('I'),
+    idempotent,
     phase: mods.includes('2') ? 2 : 1,
     humanAuthority: mods.includes('H'),
     outputArgsOnly: mods.includes('W'),
     overwriteOnly: mods.includes('V'),
+    retry: idempotent ? (RETRY_OF[id] ?? IDEMPOTENT_RETRY) : NO_RETRY,
   };
 }
 
@@ -172,6 +208,22 @@ export const TOOL_CATALOGUE: ReadonlyMap<string, CatalogueEntry> = new Map(
     .flatMap(([adapter, specs]) => specs.map((s) => parseEntry(adapter, s)))
     .map((e) => [e.id, e]),
 );
+
+/**
+ * The retry policy of a call to `toolId` as its adapter announced it: the catalogue's entry, or for a tool the
+ * catalogue does not list, IDEMPOTENT_RETRY when it announces itself idempotent. Never retried when the adapter does not
+ * announce it idempotent, whatever the catalogue says (the two must agree to send a call twice).
+ */
+export function retryPolicyOf(toolId: string, announcedIdempotent: boolean): RetryPolicy {
+  if (!announcedIdempotent) return NO_RETRY;
+  const e = TOOL_CATALOGUE.get(toolId);
+  return e ? e.retry : IDEMPOTENT_RETRY;
+}
+
+/** The wait before send number `retry` (1 = the first send again) of a policy: doubling from backoff_ms, capped. */
+export function backoffOf(p: RetryPolicy, retry: number): number {
+  return Math.min(p.backoff_ms * 2 ** (retry - 1), p.max_backoff_ms);
+}
 
 /** MCP annotations of a catalogue entry (TOOLS.md classes); `twinMutations` turns R* into a write. */
 export function annotationsOf(e: CatalogueEntry, twinMutations = false) {
