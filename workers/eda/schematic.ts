@@ -12,6 +12,7 @@ import {
   type Point,
 } from './schematic.types.ts';
 import type { Schematic, Segment, SheetContent, SheetInstance, SheetPin } from './schematic.types.ts';
+import { migratedSimValue } from './sim-migrate.ts';
 
 /** A schematic that cannot be read: names the file and, where the reader knows it, the line and token. */
 export class SchematicError extends Error {
@@ -319,7 +320,7 @@ function placeSymbol(
   const style = num(atom(s, 'convert'), 1);
   const reference = known?.reference || fields.Reference || '';
   fields.Reference = reference;
-  const value = expandFields(fields.Value ?? '', fields);
+  const value = migratedSimValue(fields, expandFields(fields.Value ?? '', fields), reference);
   const power = lib?.power ?? false;
   // An instance's chosen alternate pin function: `(pin "5" (alternate "PB1"))`.
   const chosen = new Map(children(s, 'pin').map((p) => [String(p[1]), atom(p, 'alternate')]));
