@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErcSettingsSchema } from './erc-settings.ts';
 
 /** What a `design` task computes from the hierarchy it reads, so the work and its result stay in the worker. */
 export const EdaOpSchema = z.discriminatedUnion('kind', [
@@ -8,6 +9,8 @@ export const EdaOpSchema = z.discriminatedUnion('kind', [
     kind: z.literal('erc'),
     severity: z.enum(['all', 'error']),
     max_violations: z.number().int().min(1),
+    /** The project's ERC settings (its .kicad_pro); absent, KiCad 9's defaults. */
+    settings: ErcSettingsSchema.optional(),
   }),
   z.object({
     kind: z.literal('netlist'),

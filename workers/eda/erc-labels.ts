@@ -6,30 +6,23 @@ import type { Label, Schematic, SheetPin } from './schematic.types.ts';
 const labelItem = (l: Label): ErcItem => ({ kind: 'label', text: l.text, position_mm: l.at });
 const sheetPinItem = (p: SheetPin): ErcItem => ({ kind: 'sheet_pin', text: p.name, position_mm: p.at });
 const KIND_NAME = { local: 'Label', global: 'Global label', hierarchical: 'Hierarchical label' } as const;
-/** Which label of a group KiCad judges: its driver (global over local over hierarchical). */
-const RANK = { global: 3, local: 2, hierarchical: 1 } as const;
 
 /**
- * Labels (CONNECTION_GRAPH::ercCheckLabels, per non-bus sheet group without a no-connect flag) and the hierarchy
- * (ERC_TESTER::TestHierarchicalSheets):
- * - `label_dangling`: a label touching no wire, pin or sheet pin; or the group's label with no pin or sheet pin in its
- *   group and nothing else to reach: a local label whose name no other group of the sheet instance uses, a
- *   hierarchical label whose sheet pin in the parent meets nothing but wires;
- * - `global_label_single`: a global label whose net is this group alone with at most one pin (used once in the design);
+ * Labels (CONNECTION_GRAPH::ercCheckLabels and ercCheckSingleGlobalLabel, per non-bus sheet group, as KiCad 9 does)
+ * and the hierarchy (ERC_TESTER::TestHierarchicalSheets):
+ * - `label_dangling`: a label touching no wire, pin, sheet pin or no-connect flag; or any label whose net (every
+ *   group of it: same names, the hierarchy) has no pin, or one pin and no no-connect flag (KiCad counts the pins of
+ *   the subgraphs sharing the net's name); a global label so is `global_label_dangling`;
+ * - `global_label_single`: a global label whose name appears once in the design (KiCad 9 ignores it by default);
  * - `hier_label_mismatch`: a sheet pin with no hierarchical label of its name in the child, or a hierarchical label
  *   with no sheet pin of its name on the sheet symbol, per sheet instance.
  */
 export function labelChecks(sch: Schematic, groups: PlacedGroup[], v: Violations) {
-  const groupsOfNet = new Map<number, number>();
-  for (const g of groups) if (g.net) groupsOfNet.set(g.net, (groupsOfNet.get(g.net) ?? 0) + 1);
-  const localUse = new Map<string, number>();
-  const groupOfSheetPin = new Map<SheetPin, PlacedGroup>();
+  const netPins = new Map<number, number>();
+  const netNoConnect = new Set<number>();
   for (const g of groups) {
-    for (const t of new Set(g.labels.filter((l) => l.kind === 'local').map((l) => l.text))) {
-      const k = `${g.sheet.instance.path}\u0000${t}`;
-      localUse.set(k, (localUse.get(k) ?? 0) + 1);
-    }
-    for (const sp of g.sheetPins) groupOfSheetPin.set(sp, g);
+    netPins.set(g.net, (netPins.get(g.net) ?? 0) + g.pins.length);
+    if (g.noConnects.length) netNoConnect.add(g.net);
   }
   const sheetPinsOf = new Map<string, SheetPin[]>();
   for (const s of sch.sheets)
@@ -40,42 +33,48 @@ export function labelChecks(sch: Schematic, groups: PlacedGroup[], v: Violations
     }
 
   for (const g of groups) {
-    if (!g.labels.length || g.noConnects.length) continue;
-    const pinCount = g.pins.length + g.sheetPins.length;
-    const reported = new Set<Label>();
-    if (!g.wires && !pinCount)
-      for (const l of g.labels) {
-        reported.add(l);
+    if (!g.labels.length) continue;
+    if (!g.wires && !g.pins.length && !g.sheetPins.length && !g.noConnects.length) {
+      for (const l of g.labels)
         v.add('label_dangling', `${KIND_NAME[l.kind]} ${l.text} is not connected to anything`, g.sheet, l.at, [
           labelItem(l),
         ]);
-      }
-    const text = g.labels.reduce((a, b) => (RANK[b.kind] > RANK[a.kind] ? b : a));
-    if (reported.has(text)) continue;
-    let other = pinCount > 0;
-    if (text.kind === 'global') {
-      other = pinCount > 1 || (groupsOfNet.get(g.net) ?? 0) > 1;
-      if (!other)
-        v.add(
-          'global_label_single',
-          `Global label ${text.text} is not connected anywhere else in the schematic`,
-          g.sheet,
-          text.at,
-          [labelItem(text)],
-        );
       continue;
     }
-    if (text.kind === 'local') other ||= (localUse.get(`${g.sheet.instance.path}\u0000${text.text}`) ?? 0) > 1;
-    else {
-      const sp = (sheetPinsOf.get(g.sheet.instance.path) ?? []).find((p) => p.name === text.text);
-      const pg = sp && groupOfSheetPin.get(sp);
-      other ||= !!pg && pg.pins.length + pg.labels.length + pg.sheetPins.length > 1;
-    }
-    if (!other)
-      v.add('label_dangling', `${KIND_NAME[text.kind]} ${text.text} is not connected to any pin`, g.sheet, text.at, [
-        labelItem(text),
-      ]);
+    const pins = netPins.get(g.net) ?? 0;
+    if (pins > 1 || (pins === 1 && netNoConnect.has(g.net))) continue;
+    for (const l of g.labels)
+      if (l.kind === 'global')
+        v.add(
+          'global_label_dangling',
+          `Global label ${l.text} is not connected anywhere else in the schematic (${pins} pin on its net)`,
+          g.sheet,
+          l.at,
+          [labelItem(l)],
+        );
+      else
+        v.add(
+          'label_dangling',
+          `${KIND_NAME[l.kind]} ${l.text} is not connected to anything (${pins} pin on its net)`,
+          g.sheet,
+          l.at,
+          [labelItem(l)],
+        );
   }
+
+  const globals = new Map<string, { l: Label; sheet: (typeof sch.sheets)[number] }[]>();
+  for (const s of sch.sheets)
+    for (const l of s.labels)
+      if (l.kind === 'global') globals.set(l.text, [...(globals.get(l.text) ?? []), { l, sheet: s }]);
+  for (const [text, uses] of globals)
+    if (uses.length === 1)
+      v.add(
+        'global_label_single',
+        `Global label ${text} appears only once in the schematic`,
+        uses[0]!.sheet,
+        uses[0]!.l.at,
+        [labelItem(uses[0]!.l)],
+      );
 
   for (const s of sch.sheets) {
     if (!s.instance.parent) continue;

@@ -49,9 +49,13 @@ export const PIN_CONFLICT_MATRIX: readonly (readonly PinConflict[])[] = [
 
 const INDEX = new Map(MATRIX_ORDER.map((t, i) => [t, i]));
 
-/** The default matrix's verdict for two connected pins. */
-export function pinConflict(a: PinType, b: PinType): PinConflict {
-  return PIN_CONFLICT_MATRIX[INDEX.get(a)!]![INDEX.get(b)!]!;
+/** The verdict for two connected pins, of the default matrix or a project's (same order). */
+export function pinConflict(
+  a: PinType,
+  b: PinType,
+  matrix: readonly (readonly PinConflict[])[] = PIN_CONFLICT_MATRIX,
+): PinConflict {
+  return matrix[INDEX.get(a)!]![INDEX.get(b)!]!;
 }
 
 /** KiCad's display names of the electrical types (as its ERC messages write them). */

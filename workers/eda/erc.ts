@@ -3,6 +3,7 @@ import { pinConflict, PIN_TYPE_NAMES } from './erc-matrix.ts';
 import { driverConflicts, labelChecks } from './erc-labels.ts';
 import { floatingWires } from './erc-wires.ts';
 import { Violations } from './erc-violations.ts';
+import { ercRules, type ErcSettings } from './erc-settings.ts';
 import type { ErcItem, ErcReport } from './erc.types.ts';
 import type { PinType, PlacedPin, PlacedSymbol, Point, Schematic, SheetContent } from './schematic.types.ts';
 
@@ -42,12 +43,13 @@ const stacked = (a: PinAt, b: PinAt) =>
 /**
  * ERC of a loaded schematic and its connectivity, after KiCad 6's checks (ERC_TESTER and CONNECTION_GRAPH::ercCheck*):
  * the pin conflict matrix and drivers per net, unconnected pins and no-connect flags per sheet group, annotation,
- * labels and the hierarchy (erc-labels.ts). Markers sit in the sheet instance of the item, so a sheet used twice reports
+ * labels and the hierarchy (erc-labels.ts), under the project's rules (`settings`: severities, pin conflict matrix,
+ * exclusions; absent, KiCad 9's defaults). Markers sit in the sheet instance of the item, so a sheet used twice reports
  * its own problems twice, as KiCad does.
  */
-export function runErc(sch: Schematic, conn: Connectivity): ErcReport {
+export function runErc(sch: Schematic, conn: Connectivity, settings?: ErcSettings): ErcReport {
   const started = performance.now();
-  const v = new Violations();
+  const v = new Violations(ercRules(settings));
   const groups = conn.groups.filter((g) => !g.bus);
   pinChecks(groups, v);
   for (const g of groups) groupChecks(g, v);
@@ -64,6 +66,7 @@ export function runErc(sch: Schematic, conn: Connectivity): ErcReport {
     warning_count: v.list.length - error_count,
     by_type,
     violations: v.list,
+    excluded_count: v.excluded,
     sheets: sch.sheets.map((s) => s.instance.names),
     elapsed_ms: Math.round((performance.now() - started) * 100) / 100,
   };
@@ -93,7 +96,7 @@ function pinChecks(groups: PlacedGroup[], v: Violations) {
         const a = pins[i]!;
         const b = pins[j]!;
         if (stacked(a, b)) continue;
-        const verdict = pinConflict(a.pin.type, b.pin.type);
+        const verdict = pinConflict(a.pin.type, b.pin.type, v.rules.matrix);
         if (verdict === 'ok') continue;
         v.add(
           'pin_to_pin',

@@ -14,6 +14,8 @@ export interface ErcResult {
   warning_count: number;
   by_type: Partial<Record<ErcType, number>>;
   violations: ErcViolation[];
+  /** Violations the project's exclusions left out. */
+  excluded_count: number;
   truncated: boolean;
   sheets: string[];
 }
@@ -41,7 +43,7 @@ export function runOp(d: ParsedDesign, op: EdaOp): EdaOpResults[EdaOp['kind']] {
     case 'design':
       return { sch: d.sch, conn: connOf(d) };
     case 'erc': {
-      const report = runErc(d.sch, connOf(d));
+      const report = runErc(d.sch, connOf(d), op.settings);
       const kept =
         op.severity === 'error' ? report.violations.filter((v) => v.severity === 'error') : report.violations;
       const by_type: ErcResult['by_type'] = {};
@@ -52,6 +54,7 @@ export function runOp(d: ParsedDesign, op: EdaOp): EdaOpResults[EdaOp['kind']] {
         warning_count: report.warning_count,
         by_type,
         violations: kept.slice(0, op.max_violations),
+        excluded_count: report.excluded_count,
         truncated: kept.length > op.max_violations,
         sheets: report.sheets,
       };

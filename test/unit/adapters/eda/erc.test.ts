@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectivity } from '../../../../workers/eda/connectivity.ts';
 import { pinConflict, PIN_CONFLICT_MATRIX } from '../../../../workers/eda/erc-matrix.ts';
 import { runErc } from '../../../../workers/eda/erc.ts';
+import type { ErcSettings } from '../../../../workers/eda/erc-settings.ts';
+import { KICAD_RULE } from '../../../../workers/eda/erc.types.ts';
 import { runErcTool } from '../../../../actors/adapters/eda/erc.tool.ts';
 import { loadSchematic } from '../../../../workers/eda/schematic.ts';
 import type { ToolContext } from '../../../../actors/adapters/kit/tool.ts';
@@ -58,15 +60,17 @@ const CLEAN = [
   label('global_label', 'SIG', 90, 50),
 ];
 
-async function erc(files: Record<string, string>) {
+async function erc(files: Record<string, string>, settings?: ErcSettings) {
   const sch = await loadSchematic('top.kicad_sch', async (f) => {
     const text = files[f];
     if (text === undefined) throw new Error(`no ${f}`);
     return text;
   });
-  return runErc(sch, connectivity(sch));
+  return runErc(sch, connectivity(sch), settings);
 }
 const check = (...extra: string[]) => erc({ 'top.kicad_sch': file(...CLEAN, ...extra) });
+const checkWith = (settings: ErcSettings, ...extra: string[]) =>
+  erc({ 'top.kicad_sch': file(...CLEAN, ...extra) }, settings);
 
 describe('the default pin conflict matrix (KiCad 6 m_defaultPinMap)', () => {
   it('is symmetric and has the cells the brief names', () => {
@@ -139,17 +143,55 @@ describe('runErc on hand-written schematics', () => {
     expect(diff.by_type).toEqual({ different_unit_value: 1 });
   });
 
-  it('label_dangling: a label on nothing and a label on a wire with no pin; global_label_single', async () => {
+  it('label_dangling: a label on nothing, on a wire with no pin, on a net of one pin; global_label_dangling', async () => {
     const r = await check(
       label('label', 'FLOAT', 150, 150),
       wire(150, 160, 160, 160),
       label('label', 'WIRE', 150, 160),
       sym('IN', 'U10', 170, 170),
       label('global_label', 'ONCE', 170, 170),
+      sym('OUT', 'U12', 190, 170),
+      wire(190, 170, 200, 170),
+      label('label', 'ONEPIN', 200, 170),
     );
-    expect(r.by_type).toEqual({ label_dangling: 2, global_label_single: 1 });
-    expect(r.violations.find((v) => v.type === 'global_label_single')!.items).toEqual([
-      { kind: 'label', text: 'ONCE', position_mm: { x: 170, y: 170 } },
+    expect(r.by_type).toEqual({ label_dangling: 3, global_label_dangling: 1 });
+    const g = r.violations.find((v) => v.type === 'global_label_dangling')!;
+    expect(g).toMatchObject({ rule: 'global_label_dangling', severity: 'warning' });
+    expect(g.items).toEqual([{ kind: 'label', text: 'ONCE', position_mm: { x: 170, y: 170 } }]);
+    expect(r.violations.find((v) => v.items[0]!.text === 'ONEPIN')).toMatchObject({
+      rule: 'label_dangling',
+      severity: 'error',
+    });
+  });
+
+  it('a label whose net has one pin and a no-connect flag, or two pins through its name, is not dangling', async () => {
+    const r = await check(
+      sym('OUT', 'U12', 190, 170),
+      wire(190, 170, 200, 170),
+      label('label', 'P', 200, 170),
+      wire(210, 170, 220, 170),
+      label('label', 'P', 220, 170),
+      nc(210, 170),
+      sym('OUT', 'U13', 190, 190),
+      wire(190, 190, 200, 190),
+      label('label', 'Q', 200, 190),
+      sym('IN', 'U14', 230, 190),
+      label('label', 'Q', 230, 190),
+    );
+    expect(r.violations).toEqual([]);
+  });
+
+  it('global_label_single: a global label whose name appears once, reported only when the project asks', async () => {
+    const extra = [sym('OUT', 'U12', 190, 170), sym('IN', 'U13', 190, 170), label('global_label', 'LONE', 190, 170)];
+    expect((await check(...extra)).violations).toEqual([]);
+    const r = await checkWith({ severities: { single_global_label: 'warning' }, exclusions: [] }, ...extra);
+    expect(r.violations).toMatchObject([
+      {
+        type: 'global_label_single',
+        rule: 'single_global_label',
+        severity: 'warning',
+        position_mm: { x: 190, y: 170 },
+      },
     ]);
   });
 
@@ -159,9 +201,11 @@ describe('runErc on hand-written schematics', () => {
       wire(120, 50, 130, 50),
       label('label', 'X', 125, 50),
       label('label', 'Y', 130, 50),
+      sym('IN', 'U11', 130, 50),
     );
     expect(r.by_type).toEqual({ driver_conflict: 1 });
     expect(r.violations[0]).toMatchObject({
+      rule: 'multiple_net_names',
       severity: 'warning',
       message: 'Both X and Y are attached to the same items; X will be used in the netlist',
     });
@@ -187,11 +231,81 @@ describe('runErc on hand-written schematics', () => {
       ),
     });
     expect(r.sheets).toEqual(['/', '/child/']);
-    expect(r.by_type).toEqual({ hier_label_mismatch: 2 });
-    expect(r.violations.map((v) => [v.sheet, v.items[0]!.kind, v.items[0]!.text])).toEqual([
+    // C is also a label on a net of one pin (U21's).
+    expect(r.by_type).toEqual({ hier_label_mismatch: 2, label_dangling: 1 });
+    expect(
+      r.violations
+        .filter((v) => v.type === 'hier_label_mismatch')
+        .map((v) => [v.sheet, v.items[0]!.kind, v.items[0]!.text]),
+    ).toEqual([
       ['/', 'sheet_pin', 'B'],
       ['/child/', 'label', 'C'],
     ]);
+  });
+});
+
+describe("runErc under a project's ERC settings (KiCad 9's rules)", () => {
+  const none: ErcSettings = { severities: {}, exclusions: [] };
+  const twoInputs = [sym('IN', 'U10', 120, 50), sym('IN', 'U11', 120, 50)];
+  const twoOutputs = [sym('OUT', 'U10', 120, 50), sym('OUT', 'U11', 120, 50)];
+
+  it('a rule set to warning or ignore changes its severity or drops it', async () => {
+    expect((await checkWith(none, ...twoInputs)).violations).toMatchObject([
+      { rule: 'pin_not_driven', severity: 'error' },
+    ]);
+    const w = await checkWith({ ...none, severities: { pin_not_driven: 'warning' } }, ...twoInputs);
+    expect(w.violations).toMatchObject([{ rule: 'pin_not_driven', severity: 'warning' }]);
+    expect(w).toMatchObject({ passed: true, error_count: 0, warning_count: 1 });
+    const i = await checkWith({ ...none, severities: { pin_not_driven: 'ignore' } }, ...twoInputs);
+    expect(i.violations).toEqual([]);
+  });
+
+  it("pin_to_pin: the rule only ignores or not; the project's pin map gives error or warning", async () => {
+    const asWarning = await checkWith({ ...none, severities: { pin_to_pin: 'warning' } }, ...twoOutputs);
+    expect(asWarning.violations).toMatchObject([{ rule: 'pin_to_pin', severity: 'error' }]);
+    expect((await checkWith({ ...none, severities: { pin_to_pin: 'ignore' } }, ...twoOutputs)).violations).toEqual([]);
+    const map = PIN_CONFLICT_MATRIX.map((row) => [...row]);
+    map[1]![1] = 'warning'; // output with output
+    const mapped = await checkWith({ ...none, pin_map: map }, ...twoOutputs);
+    expect(mapped.violations).toMatchObject([{ rule: 'pin_to_pin', severity: 'warning' }]);
+  });
+
+  it("the project's exclusions leave out the marker of that rule at that point (schematic units, 100 nm)", async () => {
+    const r = await checkWith(
+      { ...none, exclusions: [{ rule: 'pin_to_pin', x: 1_200_000, y: 500_000 }] },
+      ...twoOutputs,
+    );
+    expect(r).toMatchObject({ violations: [], excluded_count: 1, passed: true });
+    const elsewhere = await checkWith(
+      { ...none, exclusions: [{ rule: 'pin_to_pin', x: 1_200_000, y: 510_000 }] },
+      ...twoOutputs,
+    );
+    expect(elsewhere).toMatchObject({ excluded_count: 0, error_count: 1 });
+  });
+
+  it("every violation names its rule with KiCad's name", async () => {
+    const r = await check(
+      ...twoOutputs,
+      sym('R', 'R10', 150, 50),
+      sym('R', 'R10', 160, 50),
+      sym('R', 'R?', 170, 50),
+      label('label', 'FLOAT', 150, 150),
+      wire(150, 170, 160, 170),
+      nc(200, 200),
+    );
+    expect(new Set(r.violations.map((v) => v.type))).toEqual(
+      new Set([
+        'pin_to_pin',
+        'pin_not_connected',
+        'duplicate_reference',
+        'unannotated',
+        'label_dangling',
+        'wire_dangling',
+        'no_connect_dangling',
+      ]),
+    );
+    for (const v of r.violations) expect(v.rule).toBe(KICAD_RULE[v.type]);
+    expect(r.violations.every((v) => v.rule.length > 0)).toBe(true);
   });
 });
 
