@@ -15,30 +15,11 @@ import { cliBom, cliNetGroups, copyDemoSchematics, hasKicadCli, sortGroups } fro
  * tables below say why, per project; every other project must agree exactly.
  */
 const NETLIST_DIFFERENCES: Record<string, { only_ours: number; only_theirs: number; why: string }> = {
-  'k9/royalblue54L_feather/RoyalBlue54L-Feather.kicad_sch': {
-    only_ours: 1,
-    only_theirs: 2,
-    why:
-      "the bus group SWD_TRG{~{RESET}, SWDIO, SWDCLK}: KiCad joins U6 pin 12's local label SWD_TRG.~{RESET} on " +
-      "/Debugger/ to nothing (it flags the label dangling), ours joins it to the root's SWD_TRG.~{RESET} net: one " +
-      'group of ours is two of theirs',
-  },
-  'k9/vme-wren/vme-wren.kicad_sch': {
-    only_ours: 192,
-    only_theirs: 96,
-    why:
-      'vector bus members reached through sheet pins of a sub-range (PP_OUT[0..31] in pp_driver_32x, split into ' +
-      "PP_OUT[0..7] ... on the root): KiCad joins the root's PP_OUTn labels with the driver's members, ours leaves " +
-      'the 96 root-side connector pins (J6 ...) apart from their driver nets',
-  },
+  // Empty since decisions 0160 and 0161: vme-wren's vector buses reached through sheet pins of a sub-range, and
+  // royalblue54L_feather's bus group member written with markup (SWD_TRG.~{RESET}), are joined as KiCad 9 joins them.
 };
 const BOM_DIFFERENCES: Record<string, { refs: string[]; why: string }> = {
-  'k6/simulation/v_i_sources/v_i_sources.kicad_sch': {
-    refs: ['I2', 'V2'],
-    why:
-      'KiCad 9 migrates KiCad 6 simulation fields on load (file format 20221206, "Sim fields V6 -> V7") and shows ' +
-      "the DC sources' value 2.345 from their Spice_Model; ours keeps the Value written (IDC, VDC)",
-  },
+  // Empty since decision 0162: k6 v_i_sources' DC sources (V2, I2) show the value KiCad 9's migration gives them.
 };
 
 const k9 = kicadDemos(9);
