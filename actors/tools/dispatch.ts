@@ -6,6 +6,7 @@ import { call } from '../../brokers/actions.ts';
 import { boardOf, LoadBoard } from '../../brokers/load-board.ts';
 import '../../brokers/least-in-flight.strategy.ts';
 import { ADAPTER_BUSY_TYPE, AdapterLoadSchema } from '../../contracts/actions/adapter-load.ts';
+import { backoffOf, retryPolicyOf, type RetryPolicy } from '../../contracts/tool-catalogue.ts';
 
 /** Grace past the tool's own deadline before the bus call itself gives up (the adapter answers TOOL_TIMEOUT first). */
 const BUS_GRACE_MS = 5000;
@@ -31,20 +32,46 @@ export function cancelWaitingCall(callId: string, reason: string): void {
   dispatching.get(callId)?.abort(reason);
 }
 
+/** What a dispatch may be given besides the call: test seams. */
+export interface DispatchOptions {
+  /** The call's retry policy on a lost node; default the catalogue's (`retryPolicyOf`). */
+  policy?: RetryPolicy;
+  /** Waits out a backoff; default a timer that the call's cancel ends early. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A timer that ends early (without error) when the signal aborts: the loop then answers CANCELLED. */
+function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
  * Sends one validated call to its adapter and passes its ToolResult through as it is. The adapter's replica is the one
  * with the fewest calls in flight (LeastInFlight strategy). A replica that is full refuses the call before it starts
  * (QUEUE_FULL): the call then waits here, first come first served, for a replica with a free slot and is sent there,
  * still once; waiting counts against the call's timeout. When the adapter gives no answer, the failure is a ToolResult
- * too: a crash of the adapter's node is TOOL_EXECUTION_ERROR (retried once on another node only for idempotent tools),
- * a node gone before the call started is TOOL_UNAVAILABLE, a deadline is TOOL_TIMEOUT.
+ * too: a crash of the adapter's node is TOOL_EXECUTION_ERROR, sent again on another node only for an idempotent tool,
+ * up to its catalogue retries with their backoff (decision 0147); a tool that is not idempotent is never sent twice and
+ * its failure says so (its effect is unknown). A node gone before the call started is TOOL_UNAVAILABLE, a deadline is
+ * TOOL_TIMEOUT.
  */
 export async function dispatch(
   ctx: Context,
   tool: AnnouncedTool,
   p: ToolCallParams,
-  attempts = tool.idempotent ? 2 : 1,
+  opts: DispatchOptions = {},
 ): Promise<ToolResult> {
+  const policy = opts.policy ?? retryPolicyOf(tool.tool_id, tool.idempotent);
+  const sleep = opts.sleep ?? sleepFor;
   const started = performance.now();
   const timeoutMs = p.timeout_seconds * 1000;
   const deadline = started + timeoutMs;
@@ -69,7 +96,8 @@ export async function dispatch(
   async function send(): Promise<ToolResult> {
     /** The node a waiting call was handed (a free slot there); undefined: the strategy chooses. */
     let nodeID: string | undefined;
-    let attempt = 1;
+    /** Sends again after a lost node, so far. */
+    let retried = 0;
     for (;;) {
       if (cancel.signal.aborted) {
         const reason = String(cancel.signal.reason ?? 'cancelled by the client');
@@ -105,15 +133,21 @@ export async function dispatch(
           continue;
         }
         if (type === 'REQUEST_TIMEOUT') return timedOut(false);
-        if (NODE_LOST.has(type) && attempt < attempts) {
-          attempt++;
+        if (NODE_LOST.has(type) && retried < policy.retries) {
+          retried++;
+          // A call that never reached a node (none took it) goes again at once; one lost mid-call waits its backoff.
+          const wait = NOT_SENT.has(type)
+            ? 0
+            : Math.min(backoffOf(policy, retried), Math.max(0, deadline - performance.now() - 1));
+          if (wait > 0) await sleep(wait, cancel.signal);
           nodeID = undefined;
           continue;
         }
-        if (NODE_LOST.has(type) && attempt === 1 && type !== 'REQUEST_REJECTED') {
+        if (NODE_LOST.has(type) && retried === 0 && type !== 'REQUEST_REJECTED') {
           const message = `adapter ${tool.adapter_id} is unavailable: ${(err as Error).message}`;
           return failed({ type: 'TOOL_UNAVAILABLE', message, details: message });
         }
+        if (NODE_LOST.has(type)) return failed(lostNode(tool, policy, retried, err as Error));
         return failed({
           type: 'TOOL_EXECUTION_ERROR',
           message: `adapter ${tool.adapter_id} failed while running ${tool.tool_id}`,
@@ -122,4 +156,18 @@ export async function dispatch(
       }
     }
   }
+}
+
+/**
+ * The failure of a call whose adapter node was lost while it ran, in words a run records: a tool that is not idempotent
+ * was not sent again (whether it took effect is unknown: not reconciled automatically, SPEC platform rules); an
+ * idempotent one was, as often as its catalogue policy allows.
+ */
+function lostNode(tool: AnnouncedTool, policy: RetryPolicy, retried: number, err: Error) {
+  const lost = `the node of adapter ${tool.adapter_id} running ${tool.tool_id} was lost mid-call`;
+  const message =
+    policy.retries === 0
+      ? `${lost}; ${tool.tool_id} is not idempotent, so it was not sent again: whether it took effect is unknown`
+      : `${lost} on each of its ${retried + 1} sends (its catalogue retry policy: ${policy.retries} retries)`;
+  return { type: 'TOOL_EXECUTION_ERROR' as const, message, details: err.message };
 }

@@ -2,6 +2,7 @@ import type { Context } from 'moleculer';
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../../actors/tools/dispatch.ts';
 import type { AnnouncedTool } from '../../../contracts/actions/adapters.actions.ts';
+import { IDEMPOTENT_RETRY, TOOL_CATALOGUE } from '../../../contracts/tool-catalogue.ts';
 
 const tool = (idempotent: boolean): AnnouncedTool => ({
   tool_id: 'x.t',
@@ -62,5 +63,26 @@ describe('dispatch to an adapter', () => {
       error: { type: 'TOOL_TIMEOUT', message: 'tool x.t exceeded its timeout of 5 seconds' },
     });
     expect(bus.count()).toBe(1);
+  });
+
+  it('waits the catalogue backoff between sends and stops after its retries, saying how often it sent', async () => {
+    const bus = flakyBus(5);
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    const out = await dispatch(bus.ctx, tool(true), params, { sleep });
+    expect(bus.count()).toBe(IDEMPOTENT_RETRY.retries + 1);
+    expect(waits).toEqual([500, 1000]);
+    expect(out).toMatchObject({
+      status: 'error',
+      error: { type: 'TOOL_EXECUTION_ERROR', message: expect.stringMatching(/lost mid-call on each of its 3 sends/) },
+    });
+  });
+
+  it('declares a retry policy for every idempotent catalogue tool and none for the others', () => {
+    for (const e of TOOL_CATALOGUE.values()) {
+      if (e.idempotent) expect(e.retry.retries, e.id).toBeGreaterThan(0);
+      else expect(e.retry.retries, e.id).toBe(0);
+    }
+    expect(TOOL_CATALOGUE.get('web.fetch')?.retry).toEqual({ retries: 1, backoff_ms: 1000, max_backoff_ms: 1000 });
   });
 });
