@@ -72,6 +72,30 @@ export function runErc(sch: Schematic, conn: Connectivity, settings?: ErcSetting
   };
 }
 
+/**
+ * KiCad's StrNumCmp: runs of digits compare as numbers, the rest character by character (R2 < R10, #PWR0101 <
+ * #PWR0103).
+ */
+export function strNumCmp(a: string, b: string): number {
+  const ra = a.match(/\d+|\D+/g) ?? [];
+  const rb = b.match(/\d+|\D+/g) ?? [];
+  for (let i = 0; i < Math.min(ra.length, rb.length); i++) {
+    const x = ra[i]!;
+    const y = rb[i]!;
+    const nx = /^\d/.test(x);
+    const ny = /^\d/.test(y);
+    if (nx && ny) {
+      const d = Number(x) - Number(y);
+      if (d) return d;
+    } else if (x !== y) return x < y ? -1 : 1;
+  }
+  return ra.length - rb.length;
+}
+
+/** The order KiCad 9 walks a net's pins in (ERC_TESTER::TestPinToPin sorts them): by reference, then pin number. */
+const byReferenceAndNumber = (a: PinAt, b: PinAt) =>
+  strNumCmp(a.sym.reference, b.sym.reference) || strNumCmp(a.pin.number, b.pin.number);
+
 const DRIVEN: ReadonlySet<PinType> = new Set(['input', 'power_in']);
 const DRIVING: ReadonlySet<PinType> = new Set(['output', 'power_out', 'passive', 'tri_state', 'bidirectional']);
 
@@ -91,6 +115,7 @@ function pinChecks(groups: PlacedGroup[], v: Violations) {
   }
   for (const pins of byNet.values()) {
     if (pins.length < 2) continue;
+    pins.sort(byReferenceAndNumber);
     for (let i = 0; i < pins.length; i++)
       for (let j = i + 1; j < pins.length; j++) {
         const a = pins[i]!;

@@ -123,6 +123,22 @@ describe('runErc on hand-written schematics', () => {
     expect(i.by_type).toEqual({ pin_not_driven: 1 });
   });
 
+  it("the marker of an undriven net sits on its first pin in KiCad's order (reference, then number, numbers as numbers)", async () => {
+    const r = await erc({
+      'top.kicad_sch': file(
+        sym('power:GND', '#PWR10', 150, 50, 'GND'),
+        sym('power:GND', '#PWR9', 160, 50, 'GND'),
+        sym('R', 'R1', 150, 53.81),
+        sym('R', 'R2', 160, 53.81),
+      ),
+    });
+    expect(r.violations.filter((v) => v.rule === 'power_pin_not_driven')).toMatchObject([
+      { items: [{ reference: '#PWR9' }] },
+    ]);
+    const i = await check(sym('IN', 'U10', 120, 50), sym('IN', 'U9', 120, 50));
+    expect(i.violations).toMatchObject([{ rule: 'pin_not_driven', items: [{ reference: 'U9' }] }]);
+  });
+
   it('no_connect_connected and no_connect_dangling', async () => {
     const r = await check(sym('OUT', 'U10', 120, 50), sym('IN', 'U11', 120, 50), nc(120, 50), nc(150, 150));
     expect(r.by_type).toEqual({ no_connect_connected: 1, no_connect_dangling: 1 });
