@@ -5,8 +5,70 @@
  */
 import { bomTotals, money, useBom } from '../api/bom.ts';
 import { BomPriceTotal } from '../ui/bom-price.tsx';
-import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote } from '../ui/common.tsx';
+import { Page, StatusBadge } from '../ui/common.tsx';
+import { DataTable, Missing, type Column } from '../ui/data-table.tsx';
+import { ListState } from '../ui/section.tsx';
 import { ProjectCell, ProjectPicker, useProjectParam } from '../ui/project-picker.tsx';
+
+type Line = NonNullable<ReturnType<typeof useBom>['data']>['components'][number];
+
+const unpriced = (c: Line) => (c.unitPrice === null ? { className: 'muted' } : {});
+
+const COLUMNS: Column<Line>[] = [
+  { header: 'Designator', cell: (c) => c.designator || <Missing /> },
+  { header: 'Part number', cell: (c) => <code>{c.partNumber}</code> },
+  {
+    header: 'Description',
+    cell: (c) => (
+      <>
+        {c.description}
+        {c.footprint && <span className="muted"> · {c.footprint}</span>}
+      </>
+    ),
+  },
+  { header: 'Manufacturer', cell: (c) => c.manufacturer },
+  { header: 'Category', cell: (c) => c.category },
+  { header: 'Project', cell: (c) => <ProjectCell id={c.projectId} /> },
+  { header: 'Qty', num: true, cell: (c) => c.quantity },
+  {
+    header: 'Unit price',
+    num: true,
+    cellProps: (c) => (c.unitPrice === null ? { className: 'muted', 'data-testid': 'bom-unpriced' } : {}),
+    cell: (c) => (c.unitPrice === null ? 'unpriced' : money(c.unitPrice, c.priceCurrency)),
+  },
+  {
+    header: 'Extended',
+    num: true,
+    cellProps: unpriced,
+    cell: (c) => (c.unitPrice === null ? 'unpriced' : money(c.quantity * c.unitPrice, c.priceCurrency)),
+  },
+  {
+    header: 'Status',
+    cellProps: (c) => ({
+      'data-testid': 'bom-availability',
+      title: c.status === 'unknown' ? 'no record states its availability (decision 0070)' : undefined,
+    }),
+    cell: (c) => <StatusBadge status={c.status} />,
+  },
+  {
+    header: 'Links',
+    cell: (c) => (
+      <>
+        {!c.datasheetUrl && !c.purchaseUrl && <Missing />}
+        {c.datasheetUrl && (
+          <a href={c.datasheetUrl} rel="noreferrer noopener" target="_blank">
+            datasheet
+          </a>
+        )}{' '}
+        {c.purchaseUrl && (
+          <a href={c.purchaseUrl} rel="noreferrer noopener" target="_blank">
+            buy
+          </a>
+        )}
+      </>
+    ),
+  },
+];
 
 export function Component() {
   const [project] = useProjectParam();
@@ -18,93 +80,19 @@ export function Component() {
       <div className="toolbar">
         <ProjectPicker />
       </div>
-      {bom.isLoading && <Loading what="the BOM" />}
-      <ErrorNote error={bom.error} prefix="Could not load the BOM" />
-      <UnscopedNote count={(bom.data as { unscoped_count?: number } | undefined)?.unscoped_count} what="BOM lines" />
-      {bom.data && list.length === 0 && (
-        <Empty>
-          No BOM components{project ? ' in this project' : ''}: they come from the current BOM items and component
-          selections in the twin.
-        </Empty>
-      )}
-      {list.length > 0 && (
-        <table className="grid" data-testid="bom-table">
-          <thead>
-            <tr>
-              <th scope="col">Designator</th>
-              <th scope="col">Part number</th>
-              <th scope="col">Description</th>
-              <th scope="col">Manufacturer</th>
-              <th scope="col">Category</th>
-              {!project && <th scope="col">Project</th>}
-              <th scope="col" className="num">
-                Qty
-              </th>
-              <th scope="col" className="num">
-                Unit price
-              </th>
-              <th scope="col" className="num">
-                Extended
-              </th>
-              <th scope="col">Status</th>
-              <th scope="col">Links</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((c) => (
-              <tr key={c.id}>
-                <td>{c.designator || <span className="muted">—</span>}</td>
-                <td>
-                  <code>{c.partNumber}</code>
-                </td>
-                <td>
-                  {c.description}
-                  {c.footprint && <span className="muted"> · {c.footprint}</span>}
-                </td>
-                <td>{c.manufacturer}</td>
-                <td>{c.category}</td>
-                {!project && (
-                  <td>
-                    <ProjectCell id={c.projectId} />
-                  </td>
-                )}
-                <td className="num">{c.quantity}</td>
-                {c.unitPrice === null ? (
-                  <>
-                    <td className="num muted" data-testid="bom-unpriced">
-                      unpriced
-                    </td>
-                    <td className="num muted">unpriced</td>
-                  </>
-                ) : (
-                  <>
-                    <td className="num">{money(c.unitPrice, c.priceCurrency)}</td>
-                    <td className="num">{money(c.quantity * c.unitPrice, c.priceCurrency)}</td>
-                  </>
-                )}
-                <td
-                  data-testid="bom-availability"
-                  title={c.status === 'unknown' ? 'no record states its availability (decision 0070)' : undefined}
-                >
-                  <StatusBadge status={c.status} />
-                </td>
-                <td>
-                  {!c.datasheetUrl && !c.purchaseUrl && <span className="muted">—</span>}
-                  {c.datasheetUrl && (
-                    <a href={c.datasheetUrl} rel="noreferrer noopener" target="_blank">
-                      datasheet
-                    </a>
-                  )}{' '}
-                  {c.purchaseUrl && (
-                    <a href={c.purchaseUrl} rel="noreferrer noopener" target="_blank">
-                      buy
-                    </a>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
+      <ListState
+        query={bom}
+        what="BOM lines"
+        prefix="Could not load the BOM"
+        count={list.length}
+        empty={`No BOM components${project ? ' in this project' : ''}: they come from the current BOM items and component selections in the twin.`}
+      >
+        <DataTable
+          testId="bom-table"
+          columns={project ? COLUMNS.filter((c) => c.header !== 'Project') : COLUMNS}
+          rows={list}
+          rowKey={(c) => c.id}
+          foot={
             <tr>
               <th scope="row" colSpan={project ? 5 : 6}>
                 Total: {bom.data?.total ?? t.lines} component{t.lines === 1 ? '' : 's'}
@@ -122,9 +110,9 @@ export function Component() {
                 ))}
               </td>
             </tr>
-          </tfoot>
-        </table>
-      )}
+          }
+        />
+      </ListState>
     </Page>
   );
 }

@@ -9,6 +9,8 @@ import { gatewayUrl } from '../api/gateway.ts';
 import { useTwinNodes, type TwinNode } from '../api/sim.ts';
 import { useProjects } from '../api/projects.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
+import { DataTable, type Column } from '../ui/data-table.tsx';
+import { ProjectCell, ProjectPicker } from '../ui/project-picker.tsx';
 
 const ModelViewer = lazy(() => import('../viewer/ModelViewer.tsx'));
 const PAGE = 200;
@@ -41,24 +43,13 @@ export function Component() {
     .filter(Boolean)
     .sort();
   const model = nodes.data?.nodes.find((n) => n.id === modelId);
-  const names = new Map(projects.data?.projects.map((p) => [p.id, p.name]));
 
   return (
     <Page
       title="Files"
       actions={
         <div className="toolbar" style={{ margin: 0 }}>
-          <label>
-            Project{' '}
-            <select value={projectId} onChange={(e) => set({ project: e.target.value, offset: '' })}>
-              <option value="">All projects</option>
-              {projects.data?.projects.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ProjectPicker reset={['offset']} />
           <label>
             Type{' '}
             <select value={nodeType} onChange={(e) => set({ type: e.target.value, offset: '' })}>
@@ -84,49 +75,12 @@ export function Component() {
       )}
       {nodes.data && withFiles.length === 0 && <Empty>No work-product files here.</Empty>}
       {withFiles.length > 0 && (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Type</th>
-              <th scope="col">Revision</th>
-              <th scope="col">Project</th>
-              <th scope="col">Size</th>
-              <th scope="col">Recorded</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {withFiles.map((n) => (
-              <tr key={n.id} className={n.id === modelId ? 'selected' : undefined}>
-                <td>{fileName(n)}</td>
-                <td>{n.node_type}</td>
-                <td>
-                  {n.item_ref ?? <span className="muted">record</span>}{' '}
-                  {n.revision_status && <StatusBadge status={n.revision_status} />}
-                  {n.stale && <StatusBadge status="stale" />}
-                </td>
-                <td>
-                  {n.project_id ? (names.get(n.project_id) ?? n.project_id) : <span className="muted">none</span>}
-                </td>
-                <td>{sizeOf(n)}</td>
-                <td>
-                  <When at={n.created_at} />
-                </td>
-                <td className="toolbar" style={{ margin: 0 }}>
-                  <a href={gatewayUrl(`/v1/twin/nodes/${n.id}/file`)} download={fileName(n)}>
-                    Download<span className="visually-hidden"> {fileName(n)}</span>
-                  </a>
-                  {previewable(n) && (
-                    <Link to={`?${withParam(params, 'model', n.id)}`}>
-                      Preview 3D<span className="visually-hidden"> of {fileName(n)}</span>
-                    </Link>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          columns={fileColumns(params)}
+          rows={withFiles}
+          rowKey={(n) => n.id}
+          rowProps={(n) => ({ className: n.id === modelId ? 'selected' : undefined })}
+        />
       )}
       {nodes.data && (offset > 0 || offset + nodes.data.nodes.length < nodes.data.total) && (
         <div className="toolbar">
@@ -153,6 +107,39 @@ export function Component() {
     </Page>
   );
 }
+
+const fileColumns = (params: URLSearchParams): Column<TwinNode>[] => [
+  { header: 'File', cell: (n) => fileName(n) },
+  { header: 'Type', cell: (n) => n.node_type },
+  {
+    header: 'Revision',
+    cell: (n) => (
+      <>
+        {n.item_ref ?? <span className="muted">record</span>}{' '}
+        {n.revision_status && <StatusBadge status={n.revision_status} />}
+        {n.stale && <StatusBadge status="stale" />}
+      </>
+    ),
+  },
+  { header: 'Project', cell: (n) => <ProjectCell id={n.project_id} /> },
+  { header: 'Size', cell: (n) => sizeOf(n) },
+  { header: 'Recorded', cell: (n) => <When at={n.created_at} /> },
+  {
+    header: 'Actions',
+    cell: (n) => (
+      <span className="toolbar" style={{ margin: 0 }}>
+        <a href={gatewayUrl(`/v1/twin/nodes/${n.id}/file`)} download={fileName(n)}>
+          Download<span className="visually-hidden"> {fileName(n)}</span>
+        </a>
+        {previewable(n) && (
+          <Link to={`?${withParam(params, 'model', n.id)}`}>
+            Preview 3D<span className="visually-hidden"> of {fileName(n)}</span>
+          </Link>
+        )}
+      </span>
+    ),
+  },
+];
 
 function withParam(params: URLSearchParams, k: string, v: string): string {
   const next = new URLSearchParams(params);

@@ -8,13 +8,27 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { KnowledgeSourceList } from '../../../contracts/knowledge.ts';
 import { api, qs } from '../api/gateway.ts';
-import { Empty, ErrorNote, Loading, Page, UnscopedNote, When } from '../ui/common.tsx';
+import { Page, When } from '../ui/common.tsx';
+import { DataTable, Missing, type Column } from '../ui/data-table.tsx';
+import { ListState } from '../ui/section.tsx';
 import { ProjectCell, ProjectPicker, useProjectParam } from '../ui/project-picker.tsx';
 
 const LIMIT = 500;
 
 const formatBytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+type Source = KnowledgeSourceList['sources'][number];
+
+const COLUMNS: Column<Source>[] = [
+  { header: 'Title', cell: (s) => <Link to={`/knowledge/sources/${encodeURIComponent(s.id)}`}>{s.title}</Link> },
+  { header: 'Address', cell: (s) => (s.uri ? <code>{s.uri}</code> : <Missing />) },
+  { header: 'Type', cell: (s) => s.media_type },
+  { header: 'Project', cell: (s) => <ProjectCell id={s.project_id} /> },
+  { header: 'Size', num: true, cell: (s) => formatBytes(s.bytes) },
+  { header: 'Chunks', num: true, cell: (s) => s.chunk_count },
+  { header: 'Ingested', cell: (s) => <When at={s.created_at} /> },
+];
 
 export function Component() {
   const [project] = useProjectParam();
@@ -38,12 +52,6 @@ export function Component() {
           <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} size={30} />
         </label>
       </div>
-      {sources.isLoading && <Loading what="knowledge sources" />}
-      <ErrorNote error={sources.error} prefix="Could not load the knowledge sources" />
-      <UnscopedNote
-        count={(sources.data as { unscoped_count?: number } | undefined)?.unscoped_count}
-        what="knowledge sources"
-      />
       {sources.data && (
         <p className="muted" role="status">
           {sources.data.total} source{sources.data.total === 1 ? '' : 's'}
@@ -52,47 +60,15 @@ export function Component() {
           {words ? `; ${list.length} match the filter` : ''}.
         </p>
       )}
-      {sources.data && all.length === 0 && (
-        <Empty>No sources ingested{project ? ' for this project' : ''}. Agents add them with knowledge.ingest.</Empty>
-      )}
-      {list.length > 0 && (
-        <table className="grid" data-testid="knowledge-table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Address</th>
-              <th scope="col">Type</th>
-              <th scope="col">Project</th>
-              <th scope="col" className="num">
-                Size
-              </th>
-              <th scope="col" className="num">
-                Chunks
-              </th>
-              <th scope="col">Ingested</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link to={`/knowledge/sources/${encodeURIComponent(s.id)}`}>{s.title}</Link>
-                </td>
-                <td>{s.uri ? <code>{s.uri}</code> : <span className="muted">—</span>}</td>
-                <td>{s.media_type}</td>
-                <td>
-                  <ProjectCell id={s.project_id} />
-                </td>
-                <td className="num">{formatBytes(s.bytes)}</td>
-                <td className="num">{s.chunk_count}</td>
-                <td>
-                  <When at={s.created_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListState
+        query={sources}
+        what="knowledge sources"
+        prefix="Could not load the knowledge sources"
+        count={all.length}
+        empty={`No sources ingested${project ? ' for this project' : ''}. Agents add them with knowledge.ingest.`}
+      >
+        {list.length > 0 && <DataTable testId="knowledge-table" columns={COLUMNS} rows={list} rowKey={(r) => r.id} />}
+      </ListState>
     </Page>
   );
 }

@@ -6,6 +6,7 @@
 import type { BaselineSummary } from '../../../contracts/twin.ts';
 import type { FlowState, LifecycleView, RunChanges, RunView } from '../api/runs.ts';
 import { Empty, StatusBadge, When } from '../ui/common.tsx';
+import { DataTable, limitColumn, valueColumn, type Column } from '../ui/data-table.tsx';
 import { FlowBadge, VerdictBadge } from '../ui/flow-badges.tsx';
 
 export function PhaseTimeline(props: { run: RunView; flow?: FlowState; lifecycle?: LifecycleView }) {
@@ -83,52 +84,54 @@ export function SentFrom(props: { decision: Record<string, unknown> }) {
   );
 }
 
+const s = (v: unknown) => (v === undefined || v === null || v === '' ? '' : String(v));
+
+/** The run's decisions, one row each, in the order they were taken (the run view's order: rows never move). */
+const DECISION_COLUMNS: Column<RunView['decisions'][number]>[] = [
+  { header: 'Phase', cell: (d) => s(d.phase) },
+  { header: 'Decision', cell: (d) => <FlowBadge value={s(d.decision)} /> },
+  { header: 'Rework to', cell: (d) => s(d.to_phase) || '—' },
+  { header: 'Reason', cell: (d) => s(d.reason) || <span className="muted">none given</span> },
+  {
+    header: 'Approver',
+    cell: (d) => (
+      <>
+        {s(d.approver)} <span className="muted">({s(d.surface) || 'unknown'})</span>
+      </>
+    ),
+  },
+  { header: 'Sent from', cell: (d) => <SentFrom decision={d} /> },
+  { header: 'When', cell: (d) => <When at={s(d.decided_at) || null} /> },
+];
+
 export function Decisions(props: { decisions: RunView['decisions'] }) {
-  const s = (v: unknown) => (v === undefined || v === null || v === '' ? '' : String(v));
   return (
     <section aria-labelledby="decisions-h">
       <h2 id="decisions-h">Decisions</h2>
       {!props.decisions.length ? (
         <Empty>No gate decided yet.</Empty>
       ) : (
-        <table className="grid" data-testid="decisions">
-          <thead>
-            <tr>
-              <th scope="col">Phase</th>
-              <th scope="col">Decision</th>
-              <th scope="col">Rework to</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Approver</th>
-              <th scope="col">Sent from</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.decisions.map((d, i) => (
-              <tr key={i}>
-                <td>{s(d.phase)}</td>
-                <td>
-                  <FlowBadge value={s(d.decision)} />
-                </td>
-                <td>{s(d.to_phase) || '—'}</td>
-                <td>{s(d.reason) || <span className="muted">none given</span>}</td>
-                <td>
-                  {s(d.approver)} <span className="muted">({s(d.surface) || 'unknown'})</span>
-                </td>
-                <td>
-                  <SentFrom decision={d} />
-                </td>
-                <td>
-                  <When at={s(d.decided_at) || null} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable testId="decisions" columns={DECISION_COLUMNS} rows={props.decisions} rowKey={(_, i) => String(i)} />
       )}
     </section>
   );
 }
+
+/** The one evaluator's rows (decision 0080), blocking first as the service orders them. */
+const REQUIREMENT_COLUMNS: Column<LifecycleView['requirements'][number]>[] = [
+  {
+    header: 'Requirement',
+    cell: (r) => (
+      <>
+        {r.metric} {r.mandatory ? '' : <span className="muted">(advisory)</span>}
+      </>
+    ),
+  },
+  limitColumn(),
+  valueColumn(),
+  { header: 'Result', cell: (r) => <StatusBadge status={(r.verdict ?? r.status).replace('_', ' ')} /> },
+  { header: 'Note', cell: (r) => r.note },
+];
 
 export function Lifecycle(props: { lifecycle: LifecycleView }) {
   const l = props.lifecycle;
@@ -139,37 +142,13 @@ export function Lifecycle(props: { lifecycle: LifecycleView }) {
         <VerdictBadge verdict={l.verdict} testId="run-verdict" /> {l.nextStep}
       </p>
       {l.requirements.length > 0 && (
-        <table className="grid" data-testid="requirements">
-          <thead>
-            <tr>
-              <th scope="col">Requirement</th>
-              <th scope="col">Limit</th>
-              <th scope="col" className="num">
-                Value
-              </th>
-              <th scope="col">Result</th>
-              <th scope="col">Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {/* The one evaluator's rows (decision 0080), blocking first as the service orders them. */}
-            {l.requirements.map((r) => (
-              <tr key={r.id} data-requirement={r.id} data-status={r.verdict ?? r.status}>
-                <td>
-                  {r.metric} {r.mandatory ? '' : <span className="muted">(advisory)</span>}
-                </td>
-                <td>
-                  {r.operator} {r.limit} {r.unit}
-                </td>
-                <td className="num">{r.value ?? '—'}</td>
-                <td>
-                  <StatusBadge status={(r.verdict ?? r.status).replace('_', ' ')} />
-                </td>
-                <td>{r.note}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          testId="requirements"
+          columns={REQUIREMENT_COLUMNS}
+          rows={l.requirements}
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({ 'data-requirement': r.id, 'data-status': r.verdict ?? r.status })}
+        />
       )}
       {[...l.warnings.map((w) => `Warning: ${w}`), ...l.limits.map((w) => `Limit: ${w}`)].map((w, i) => (
         <p key={i} className="muted">
@@ -192,6 +171,30 @@ export function Lifecycle(props: { lifecycle: LifecycleView }) {
   );
 }
 
+const REVISION_COLUMNS: Column<RunChanges['revisions'][number]>[] = [
+  {
+    header: 'Item',
+    cell: (r) => (
+      <>
+        <code>{r.ref}</code> {r.name}
+        {r.superseded && <span className="muted"> (superseded)</span>}
+      </>
+    ),
+  },
+  { header: 'Type', cell: (r) => r.item_type },
+  { header: 'Phase', cell: (r) => r.phase ?? '—' },
+  { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+  {
+    header: 'Gate outcome',
+    cell: (r) => (
+      <>
+        {r.outcome === 'waiting' ? 'draft, waiting for its gate' : r.outcome}
+        {r.status_reason ? `: ${r.status_reason}` : ''}
+      </>
+    ),
+  },
+];
+
 export function Revisions(props: { changes: RunChanges }) {
   const revs = props.changes.revisions;
   return (
@@ -200,40 +203,19 @@ export function Revisions(props: { changes: RunChanges }) {
       {!revs.length ? (
         <Empty>The run has written no items yet.</Empty>
       ) : (
-        <table className="grid" data-testid="revisions">
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Type</th>
-              <th scope="col">Phase</th>
-              <th scope="col">Status</th>
-              <th scope="col">Gate outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {revs.map((r) => (
-              <tr key={r.node_id}>
-                <td>
-                  <code>{r.ref}</code> {r.name}
-                  {r.superseded && <span className="muted"> (superseded)</span>}
-                </td>
-                <td>{r.item_type}</td>
-                <td>{r.phase ?? '—'}</td>
-                <td>
-                  <StatusBadge status={r.status} />
-                </td>
-                <td>
-                  {r.outcome === 'waiting' ? 'draft, waiting for its gate' : r.outcome}
-                  {r.status_reason ? `: ${r.status_reason}` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable testId="revisions" columns={REVISION_COLUMNS} rows={revs} rowKey={(r) => r.node_id} />
       )}
     </section>
   );
 }
+
+const BASELINE_COLUMNS: Column<BaselineSummary>[] = [
+  { header: 'Baseline', cell: (b) => b.name },
+  { header: 'Items', num: true, cell: (b) => b.item_count },
+  { header: 'Approved by', cell: (b) => b.approved_by.join(', ') },
+  { header: 'Reason', cell: (b) => b.reason || <span className="muted">none</span> },
+  { header: 'Recorded', cell: (b) => <When at={b.created_at} /> },
+];
 
 export function Baselines(props: { baselines: BaselineSummary[] }) {
   return (
@@ -242,32 +224,7 @@ export function Baselines(props: { baselines: BaselineSummary[] }) {
       {!props.baselines.length ? (
         <Empty>No gate of this run has recorded a baseline yet.</Empty>
       ) : (
-        <table className="grid" data-testid="baselines">
-          <thead>
-            <tr>
-              <th scope="col">Baseline</th>
-              <th scope="col" className="num">
-                Items
-              </th>
-              <th scope="col">Approved by</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Recorded</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.baselines.map((b) => (
-              <tr key={b.id}>
-                <td>{b.name}</td>
-                <td className="num">{b.item_count}</td>
-                <td>{b.approved_by.join(', ')}</td>
-                <td>{b.reason || <span className="muted">none</span>}</td>
-                <td>
-                  <When at={b.created_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable testId="baselines" columns={BASELINE_COLUMNS} rows={props.baselines} rowKey={(b) => b.id} />
       )}
     </section>
   );

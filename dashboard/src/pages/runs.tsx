@@ -2,15 +2,13 @@
  * /runs: design-flow runs (`GET /v1/runs`, optional project filter in the address), newest first, with status, the
  * open gate and each run's lifecycle verdict (`GET /v1/runs/{id}/lifecycle`, read per listed run); polled every 3 s.
  */
-import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/gateway.ts';
-import { useProjects } from '../api/projects.ts';
 import { runEnded, useRuns, type LifecycleView, type RunView } from '../api/runs.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, When } from '../ui/common.tsx';
 import { DataTable, type Column } from '../ui/data-table.tsx';
-import { ProjectPicker } from '../ui/project-picker.tsx';
+import { ProjectCell, ProjectPicker } from '../ui/project-picker.tsx';
 import { VerdictBadge } from '../ui/flow-badges.tsx';
 
 const LIMIT = 100;
@@ -19,8 +17,6 @@ export function Component() {
   const [params] = useSearchParams();
   const projectId = params.get('project_id') ?? '';
   const runs = useRuns(projectId || undefined, LIMIT);
-  const projects = useProjects();
-  const names = useMemo(() => new Map((projects.data?.projects ?? []).map((p) => [p.id, p.name])), [projects.data]);
   const list = runs.data?.runs ?? [];
 
   return (
@@ -51,7 +47,7 @@ export function Component() {
       ) : (
         <DataTable
           testId="runs-table"
-          columns={columns(names)}
+          columns={COLUMNS}
           rows={list}
           rowKey={(r) => r.id}
           rowProps={(r) => ({ 'data-run-id': r.id })}
@@ -61,7 +57,7 @@ export function Component() {
   );
 }
 
-const columns = (names: Map<string, string>): Column<RunView>[] => [
+const COLUMNS: Column<RunView>[] = [
   {
     header: 'Goal',
     cell: (r) => <Link to={`/runs/${r.id}`}>{r.goal.length > 90 ? `${r.goal.slice(0, 87)}…` : r.goal}</Link>,
@@ -69,7 +65,7 @@ const columns = (names: Map<string, string>): Column<RunView>[] => [
   { header: 'Flow', cell: (r) => r.design_flow },
   {
     header: 'Project',
-    cell: (r) => (r.project_id ? (names.get(r.project_id) ?? r.project_id) : <span className="muted">none</span>),
+    cell: (r) => <ProjectCell id={r.project_id} />,
   },
   { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
   { header: 'Open gate', cell: (r) => (r.gate ? `${r.gate.name}${r.gate.ready ? '' : ' (not ready)'}` : '—') },

@@ -3,8 +3,22 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { SessionList } from '../../../contracts/sessions.ts';
 import { api, qs } from '../api/gateway.ts';
-import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote, When } from '../ui/common.tsx';
+import { Page, StatusBadge, When } from '../ui/common.tsx';
+import { DataTable, Missing, type Column } from '../ui/data-table.tsx';
+import { ListState } from '../ui/section.tsx';
 import { ProjectCell, ProjectPicker, useProjectParam } from '../ui/project-picker.tsx';
+
+type Session = SessionList['sessions'][number];
+
+const COLUMNS: Column<Session>[] = [
+  { header: 'Title', cell: (s) => <Link to={`/sessions/${encodeURIComponent(s.id)}`}>{s.title}</Link> },
+  { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+  { header: 'Project', cell: (s) => <ProjectCell id={s.project_id} /> },
+  { header: 'Client', cell: (s) => s.client ?? <Missing /> },
+  { header: 'Events', num: true, cell: (s) => s.event_count },
+  { header: 'Started', cell: (s) => <When at={s.started_at} /> },
+  { header: 'Completed', cell: (s) => <When at={s.completed_at} /> },
+];
 
 export function Component() {
   const [project] = useProjectParam();
@@ -19,12 +33,6 @@ export function Component() {
       <div className="toolbar">
         <ProjectPicker />
       </div>
-      {sessions.isLoading && <Loading what="sessions" />}
-      <ErrorNote error={sessions.error} prefix="Could not load the sessions" />
-      <UnscopedNote
-        count={(sessions.data as { unscoped_count?: number } | undefined)?.unscoped_count}
-        what="sessions"
-      />
       {sessions.data && (
         <p className="muted">
           {sessions.data.total} session{sessions.data.total === 1 ? '' : 's'}
@@ -32,47 +40,15 @@ export function Component() {
           {sessions.data.total > list.length ? `, the newest ${list.length} shown` : ''}.
         </p>
       )}
-      {sessions.data && list.length === 0 && <Empty>No captured agent sessions.</Empty>}
-      {list.length > 0 && (
-        <table className="grid" data-testid="sessions-table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Status</th>
-              <th scope="col">Project</th>
-              <th scope="col">Client</th>
-              <th scope="col" className="num">
-                Events
-              </th>
-              <th scope="col">Started</th>
-              <th scope="col">Completed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link to={`/sessions/${encodeURIComponent(s.id)}`}>{s.title}</Link>
-                </td>
-                <td>
-                  <StatusBadge status={s.status} />
-                </td>
-                <td>
-                  <ProjectCell id={s.project_id} />
-                </td>
-                <td>{s.client ?? <span className="muted">—</span>}</td>
-                <td className="num">{s.event_count}</td>
-                <td>
-                  <When at={s.started_at} />
-                </td>
-                <td>
-                  <When at={s.completed_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListState
+        query={sessions}
+        what="sessions"
+        prefix="Could not load the sessions"
+        count={list.length}
+        empty="No captured agent sessions."
+      >
+        <DataTable testId="sessions-table" columns={COLUMNS} rows={list} rowKey={(r) => r.id} />
+      </ListState>
     </Page>
   );
 }

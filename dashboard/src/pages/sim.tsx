@@ -7,7 +7,8 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { useProjects } from '../api/projects.ts';
-import { ProjectPicker } from '../ui/project-picker.tsx';
+import { ProjectCell, ProjectPicker } from '../ui/project-picker.tsx';
+import { DataTable, Missing, type Column } from '../ui/data-table.tsx';
 import { num, useSimResults, type SimResultEntry } from '../api/sim.ts';
 import { ApiError } from '../api/gateway.ts';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote, When } from '../ui/common.tsx';
@@ -23,7 +24,6 @@ export function Component() {
   const projects = useProjects();
   const results = useSimResults(projectId);
   const selected = results.data?.results.find((r) => r.id === resultId);
-  const names = new Map(projects.data?.projects.map((p) => [p.id, p.name]));
 
   return (
     <Page title="Simulation results" actions={<ProjectPicker />}>
@@ -35,19 +35,14 @@ export function Component() {
         <Empty>No simulation results{projectId ? ' in this project' : ''} yet.</Empty>
       )}
       {results.data && results.data.results.length > 0 && (
-        <ResultTable results={results.data.results} total={results.data.total} names={names} selected={resultId} />
+        <ResultTable results={results.data.results} total={results.data.total} selected={resultId} />
       )}
       {resultId && <ResultView id={resultId} entry={selected} />}
     </Page>
   );
 }
 
-function ResultTable(props: {
-  results: SimResultEntry[];
-  total: number;
-  names: Map<string, string>;
-  selected: string;
-}) {
+function ResultTable(props: { results: SimResultEntry[]; total: number; selected: string }) {
   const [params] = useSearchParams();
   const href = (id: string) => {
     const next = new URLSearchParams(params);
@@ -60,66 +55,57 @@ function ResultTable(props: {
         {props.total} result{props.total === 1 ? '' : 's'}
         {props.total > props.results.length ? `, newest ${props.results.length} shown` : ''}
       </p>
-      <table className="grid">
-        <thead>
-          <tr>
-            <th scope="col">Result</th>
-            <th scope="col">Project</th>
-            <th scope="col">Analysis</th>
-            <th scope="col">Max von Mises</th>
-            <th scope="col">Max displacement</th>
-            <th scope="col">Field</th>
-            <th scope="col">Analysed geometry</th>
-            <th scope="col">Recorded</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.results.map((r) => (
-            <tr key={r.id} className={r.id === props.selected ? 'selected' : undefined}>
-              <td>
-                <Link to={href(r.id)} aria-current={r.id === props.selected ? 'true' : undefined}>
-                  {r.name || r.id}
-                </Link>
-              </td>
-              <td>
-                {r.project_id ? (props.names.get(r.project_id) ?? r.project_id) : <span className="muted">none</span>}
-              </td>
-              <td>{r.analysisType ?? <span className="muted">—</span>}</td>
-              <td>{numberCell(num(r.max_von_mises_mpa), 'MPa')}</td>
-              <td>{numberCell(num(r.max_displacement_mm), 'mm')}</td>
-              <td>{r.hasField ? r.fieldQuantities.join(', ') : <span className="muted">not stored</span>}</td>
-              <td>
-                {r.analysedGeometry ? (
-                  (r.analysedGeometry.ref ?? r.analysedGeometry.name)
-                ) : (
-                  <span className="muted">—</span>
-                )}
-                {r.stale && (
-                  <>
-                    {' '}
-                    <StatusBadge status="stale" />
-                  </>
-                )}
-                {r.suspect.length > 0 && (
-                  <span data-testid="sim-suspect" title={r.suspect.join('; ')}>
-                    {' '}
-                    <StatusBadge status="suspect" />
-                  </span>
-                )}
-              </td>
-              <td>
-                <When at={r.created_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        columns={resultColumns(href, props.selected)}
+        rows={props.results}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ className: r.id === props.selected ? 'selected' : undefined })}
+      />
     </>
   );
 }
 
-const numberCell = (v: number | undefined, unit: string) =>
-  v === undefined ? <span className="muted">—</span> : `${fmt(v)} ${unit}`;
+const resultColumns = (href: (id: string) => string, selected: string): Column<SimResultEntry>[] => [
+  {
+    header: 'Result',
+    cell: (r) => (
+      <Link to={href(r.id)} aria-current={r.id === selected ? 'true' : undefined}>
+        {r.name || r.id}
+      </Link>
+    ),
+  },
+  { header: 'Project', cell: (r) => <ProjectCell id={r.project_id} /> },
+  { header: 'Analysis', cell: (r) => r.analysisType ?? <Missing /> },
+  { header: 'Max von Mises', cell: (r) => numberCell(num(r.max_von_mises_mpa), 'MPa') },
+  { header: 'Max displacement', cell: (r) => numberCell(num(r.max_displacement_mm), 'mm') },
+  {
+    header: 'Field',
+    cell: (r) => (r.hasField ? r.fieldQuantities.join(', ') : <span className="muted">not stored</span>),
+  },
+  {
+    header: 'Analysed geometry',
+    cell: (r) => (
+      <>
+        {r.analysedGeometry ? (r.analysedGeometry.ref ?? r.analysedGeometry.name) : <Missing />}
+        {r.stale && (
+          <>
+            {' '}
+            <StatusBadge status="stale" />
+          </>
+        )}
+        {r.suspect.length > 0 && (
+          <span data-testid="sim-suspect" title={r.suspect.join('; ')}>
+            {' '}
+            <StatusBadge status="suspect" />
+          </span>
+        )}
+      </>
+    ),
+  },
+  { header: 'Recorded', cell: (r) => <When at={r.created_at} /> },
+];
+
+const numberCell = (v: number | undefined, unit: string) => (v === undefined ? <Missing /> : `${fmt(v)} ${unit}`);
 
 function ResultView(props: { id: string; entry: SimResultEntry | undefined }) {
   const { id, entry } = props;

@@ -7,6 +7,28 @@ import { useQuery } from '@tanstack/react-query';
 import type { BaselineDiff, BaselineList } from '../../../contracts/twin.ts';
 import { api, qs } from '../api/gateway.ts';
 import { Empty, ErrorNote, Loading, StatusBadge, When } from '../ui/common.tsx';
+import { DataTable, Missing, type Column } from '../ui/data-table.tsx';
+
+const BASELINE_COLUMNS: Column<BaselineList['baselines'][number]>[] = [
+  { header: 'Name', cell: (bl) => bl.name },
+  { header: 'Source', cell: (bl) => bl.source },
+  { header: 'Items', num: true, cell: (bl) => bl.item_count },
+  { header: 'Members', num: true, cell: (bl) => bl.member_count },
+  { header: 'Approved by', cell: (bl) => bl.approved_by.join(', ') || <Missing /> },
+  { header: 'Reason', cell: (bl) => bl.reason || <Missing /> },
+  { header: 'Created', cell: (bl) => <When at={bl.created_at} /> },
+];
+
+const ref = (r: string | null | undefined) => (r ? <code>{r}</code> : <Missing />);
+
+const DIFF_COLUMNS: Column<BaselineDiff['items'][number]>[] = [
+  { header: 'Item', cell: (it) => <code>{it.key}</code> },
+  { header: 'Type', cell: (it) => it.item_type },
+  { header: 'Name', cell: (it) => it.name },
+  { header: 'Status', cell: (it) => <StatusBadge status={it.status} /> },
+  { header: 'From', cell: (it) => ref(it.from_ref) },
+  { header: 'To', cell: (it) => ref(it.to_ref) },
+];
 
 export function TwinBaselines(props: { project: string }) {
   const [a, setA] = useState('');
@@ -33,38 +55,7 @@ export function TwinBaselines(props: { project: string }) {
       )}
       {list.length > 0 && (
         <>
-          <table className="grid" data-testid="twin-baselines">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Source</th>
-                <th scope="col" className="num">
-                  Items
-                </th>
-                <th scope="col" className="num">
-                  Members
-                </th>
-                <th scope="col">Approved by</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((bl) => (
-                <tr key={bl.id}>
-                  <td>{bl.name}</td>
-                  <td>{bl.source}</td>
-                  <td className="num">{bl.item_count}</td>
-                  <td className="num">{bl.member_count}</td>
-                  <td>{bl.approved_by.join(', ') || <span className="muted">—</span>}</td>
-                  <td>{bl.reason || <span className="muted">—</span>}</td>
-                  <td>
-                    <When at={bl.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable testId="twin-baselines" columns={BASELINE_COLUMNS} rows={list} rowKey={(r) => r.id} />
           <h3>Compare</h3>
           <div className="toolbar">
             <label>
@@ -101,36 +92,7 @@ export function TwinBaselines(props: { project: string }) {
                   .join(', ') || 'no differences'}
                 .
               </p>
-              {d.items.length > 0 && (
-                <table className="grid">
-                  <thead>
-                    <tr>
-                      <th scope="col">Item</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">From</th>
-                      <th scope="col">To</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.items.map((it) => (
-                      <tr key={it.key}>
-                        <td>
-                          <code>{it.key}</code>
-                        </td>
-                        <td>{it.item_type}</td>
-                        <td>{it.name}</td>
-                        <td>
-                          <StatusBadge status={it.status} />
-                        </td>
-                        <td>{it.from_ref ? <code>{it.from_ref}</code> : <span className="muted">—</span>}</td>
-                        <td>{it.to_ref ? <code>{it.to_ref}</code> : <span className="muted">—</span>}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
+              {d.items.length > 0 && <DataTable columns={DIFF_COLUMNS} rows={d.items} rowKey={(r) => r.key} />}
             </>
           )}
         </>

@@ -10,10 +10,42 @@ import type { ItemDiff, RelationshipListSchema } from '../../../contracts/twin-v
 import type { z } from 'zod';
 import { api, qs } from '../api/gateway.ts';
 import { Empty, ErrorNote, Loading, StatusBadge, When } from '../ui/common.tsx';
+import { DataTable, Missing, type Column } from '../ui/data-table.tsx';
 import { displayJson } from '../ui/display.ts';
 
 type RelationshipList = z.infer<typeof RelationshipListSchema>;
 const enc = encodeURIComponent;
+
+const revisionColumns = (key: string): Column<ItemHistoryResult['revisions'][number]>[] => [
+  {
+    header: 'Rev',
+    cell: (r) => (
+      <>
+        <code title={`${key}@${r.revision}`}>@{r.revision}</code>
+        {r.is_head && <span className="badge info"> head</span>}
+      </>
+    ),
+  },
+  { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+  { header: 'Name', cell: (r) => r.name },
+  { header: 'Change reason', cell: (r) => r.change_reason ?? <Missing /> },
+  {
+    header: 'Author / run',
+    cell: (r) => (
+      <>
+        {r.author ?? <Missing />}
+        {r.run_id && <span className="muted"> · run {r.run_id.slice(0, 8)}</span>}
+      </>
+    ),
+  },
+];
+
+const CHANGE_COLUMNS: Column<ItemDiff['changes'][number]>[] = [
+  { header: 'Property', cell: (c) => <code>{c.path}</code> },
+  { header: 'Change', cell: (c) => c.change },
+  { header: 'From', cell: (c) => <code>{c.from === undefined ? '' : displayJson(c.from)}</code> },
+  { header: 'To', cell: (c) => <code>{c.to === undefined ? '' : displayJson(c.to)}</code> },
+];
 
 export function TwinItem(props: { itemKey: string }) {
   const key = props.itemKey;
@@ -38,36 +70,12 @@ export function TwinItem(props: { itemKey: string }) {
             )}
           </p>
           <h3>Revisions ({h.revisions.length})</h3>
-          <table className="grid" data-testid="twin-revisions">
-            <thead>
-              <tr>
-                <th scope="col">Rev</th>
-                <th scope="col">Status</th>
-                <th scope="col">Name</th>
-                <th scope="col">Change reason</th>
-                <th scope="col">Author / run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {h.revisions.map((r) => (
-                <tr key={r.revision}>
-                  <td>
-                    <code title={`${h.key}@${r.revision}`}>@{r.revision}</code>
-                    {r.is_head && <span className="badge info"> head</span>}
-                  </td>
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td>{r.name}</td>
-                  <td>{r.change_reason ?? <span className="muted">—</span>}</td>
-                  <td>
-                    {r.author ?? <span className="muted">—</span>}
-                    {r.run_id && <span className="muted"> · run {r.run_id.slice(0, 8)}</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            testId="twin-revisions"
+            columns={revisionColumns(h.key)}
+            rows={h.revisions}
+            rowKey={(r) => String(r.revision)}
+          />
           <ItemDiffView itemKey={key} revisions={h.revisions.map((r) => r.revision)} />
           <Relationships nodeId={h.current.node_id} refText={h.current.ref} />
         </>
@@ -121,32 +129,7 @@ function ItemDiffView(props: { itemKey: string; revisions: number[] }) {
                 {d.file_changed ? '; stored file changed' : ''}.
               </p>
               {d.changes.length > 0 && (
-                <table className="grid twin-diff">
-                  <thead>
-                    <tr>
-                      <th scope="col">Property</th>
-                      <th scope="col">Change</th>
-                      <th scope="col">From</th>
-                      <th scope="col">To</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.changes.map((c) => (
-                      <tr key={c.path}>
-                        <td>
-                          <code>{c.path}</code>
-                        </td>
-                        <td>{c.change}</td>
-                        <td>
-                          <code>{c.from === undefined ? '' : displayJson(c.from)}</code>
-                        </td>
-                        <td>
-                          <code>{c.to === undefined ? '' : displayJson(c.to)}</code>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable className="twin-diff" columns={CHANGE_COLUMNS} rows={d.changes} rowKey={(c) => c.path} />
               )}
             </>
           )}
@@ -155,6 +138,20 @@ function ItemDiffView(props: { itemKey: string; revisions: number[] }) {
     </>
   );
 }
+
+const REL_COLUMNS: Column<RelationshipList['relationships'][number]>[] = [
+  { header: 'Relation', cell: (r) => r.rel_type },
+  { header: 'Direction', cell: (r) => (r.direction === 'out' ? 'this → other' : 'other → this') },
+  {
+    header: 'Other node',
+    cell: (r) => (
+      <>
+        {r.other.node_type} · {r.other.name} {r.other.item_ref && <code>{r.other.item_ref}</code>}
+      </>
+    ),
+  },
+  { header: 'Since', cell: (r) => <When at={r.created_at} /> },
+];
 
 function Relationships(props: { nodeId: string; refText: string }) {
   const rels = useQuery({
@@ -170,30 +167,7 @@ function Relationships(props: { nodeId: string; refText: string }) {
       <ErrorNote error={rels.error} prefix="Relationships" />
       {rels.data && list.length === 0 && <Empty>No relationships.</Empty>}
       {list.length > 0 && (
-        <table className="grid" data-testid="twin-relationships">
-          <thead>
-            <tr>
-              <th scope="col">Relation</th>
-              <th scope="col">Direction</th>
-              <th scope="col">Other node</th>
-              <th scope="col">Since</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((r) => (
-              <tr key={r.id}>
-                <td>{r.rel_type}</td>
-                <td>{r.direction === 'out' ? 'this → other' : 'other → this'}</td>
-                <td>
-                  {r.other.node_type} · {r.other.name} {r.other.item_ref && <code>{r.other.item_ref}</code>}
-                </td>
-                <td>
-                  <When at={r.created_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable testId="twin-relationships" columns={REL_COLUMNS} rows={list} rowKey={(r) => r.id} />
       )}
     </>
   );

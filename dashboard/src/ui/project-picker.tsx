@@ -9,7 +9,7 @@ import { useProjects } from '../api/projects.ts';
 export { useProjects };
 
 /** The project search param (`param`, default `project`) and its setter (other params stay; '' removes it). */
-export function useProjectParam(param = 'project'): [string, (id: string) => void] {
+export function useProjectParam(param = 'project', reset: readonly string[] = []): [string, (id: string) => void] {
   const [params, setParams] = useSearchParams();
   const project = params.get(param) ?? '';
   const set = (id: string) =>
@@ -18,6 +18,7 @@ export function useProjectParam(param = 'project'): [string, (id: string) => voi
         const next = new URLSearchParams(prev);
         if (id) next.set(param, id);
         else next.delete(param);
+        for (const k of reset) next.delete(k);
         return next;
       },
       { replace: true },
@@ -29,8 +30,16 @@ export function useProjectParam(param = 'project'): [string, (id: string) => voi
  * `allowAll`: offer "All projects" (the unfiltered list); without it the empty choice reads "Choose a project".
  * The selected id stays listed even when it is not among the loaded projects (a deep link to an unknown id).
  */
-export function ProjectPicker(props: { allowAll?: boolean; label?: string; param?: string; onChange?: () => void }) {
-  const [project, setProject] = useProjectParam(props.param);
+export function ProjectPicker(props: {
+  allowAll?: boolean;
+  label?: string;
+  /** The search param it binds (default `project`). */
+  param?: string;
+  /** Params a new choice removes (a page offset). */
+  reset?: readonly string[];
+  onChange?: () => void;
+}) {
+  const [project, setProject] = useProjectParam(props.param, props.reset);
   const projects = useProjects();
   const list = projects.data?.projects ?? [];
   const known = list.some((p) => p.id === project);

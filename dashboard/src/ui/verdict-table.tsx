@@ -5,6 +5,24 @@
  */
 import type { ApprovalItem } from '../api/approvals.ts';
 import { StatusBadge } from './common.tsx';
+import { DataTable, limitColumn, valueColumn, type Column } from './data-table.tsx';
+
+type Verdict = NonNullable<ApprovalItem['verdicts']>[number];
+
+const COLUMNS: Column<Verdict>[] = [
+  {
+    header: 'Requirement',
+    cell: (v) => (
+      <>
+        {v.id} {v.metric} {v.blocking && <span className="badge bad">blocking</span>}
+      </>
+    ),
+  },
+  limitColumn(),
+  valueColumn(),
+  { header: 'Status', cell: (v) => <StatusBadge status={v.status.replace('_', ' ')} /> },
+  { header: 'Reason', cell: (v) => v.reason },
+];
 
 export function VerdictTable(props: { item: ApprovalItem }) {
   const { item } = props;
@@ -23,43 +41,17 @@ export function VerdictTable(props: { item: ApprovalItem }) {
       </p>
     );
   return (
-    <table className="grid" data-testid="gate-verdicts">
-      <caption className="muted" style={{ textAlign: 'left' }}>
-        Requirements (every requirement of the run, blocking first)
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Requirement</th>
-          <th scope="col">Limit</th>
-          <th scope="col" className="num">
-            Value
-          </th>
-          <th scope="col">Status</th>
-          <th scope="col">Reason</th>
-        </tr>
-      </thead>
-      <tbody>
-        {item.verdicts.map((v) => (
-          <tr
-            key={`${v.constraint_set}#${v.id}`}
-            data-requirement={v.id}
-            data-status={v.status}
-            data-blocking={v.blocking ? 'true' : 'false'}
-          >
-            <td>
-              {v.id} {v.metric} {v.blocking && <span className="badge bad">blocking</span>}
-            </td>
-            <td>
-              {v.operator} {v.limit} {v.unit}
-            </td>
-            <td className="num">{v.value ?? '—'}</td>
-            <td>
-              <StatusBadge status={v.status.replace('_', ' ')} />
-            </td>
-            <td>{v.reason}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      testId="gate-verdicts"
+      caption="Requirements (every requirement of the run, blocking first)"
+      columns={COLUMNS}
+      rows={item.verdicts}
+      rowKey={(v) => `${v.constraint_set}#${v.id}`}
+      rowProps={(v) => ({
+        'data-requirement': v.id,
+        'data-status': v.status,
+        'data-blocking': v.blocking ? 'true' : 'false',
+      })}
+    />
   );
 }
