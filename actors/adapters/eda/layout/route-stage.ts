@@ -76,16 +76,21 @@ export async function routeStage(
   for (const [i, scale] of env.scales.entries()) {
     const opt = { clearance_scale: scale, trim_tracks: true, ...opts };
     await fs.writeFile(f(`export${i}.json`), JSON.stringify(opt));
-    const exp = await pcbnewScript(env, 'route_export.py', [input, f(`req${i}.tdx`), f(`req${i}.json`), f(`export${i}.json`)]);
+    const exp = await pcbnewScript(env, 'route_export.py', [
+      input,
+      f(`req${i}.tdx`),
+      f(`req${i}.json`),
+      f(`export${i}.json`),
+    ]);
     if (exp === 'nothing') return { board: input, open_before: 0, open_after: 0, open_nets: [], runs, warnings };
     openBefore = (await readJson<{ unrouted_before: number }>(f(`req${i}.json`))).unrouted_before;
     const started = performance.now();
     const signal = AbortSignal.any([env.signal, AbortSignal.timeout(env.routerTimeoutMs)]);
-    const route = await runEngine(
-      ROUTER_PROGRAM,
-      ['-m', env.method, '-o', f(`res${i}.tdx`), f(`req${i}.tdx`)],
-      { scratch: env.dir, signal, missing: ROUTER_MISSING },
-    );
+    const route = await runEngine(ROUTER_PROGRAM, ['-m', env.method, '-o', f(`res${i}.tdx`), f(`req${i}.tdx`)], {
+      scratch: env.dir,
+      signal,
+      missing: ROUTER_MISSING,
+    });
     if (env.signal.aborted) throw env.signal.reason ?? new ToolError('the router was cancelled');
     const ms = Math.round(performance.now() - started);
     runs.push({ scale, exit: route.exitCode, ms });
@@ -102,7 +107,9 @@ export async function routeStage(
     );
     if (!wrote) continue;
     if (route.exitCode !== 0)
-      warnings.push(`${name}: ${ROUTER_PROGRAM} exited ${route.exitCode} at clearance x${scale}: ${engineMessage(env.say(route.stderr))}`);
+      warnings.push(
+        `${name}: ${ROUTER_PROGRAM} exited ${route.exitCode} at clearance x${scale}: ${engineMessage(env.say(route.stderr))}`,
+      );
     results.push({ scale, file: f(`res${i}.tdx`) });
   }
   if (!results.length)
@@ -112,7 +119,14 @@ export async function routeStage(
   const ranked: { scale: number; file: string; left: number }[] = [];
   for (const [i, r] of results.entries()) {
     await fs.writeFile(f('import.json'), JSON.stringify({ tear_up: 'errors' }));
-    await pcbnewScript(env, 'route_import.py', [input, r.file, f(`try${i}.kicad_pcb`), f(`try${i}.rpt`), f(`try${i}.json`), f('import.json')]);
+    await pcbnewScript(env, 'route_import.py', [
+      input,
+      r.file,
+      f(`try${i}.kicad_pcb`),
+      f(`try${i}.rpt`),
+      f(`try${i}.json`),
+      f('import.json'),
+    ]);
     const s = await readJson<ImportSummary>(f(`try${i}.json`));
     runs.find((x) => x.scale === r.scale)!.unrouted_after = s.unrouted_after;
     ranked.push({ ...r, left: s.unrouted_after });
@@ -125,7 +139,14 @@ export async function routeStage(
     if (!open.length) break;
     await fs.writeFile(f('merge.json'), JSON.stringify({ tear_up: 'errors', nets: open }));
     const next = f(`merge${k}.kicad_pcb`);
-    await pcbnewScript(env, 'route_import.py', [board, r.file, next, f(`merge${k}.rpt`), f(`merge${k}.json`), f('merge.json')]);
+    await pcbnewScript(env, 'route_import.py', [
+      board,
+      r.file,
+      next,
+      f(`merge${k}.rpt`),
+      f(`merge${k}.json`),
+      f('merge.json'),
+    ]);
     board = next;
     summary = await readJson<ImportSummary>(f(`merge${k}.json`));
   }

@@ -3,7 +3,9 @@
 Usage: route_export.py BOARD REQUEST_OUT SUMMARY_OUT [OPTIONS_JSON]
 
 BOARD is read with KiCad's own reader (pcbnew.LoadBoard); the board is data, nothing in it is evaluated. OPTIONS_JSON
-(a file) may hold {"nets": [net names to route]}. Only nets with a missing connection (KiCad's DRC) are routed; the
+(a file) may hold {"nets": [net names to route], "netclass": a net class whose track width, clearance and via
+size the router takes instead of the Default class's, "clearance_scale": a factor (1 to 4) on the clearance given to
+the router (the board's own rules stay as they are; DRC checks against them)}. Only nets with a missing connection (KiCad's DRC) are routed; the
 items of the other nets are obstacles. Nets are written as
 "n<netcode>" (no escaping needed), copper layers as "<layer id>.<name>". SUMMARY_OUT receives JSON: the unconnected
 count before routing, the routing rules passed to the router, counts of what was exported. Obstacles: every pad (the
@@ -64,6 +66,18 @@ def pad_outline(pad):
             for dx, dy in ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))]
 
 
+def trimmed(track, by=2000):
+    """A track's end points moved `by` nm (2 um) towards each other: an existing track ends exactly on a pad's centre
+    or another track's end, and route-rnd's topological router aborts on such coincident points ("object
+    collision", then an assertion in its triangulation); the track's width still covers the gap."""
+    s, e = track.GetStart(), track.GetEnd()
+    length = math.hypot(e.x - s.x, e.y - s.y)
+    if length <= 4 * by:
+        return (s.x, s.y), (e.x, e.y)
+    dx, dy = (e.x - s.x) * by / length, (e.y - s.y) * by / length
+    return (s.x + dx, s.y + dy), (e.x - dx, e.y - dy)
+
+
 def open_nets(board, report_path):
     """Names of the nets with a missing connection, from KiCad's own DRC (its unconnected items name their nets):
     only those are routed, so a partly routed board keeps its routed nets as they are."""
@@ -112,15 +126,21 @@ def main(argv):
         return code > 0 and name in wanted
 
     ds = board.GetDesignSettings()
-    nc = board.GetDesignSettings().m_NetSettings.GetDefaultNetclass()
+    nc = ds.m_NetSettings.GetDefaultNetclass()
+    if options.get("netclass"):
+        if not ds.m_NetSettings.HasNetclass(options["netclass"]):
+            fail(3, "no net class %s on the board" % options["netclass"])
+        nc = ds.m_NetSettings.GetNetClassByName(options["netclass"])
+    scale = min(4.0, max(1.0, float(options.get("clearance_scale", 1.0))))
+    clearance = int(max(nc.GetClearance(), ds.GetBiggestClearanceValue()) * scale)
     rules = {
         "wire_thick": pcbnew.ToMM(nc.GetTrackWidth()),
-        "wire_clr": pcbnew.ToMM(max(nc.GetClearance(), ds.GetBiggestClearanceValue())),
+        "wire_clr": pcbnew.ToMM(clearance),
         "via_dia": pcbnew.ToMM(nc.GetViaDiameter()),
         "via_drill": pcbnew.ToMM(nc.GetViaDrill()),
-        "via_clr": pcbnew.ToMM(max(nc.GetClearance(), ds.GetBiggestClearanceValue())),
+        "via_clr": pcbnew.ToMM(clearance),
     }
-    clr = mm(max(nc.GetClearance(), ds.GetBiggestClearanceValue()))
+    clr = mm(clearance)
 
     layers = list(board.GetEnabledLayers().CuStack())
     if len(layers) < 2:
@@ -133,7 +153,10 @@ def main(argv):
         # An item of a net not routed gets a net of its own ("x<id>"): an obstacle with nothing to connect. (route-rnd
         # routes every net it is given, and its topological router aborts on some boards given many "-" items.)
         code, name = item.GetNetCode(), item.GetNetname()
-        return ("n%d" % code) if routed(code, name) else "x" + uid
+        if routed(code, name):
+            return "n%d" % code
+        # Items of one board net share one obstacle net: a track ending on its own pad is then no collision.
+        return ("x%d" % code) if code > 0 and options.get("obstacle_nets") == "shared" else "x" + uid
 
     for fp in board.GetFootprints():
         for pad in fp.Pads():
@@ -165,9 +188,10 @@ def main(argv):
             vias.append(" via via%d %s md %s %s %s 0" % (counts["vias"], net, mm(p.x), mm(p.y), mm(t.GetWidth())))
             continue
         counts["tracks"] += 1
-        s, e = t.GetStart(), t.GetEnd()
+        (sx, sy), (ex, ey) = trimmed(t) if options.get("trim_tracks") else ((t.GetStart().x, t.GetStart().y),
+                                                                             (t.GetEnd().x, t.GetEnd().y))
         line = "line trk%d %s md %s %s %s %s %s %s" % (
-            counts["tracks"], net, mm(s.x), mm(s.y), mm(e.x), mm(e.y), mm(t.GetWidth()), clr)
+            counts["tracks"], net, mm(sx), mm(sy), mm(ex), mm(ey), mm(t.GetWidth()), clr)
         objects[layer_tag(board, t.GetLayer())].append(line)
 
     # Copper text and graphics (board and footprint items) are obstacles: their bounding boxes, nets of their own.

@@ -1,12 +1,14 @@
 """Imports route-rnd's tEDAx route result into a KiCad board, saves it, reloads it and runs KiCad's DRC on it.
 
-Usage: route_import.py BOARD ROUTE_RESULT OUT_BOARD DRC_REPORT SUMMARY_OUT
+Usage: route_import.py BOARD ROUTE_RESULT OUT_BOARD DRC_REPORT SUMMARY_OUT [OPTIONS_JSON]
 
 BOARD is the board the request was exported from (route_export.py); OUT_BOARD receives it with the router's tracks
 and vias added (nets "n<netcode>"; a wire the router left without a net takes the net of what its end points touch:
 a via or wire of known net, else a pad). OUT_BOARD is then loaded again from disk and checked: the unconnected count
 from KiCad's connectivity and pcbnew.WriteDRCReport into DRC_REPORT. SUMMARY_OUT receives JSON with the counts.
-A route that shorts another net (DRC clearance 0) is torn up whole, counted in added.torn_up.
+A route that shorts another net (KiCad 6: a clearance of 0; KiCad 9: shorting_items) is torn up whole, counted in
+added.torn_up. With OPTIONS_JSON {"tear_up": "errors"} (a sixth argument, a file) a route in any error-severity
+violation is torn up whole, so what stays passes DRC and the connection is left unrouted for another pass.
 Objects the router emits that KiCad cannot take (an unknown layer or shape) are counted as skipped, never guessed.
 """
 
@@ -65,19 +67,38 @@ def net_code(tag):
     return int(tag[1:]) if re.fullmatch(r"n\d+", tag or "") else None
 
 
-def shorts(report_path):
-    """(kind, net, x, y) of the tracks and vias in the clearance violations at 0 mm of a KiCad DRC report; the
-    position is the one the report gives (a point of the track, usually its start; a via's centre), in nanometres."""
-    out, short = [], False
+def offenders(report_path, every_error=False):
+    """(kind, net, x, y) of the tracks and vias in a KiCad DRC report's shorts (clearance at 0 mm, KiCad 6;
+    shorting_items, KiCad 9), or with every_error in any error-severity violation; the position is the one the report
+    gives (a point of the track, usually its start; a via's centre), in nanometres."""
+    out, hit, blocked = [], False, False
     with open(report_path, encoding="utf-8", errors="replace") as f:
         for line in f:
             if line.startswith("["):
-                short = line.startswith("[clearance]") and "actual 0.0000 mm" in line
+                blocked = line.startswith("[unconnected_items]")
+                hit = not blocked and (line.startswith("[shorting_items]") or (
+                    line.startswith("[clearance]") and "actual 0.0000 mm" in line))
                 continue
+            if every_error and not blocked and line.strip().startswith("Rule:") and line.rstrip().endswith("; error"):
+                hit = True
             m = re.match(r"\s+@\(([-\d.]+) mm, ([-\d.]+) mm\): (Track|Via) \[(.*?)\] ", line)
-            if short and m:
+            if hit and m:
                 out.append((m.group(3), m.group(4), nm(m.group(1)), nm(m.group(2))))
     return out
+
+
+def unconnected_nets(report_path):
+    """Names of the nets KiCad's DRC report lists among its unconnected items."""
+    names, inside = set(), False
+    with open(report_path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("["):
+                inside = line.startswith("[unconnected_items]")
+            elif inside:
+                m = re.match(r"\s+@\(.*?\): .*?\[(.*?)\]", line)
+                if m:
+                    names.add(m.group(1))
+    return names
 
 
 class Joints:
@@ -98,10 +119,17 @@ class Joints:
 
 
 def main(argv):
-    if len(argv) != 6:
-        sys.stderr.write("usage: route_import.py BOARD ROUTE_RESULT OUT_BOARD DRC_REPORT SUMMARY_OUT\n")
+    if len(argv) not in (6, 7):
+        sys.stderr.write("usage: route_import.py BOARD ROUTE_RESULT OUT_BOARD DRC_REPORT SUMMARY_OUT [OPTIONS_JSON]\n")
         sys.exit(64)
-    board_path, result_path, out_path, drc_path, summary_path = argv[1:]
+    board_path, result_path, out_path, drc_path, summary_path = argv[1:6]
+    options = {}
+    if len(argv) == 7:
+        with open(argv[6], encoding="utf-8") as f:
+            options = json.load(f)
+    every_error = options.get("tear_up") == "errors"
+    # {"nets": [names]}: only the routes of these nets are taken (another route result merged into a routed board).
+    only = set(options["nets"]) if options.get("nets") is not None else None
     board = pcbnew.LoadBoard(board_path)
     copper = set(board.GetEnabledLayers().CuStack())
     nets = board.GetNetsByNetcode()
@@ -157,6 +185,8 @@ def main(argv):
         if code is None or code not in nets:
             added["without_net"] += 1
             continue
+        if only is not None and nets[code].GetNetname() not in only:
+            continue
         track = pcbnew.PCB_TRACK(board)
         track.SetStart(pcbnew.VECTOR2I(x1, y1))
         track.SetEnd(pcbnew.VECTOR2I(x2, y2))
@@ -170,6 +200,8 @@ def main(argv):
         if code is None or code not in nets:
             added["without_net"] += 1
             continue
+        if only is not None and nets[code].GetNetname() not in only:
+            continue
         via = pcbnew.PCB_VIA(board)
         via.SetPosition(pcbnew.VECTOR2I(x, y))
         via.SetWidth(dia)
@@ -181,10 +213,10 @@ def main(argv):
     # A route that touches copper of another net (a short: KiCad's DRC measures 0 clearance) is torn up whole (every
     # wire and via joined to the shorting one), leaving that connection unrouted rather than shorted.
     shorting = set()
-    for _ in range(4):  # a torn-up route can uncover no new short, but a short reported once per pair is matched once
+    for _ in range(4 if not every_error else 8):  # a violation reported once per pair is matched once per round
         pcbnew.WriteDRCReport(board, drc_path, pcbnew.EDA_UNITS_MM, True)
         found = set()
-        for kind, net, x, y in shorts(drc_path):
+        for kind, net, x, y in offenders(drc_path, every_error):
             for root, obj in made:
                 if root not in shorting and obj.GetNetname() == net and (obj.GetClass() == "PCB_VIA") == (kind == "Via"):
                     p = obj.GetPosition() if kind == "Via" else obj.GetStart()
@@ -208,7 +240,8 @@ def main(argv):
     pcbnew.WriteDRCReport(saved, drc_path, pcbnew.EDA_UNITS_MM, True)
 
     with open(summary_path, "w", encoding="utf-8") as out:
-        json.dump({"unrouted_after": unrouted_after, "added": added, "skipped": skipped}, out)
+        json.dump({"unrouted_after": unrouted_after, "added": added, "skipped": skipped,
+                   "open_nets": sorted(unconnected_nets(drc_path))}, out)
 
 
 if __name__ == "__main__":
