@@ -85,6 +85,8 @@ export function createBroker(opts: CreateBrokerOptions): BrokerHandle {
         databaseUrl: config.SERVICE_DATABASE_URL,
         dataDir: config.dataDir,
         poolMax: config.SERVICE_DB_POOL_MAX,
+        statementTimeoutMs: config.SERVICE_DB_STATEMENT_TIMEOUT_MS,
+        idleTxTimeoutMs: config.SERVICE_DB_IDLE_TX_TIMEOUT_MS,
       });
       return dbPromise;
     },

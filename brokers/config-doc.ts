@@ -77,6 +77,14 @@ export const CONFIG_DOC: Record<keyof z.infer<typeof ConfigSchema>, ConfigDocLin
   SERVICE_NODE_ID: { unset: 'hostname-pid-rand', meaning: 'Moleculer node id' },
   SERVICE_NAMESPACE: { meaning: 'bus namespace; nodes only see nodes of the same namespace' },
   SERVICE_DB_POOL_MAX: { meaning: 'PostgreSQL pool size per process' },
+  SERVICE_DB_STATEMENT_TIMEOUT_MS: {
+    meaning:
+      "PostgreSQL `statement_timeout` of the service's connections: a statement running longer is cancelled (0 = none; migrations are exempt). Not applied on PGlite",
+  },
+  SERVICE_DB_IDLE_TX_TIMEOUT_MS: {
+    meaning:
+      "PostgreSQL `idle_in_transaction_session_timeout` of the service's connections: a session idle this long inside a transaction (a paused or hung process holding a run's row) is ended by the server and its transaction rolled back, so another node can take the run over (0 = none, decision 0142). Not applied on PGlite (one process)",
+  },
   SERVICE_NATS_HEARTBEAT_S: { meaning: 'bus heartbeat interval, seconds' },
   SERVICE_NATS_HEARTBEAT_TIMEOUT_S: { meaning: 'a node silent this long is declared dead, seconds' },
   SERVICE_MCP_API_KEY: {

@@ -45,6 +45,8 @@ export const ConfigSchema = z.object({
     .regex(/^[a-z0-9-]+$/)
     .default('svc'),
   SERVICE_DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  SERVICE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  SERVICE_DB_IDLE_TX_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   SERVICE_NATS_HEARTBEAT_S: z.coerce.number().min(0.5).default(2),
   SERVICE_NATS_HEARTBEAT_TIMEOUT_S: z.coerce.number().min(1).default(6),
   SERVICE_MCP_API_KEY: z.string().optional(),

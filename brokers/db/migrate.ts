@@ -40,6 +40,9 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 export async function migrate(db: Db, migrations?: Migration[]): Promise<number[]> {
   const all = migrations ?? (await readMigrations());
   return db.tx(async (q) => {
+    // Migrations are exempt from the service's statement timeout: waiting on another process's migration, or a long
+    // ALTER on a big table, is not a hung statement.
+    await q.query('SET LOCAL statement_timeout = 0');
     await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await q.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,

@@ -11,6 +11,10 @@ export interface OpenDbOptions {
   databaseUrl?: string;
   dataDir: string;
   poolMax?: number;
+  /** PostgreSQL only (PGlite is one process: a pause pauses its database too): `statement_timeout`, 0 = none. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only: `idle_in_transaction_session_timeout`, 0 = none (decision 0142). */
+  idleTxTimeoutMs?: number;
 }
 
 /**
@@ -34,7 +38,10 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   const pgdata = opts.dataDir.startsWith('memory://') ? 'memory://' : path.join(opts.dataDir, 'pgdata');
   if (!opts.databaseUrl) await prepareNewPgliteDir(pgdata);
   const db = opts.databaseUrl
-    ? createPgDb(opts.databaseUrl, opts.poolMax)
+    ? createPgDb(opts.databaseUrl, opts.poolMax, {
+        statementTimeoutMs: opts.statementTimeoutMs,
+        idleTxTimeoutMs: opts.idleTxTimeoutMs,
+      })
     : await createPgliteDb(pgdata, pgdata === 'memory://' ? await memoryTemplate() : undefined);
   try {
     await migrate(db);

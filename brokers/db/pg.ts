@@ -25,6 +25,12 @@ export class PgDb implements Db {
 
   async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // The server may end the session while the transaction sits idle (idle_in_transaction_session_timeout): the client
+    // then emits 'error' with no query to fail, which would crash the process unheard. Kept, it fails the next query,
+    // and the broken client is discarded on release instead of going back to the pool.
+    let broken: Error | undefined;
+    const onError = (err: Error) => (broken ??= err);
+    client.on('error', onError);
     const q: Queryable = {
       query: async <R>(sql: string, params?: unknown[]) => {
         refuseNulParams(params);
@@ -41,7 +47,8 @@ export class PgDb implements Db {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 
@@ -64,9 +71,24 @@ export class PgDb implements Db {
   }
 }
 
-/** Connects to a real PostgreSQL server. */
-export function createPgDb(url: string, max = 10): PgDb {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+/** Server-side bounds of every connection of the pool, in ms (0 or absent = the server's default, none). */
+export interface PgTimeouts {
+  statementTimeoutMs?: number;
+  idleTxTimeoutMs?: number;
+}
+
+/**
+ * Connects to a real PostgreSQL server. The timeouts are session parameters sent at connect (decision 0142): a
+ * transaction left idle by a paused or hung process is ended by the server, releasing the run row it held.
+ */
+export function createPgDb(url: string, max = 10, timeouts: PgTimeouts = {}): PgDb {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    ...(timeouts.statementTimeoutMs ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+    ...(timeouts.idleTxTimeoutMs ? { idle_in_transaction_session_timeout: timeouts.idleTxTimeoutMs } : {}),
+  });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   return new PgDb(pool, 'pg');
