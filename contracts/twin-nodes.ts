@@ -61,6 +61,8 @@ export const WriterSchema = z.object({
   /** The run's ownership epoch the writing phase execution was started under: the write stands only while it holds. */
   run_epoch: z.number().int().optional(),
   phase: z.string().optional(),
+  /** The attempt of `phase` writing (a draft records it: its gate commits, a retry closes, only its own attempt's drafts). */
+  attempt: z.number().int().min(1).optional(),
   author: z.string().optional(),
 });
 export type Writer = z.infer<typeof WriterSchema>;

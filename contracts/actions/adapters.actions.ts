@@ -26,6 +26,8 @@ export const CallerSchema = z.object({
   run_epoch: z.number().int().optional(),
   /** The run's phase making the call (recorded on what the call writes). */
   phase: z.string().optional(),
+  /** The attempt of that phase (recorded on the drafts the call writes: its gate commits only its own attempt's). */
+  run_attempt: z.number().int().min(1).optional(),
   /** The session declared elicitation at initialize (2025-06-18 or later); a person's decision also needs decision_elicitation. */
   can_elicit: z.boolean().optional(),
   /**

@@ -71,6 +71,13 @@ export const RefQuerySchema = z.object({
 });
 export const NodeWithEdgesSchema = TwinNodeSchema.extend({ edges: z.array(TwinEdgeSchema) });
 
+/**
+ * The run's ownership epoch a run's own twin write is made under (decision 0142): checked in the write's transaction by
+ * the runs actor's fence (decision 0206); a stale epoch is refused (409 CONFLICT) with nothing written. Absent: the
+ * write is not a run's (a person's, a test's) and is not fenced.
+ */
+const RunEpochSchema = z.number().int().optional();
+
 export const CommitParamsSchema = z.object({
   run_id: z.string(),
   project_id: z.string().nullable(),
@@ -78,7 +85,15 @@ export const CommitParamsSchema = z.object({
   gate_name: z.string(),
   approver: z.string(),
   reason: z.string().default(''),
+  run_epoch: RunEpochSchema,
+  /** The gate's phase and attempt: only their drafts are committed (with drafts that name no phase or attempt). Absent: every draft of the run. */
+  phase: z.string().optional(),
+  attempt: z.number().int().min(1).optional(),
 });
+
+/** Drafts a close takes: those `phase` wrote in an attempt before `before` (and its drafts that name no attempt). */
+export const DraftScopeSchema = z.object({ phase: z.string(), before: z.number().int().min(1) });
+export type DraftScope = z.infer<typeof DraftScopeSchema>;
 export const CommitResultSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('committed'),
@@ -176,7 +191,14 @@ export const TwinActions = {
   commitChangeSet: defineAction('twin.commitChangeSet', CommitParamsSchema, CommitResultSchema),
   closeDrafts: defineAction(
     'twin.closeDrafts',
-    z.object({ run_id: z.string(), status: z.enum(['rejected', 'abandoned']), reason: z.string().min(1) }),
+    z.object({
+      run_id: z.string(),
+      status: z.enum(['rejected', 'abandoned']),
+      reason: z.string().min(1),
+      run_epoch: RunEpochSchema,
+      /** Absent: every draft of the run (it ended); else only these phases' drafts of earlier attempts. */
+      drafts: z.array(DraftScopeSchema).max(200).optional(),
+    }),
     z.object({ closed: z.number().int() }),
   ),
   listItems: defineAction(
