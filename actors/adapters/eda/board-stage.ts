@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { InvalidArgumentsError, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import type { Board } from '../../../workers/eda/board.ts';
@@ -13,8 +14,13 @@ import { edaPool, loadDesign } from './load.ts';
  * folder, where kicad-cli runs sandboxed (kicad-cli.ts) with that folder its only writable place.
  */
 
-/** Largest board accepted (the largest demo, vme-wren.kicad_pcb of KiCad 9, is 19 MB). */
-export const MAX_BOARD_BYTES = 64 * 1024 * 1024;
+/**
+ * Largest board accepted, 96 MiB (decision 0150): every board KiCad ships opens (the largest, KiCad 9's
+ * vme-wren.kicad_pcb, is 69.6 MB), and what a call writes stays inside the spec's 256 MB adapter disk limit: the
+ * staged copy of the board, its fabrication files (0.76 times the board on video) and, while KiCad's job set runs,
+ * KiCad's own temporary copy of them: 100.7 MB x (1 + 2 x 0.76) = 254 MB.
+ */
+export const MAX_BOARD_BYTES = 96 * 1024 * 1024;
 
 /**
  * The newest board format the engine reads: KiCad 9.0's `(version 20241229)`. KiCad keeps the format within a major
@@ -65,24 +71,63 @@ export function stagedStem(given: string): string {
 }
 
 /**
+ * Whose design rules KiCad checks and plots with (decision 0151): the board's project file (`.kicad_pro` beside it:
+ * net classes, constraints, severities, exclusions) and its custom rules (`.kicad_dru`), each the workspace path
+ * staged or null. Without a project file KiCad 9 applies its own default rules.
+ */
+export const BoardRulesSchema = z
+  .object({
+    source: z
+      .enum(['project', 'kicad_defaults'])
+      .describe("project: the board's .kicad_pro was beside it and used; kicad_defaults: none was, KiCad 9's defaults"),
+    project_file: z.string().nullable().describe('Workspace path of the project file used, or null'),
+    custom_rules_file: z.string().nullable().describe('Workspace path of the custom rules (.kicad_dru) used, or null'),
+  })
+  .describe("Whose design rules KiCad applied: the board's project file or KiCad 9's defaults");
+export type BoardRules = z.infer<typeof BoardRulesSchema>;
+
+/** The staged board (absolute path of the copy) and the rules staged with it. */
+export interface StagedBoard {
+  board: string;
+  rules: BoardRules;
+}
+
+/**
  * Copies the board into `<scratch>/board/` under a safe version of its name (KiCad names its outputs after it), with
  * the sibling `.kicad_pro` (DRC severities, exclusions) and `.kicad_dru` (custom rules) when the workspace has them.
  */
-export async function stageBoard(ws: Workspace, loaded: LoadedBoard, scratch: string): Promise<string> {
+export async function stageBoard(ws: Workspace, loaded: LoadedBoard, scratch: string): Promise<StagedBoard> {
   const dir = path.join(scratch, 'board');
   await fs.mkdir(dir, { recursive: true });
   const safe = stagedStem(loaded.given);
   const copy = path.join(dir, `${safe}.kicad_pcb`);
   await fs.writeFile(copy, loaded.bytes);
   const sibling = loaded.given.replace(/\.kicad_pcb$/i, '');
+  const staged: Record<string, string | null> = { kicad_pro: null, kicad_dru: null };
   if (sibling !== loaded.given) {
     for (const ext of ['kicad_pro', 'kicad_dru']) {
       // Optional companions: one that is missing, or refused by the confinement rule, is simply not used.
       const data = await ws.read(`${sibling}.${ext}`, 'board_path').catch(() => undefined);
-      if (data) await fs.writeFile(path.join(dir, `${safe}.${ext}`), data);
+      if (!data) continue;
+      await fs.writeFile(path.join(dir, `${safe}.${ext}`), data);
+      staged[ext] = `${sibling}.${ext}`;
     }
   }
-  return copy;
+  const rules: BoardRules = {
+    source: staged.kicad_pro ? 'project' : 'kicad_defaults',
+    project_file: staged.kicad_pro ?? null,
+    custom_rules_file: staged.kicad_dru ?? null,
+  };
+  return { board: copy, rules };
+}
+
+/**
+ * The sentence a result carries when the board came without its project file (decision 0151): the check or the
+ * plot used KiCad 9's default rules, which may flag what the designer's rules allow or pass what they forbid.
+ */
+export function defaultRulesWarning(given: string): string {
+  const project = given.replace(/\.kicad_pcb$/i, '') + '.kicad_pro';
+  return `no project file ${project} beside the board: KiCad 9's default design rules, net classes and severities were used, not the designer's; attach the .kicad_pro to check against the board's own rules`;
 }
 
 /** A schematic hierarchy read and checked natively: its files as workspace paths, the root first. */

@@ -5,7 +5,8 @@ import type { DrcReport, DrcViolation } from './drc-report.ts';
  * Reads the JSON report of `kicad-cli pcb drc --format json` (KiCad 9, schema drc.v1.json, coordinates in mm) into
  * the tool's report shape (drc-report.ts, the same the text report of KiCad's pcbnew gives auto_route): `violations`
  * stay violations, `unconnected_items` the unconnected list, `schematic_parity` the footprint errors (KiCad 6's report
- * named the same checks "Footprint errors"). KiCad's JSON has no rule name: the rule is left empty. Library-environment
+ * named the same checks "Footprint errors"). KiCad's JSON names no rule (its text report does, "Rule: netclass
+ * 'Default'" or "Local override"): `rule` is the violation's type, the check that fired, never empty. Library-environment
  * checks (the footprint libraries the call's private KiCad settings do not configure) are set aside and counted by
  * type (decision 0131). A report that does not read this way is an error, never a guess.
  */
@@ -49,7 +50,7 @@ const entry = (e: z.infer<typeof Entry>): DrcViolation => ({
   type: e.type,
   severity: e.severity,
   description: e.description,
-  rule: '',
+  rule: e.type,
   items: e.items.map((i) => ({ description: i.description, position_mm: { x: i.pos.x, y: i.pos.y } })),
 });
 

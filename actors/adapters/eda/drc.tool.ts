@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { loadWorkspaceBoard, loadWorkspaceSchematic } from './board-stage.ts';
+import { BoardRulesSchema, defaultRulesWarning, loadWorkspaceBoard, loadWorkspaceSchematic } from './board-stage.ts';
 import { DrcJsonError, parseDrcJson, summarizeParity } from './drc-json.ts';
 import type { DrcViolation } from './drc-report.ts';
 import { withStagedBoard } from './kicad-cli.ts';
@@ -35,7 +35,11 @@ const Violation = z.object({
   type: z.string().describe("KiCad's violation key, e.g. clearance, silk_over_copper, unconnected_items"),
   severity: z.string().describe('error | warning (as the board and its project set them)'),
   description: z.string(),
-  rule: z.string(),
+  rule: z
+    .string()
+    .describe(
+      "The check that fired: KiCad's violation type (its JSON report names no rule; the constraint and its values are in description)",
+    ),
   items: z.array(Item),
 });
 
@@ -80,6 +84,10 @@ export const RunDrcResultSchema = z.object({
     .describe(
       'Library-environment checks set aside, counted by type (lib_footprint_issues: a library the private KiCad settings do not configure; decision 0131)',
     ),
+  rules: BoardRulesSchema,
+  warnings: z
+    .array(z.string())
+    .describe("What the caller should know about the check, e.g. that KiCad's default rules stood in for the board's"),
   kicad_version: z.string(),
   elapsed_ms: z.number(),
   engine_ms: z
@@ -94,7 +102,8 @@ export function runDrcTool(ws: Workspace) {
     title: 'Run the design rule check of a KiCad board',
     description:
       "Run KiCad 9's design rule check (kicad-cli pcb drc) on a workspace board (board_path, .kicad_pcb of KiCad 6 to 9) " +
-      "with the board's own rules and the severities of its project file (.kicad_pro beside it). With schematic_path " +
+      "with the board's own rules and the severities of its project file (.kicad_pro beside it; without one KiCad 9's " +
+      'default rules apply, and rules.source and a warning say so). With schematic_path ' +
       "(the board's .kicad_sch) KiCad also checks the board against the schematic: footprints missing or extra and " +
       'nets that differ, listed as footprint_errors and summarised in schematic_parity. Returns each violation with ' +
       'its type, severity and the items involved with their positions in mm, the unconnected items, the counts, and ' +
@@ -107,7 +116,7 @@ export function runDrcTool(ws: Workspace) {
       const loaded = await loadWorkspaceBoard(ws, a.board_path);
       const schematic =
         a.schematic_path === undefined ? undefined : await loadWorkspaceSchematic(ws, a.schematic_path, tc.signal);
-      const { report, report_file, ms } = await withStagedBoard(
+      const { report, report_file, ms, rules } = await withStagedBoard(
         ws,
         loaded,
         'eda.run_drc',
@@ -118,7 +127,8 @@ export function runDrcTool(ws: Workspace) {
           const run = await s.cli([...args, ...(schematic ? ['--schematic-parity'] : []), '-o', out, s.board], 'drc');
           const rel = ws.relative(out);
           try {
-            return { report: parseDrcJson(await fs.readFile(out, 'utf8')), report_file: rel, ms: run.ms };
+            const report = parseDrcJson(await fs.readFile(out, 'utf8'));
+            return { report, report_file: rel, ms: run.ms, rules: s.rules };
           } catch (err) {
             if (err instanceof DrcJsonError)
               throw new ToolError(`cannot read KiCad's DRC report: ${err.message}`, { report_file: rel });
@@ -154,6 +164,8 @@ export function runDrcTool(ws: Workspace) {
         },
         ...(schematic && parity ? { schematic_parity: { schematic_path: schematic.given, ...parity } } : {}),
         environment_excluded: report.environment,
+        rules,
+        warnings: rules.project_file === null ? [defaultRulesWarning(a.board_path)] : [],
         kicad_version: report.kicad_version,
         elapsed_ms: Math.round(performance.now() - started),
         engine_ms: { drc: ms },

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { loadWorkspaceBoard, stagedStem } from './board-stage.ts';
+import { BoardRulesSchema, defaultRulesWarning, loadWorkspaceBoard, stagedStem } from './board-stage.ts';
 import { ExportOverwrite } from './export-output.ts';
-import { copperStack, fabricationFiles, GERBER_LAYERS } from './gerber-files.ts';
+import { fabricationFiles, GERBER_LAYERS } from './gerber-files.ts';
+import { fabricationJobs, positionFileName } from './gerber-jobset.ts';
 import { withStagedBoard } from './kicad-cli.ts';
 
 export const ExportGerberInputSchema = z.object({
@@ -45,16 +46,21 @@ export const ExportGerberResultSchema = z.object({
     .describe('Footprints in the position file: every footprint not marked "exclude from position files"'),
   elapsed_ms: z.number(),
   engine_ms: z
-    .object({ plot: z.number(), drill: z.number(), place: z.number() })
+    .object({ export: z.number() })
     .describe(
-      "kicad-cli's runs: plotting the Gerbers and the job file, writing the drill files, writing the position file",
+      "kicad-cli's one run (a KiCad job set): loading the board once, plotting the Gerbers and the job file, writing the drill and position files",
     ),
+  rules: BoardRulesSchema,
+  warnings: z
+    .array(z.string())
+    .describe("What the caller should know about the files, e.g. rules that were not the board's own"),
 });
 
 /**
  * `eda.export_gerber`: fabrication files of a workspace board through KiCad 9's command line: `kicad-cli pcb export
  * gerbers` (Gerber X2 of every enabled copper layer, F/B paste, silkscreen and mask and Edge.Cuts, and KiCad's Gerber
- * job file), `pcb export drill` (PTH and NPTH Excellon, metric) and `pcb export pos` (the pick-and-place file).
+ * job file), `pcb export drill` (PTH and NPTH Excellon, metric) and `pcb export pos` (the pick-and-place file), run
+ * as one KiCad job set so that KiCad loads the board once (gerber-jobset.ts, decision 0152).
  */
 export function exportGerberTool(ws: Workspace) {
   return defineTool({
@@ -65,7 +71,7 @@ export function exportGerberTool(ws: Workspace) {
       'every copper layer the board enables, F/B solder mask, silkscreen and paste and Edge.Cuts (netlist attributes ' +
       'on), Excellon drill files for plated (PTH) and non-plated (NPTH) holes (metric, not merged) and a Gerber job file ' +
       "(.gbrjob), and KiCad's pick-and-place file (position_file: CSV, mm, both sides, with placed_count footprints). Files land in the call's own scratch folder, or in output_dir (a workspace folder; a file of the same name already there is refused unless overwrite is true); returns each file with its " +
-      'layer, kind (gerber | drill | job) and size. A file that is not a KiCad board is refused naming the file and line.',
+      "layer, kind (gerber | drill | job) and size, and rules: the project file (.kicad_pro beside the board) whose settings KiCad used, or KiCad 9's defaults with a warning when the board came without it. A file that is not a KiCad board is refused naming the file and line.",
     input: ExportGerberInputSchema,
     output: ExportGerberResultSchema,
     handler: async (a, tc) => {
@@ -76,43 +82,18 @@ export function exportGerberTool(ws: Workspace) {
       if (dir !== undefined) await ws.resolve(`${dir}/.check`, 'output_dir');
       const copper = loaded.board.copper_layers;
       const run = await withStagedBoard(ws, loaded, 'eda.export_gerber', tc.signal, async (s) => {
-        const layers = [...copperStack(copper), ...GERBER_LAYERS].join(',');
-        const plot = await s.cli(
-          ['pcb', 'export', 'gerbers', '--no-protel-ext', '--layers', layers, '-o', `${s.outDir}/`, s.board],
-          'gerbers',
-        );
-        const drill = await s.cli(
-          [
-            'pcb',
-            'export',
-            'drill',
-            '--format',
-            'excellon',
-            '--excellon-units',
-            'mm',
-            '--excellon-oval-format',
-            'route',
-            '--excellon-zeros-format',
-            'decimal',
-            '--excellon-separate-th',
-            '--drill-origin',
-            'absolute',
-            '-o',
-            `${s.outDir}/`,
-            s.board,
-          ],
-          'drill',
-        );
-        const positionAbs = path.join(s.outDir, `${stagedStem(loaded.given)}-all-pos.csv`);
-        const place = await s.cli(
-          ['pcb', 'export', 'pos', '--format', 'csv', '--units', 'mm', '--side', 'both', '-o', positionAbs, s.board],
-          'pos',
-        );
+        const stem = stagedStem(loaded.given);
+        const job = await s.jobset(fabricationJobs(copper, stem), 'gerbers, drill and positions');
         const files = await fabricationFiles(s.outDir, copper.length);
+        const plotted = files.filter((f) => f.kind === 'gerber').length;
+        const wanted = copper.length + GERBER_LAYERS.length;
+        if (plotted !== wanted)
+          throw new ToolError(`KiCad plotted ${plotted} of the ${wanted} layers asked for`, { file: a.board_path });
+        const positionAbs = path.join(s.outDir, positionFileName(stem));
         const csv = await fs.readFile(positionAbs, 'utf8').catch(() => undefined);
         if (csv === undefined) throw new ToolError('KiCad wrote no position file', { file: a.board_path });
         const placed = csv.split('\n').filter((l) => l.trim()).length - 1;
-        return { files, positionAbs, placed, ms: { plot: plot.ms, drill: drill.ms, place: place.ms }, s };
+        return { files, positionAbs, placed, ms: { export: job.ms }, s };
       });
       const { files: listed, positionAbs, placed } = run;
       if (!listed.some((f) => f.kind === 'gerber')) throw new ToolError('KiCad plotted no Gerber file');
@@ -143,6 +124,8 @@ export function exportGerberTool(ws: Workspace) {
         kicad_version: run.s.version,
         elapsed_ms: Math.round(performance.now() - started),
         engine_ms: run.ms,
+        rules: run.s.rules,
+        warnings: run.s.rules.project_file === null ? [defaultRulesWarning(a.board_path)] : [],
       };
     },
   });

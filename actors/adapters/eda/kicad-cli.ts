@@ -4,7 +4,14 @@ import { spawnEngine } from '../kit/engines/spawn.ts';
 import { engineCommand } from '../kit/sandbox.ts';
 import { ToolError, ToolUnavailableError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
-import { type LoadedBoard, type LoadedSchematic, stageBoard, stageSchematic } from './board-stage.ts';
+import {
+  type BoardRules,
+  type LoadedBoard,
+  type LoadedSchematic,
+  stageBoard,
+  stagedStem,
+  stageSchematic,
+} from './board-stage.ts';
 import { KICAD_CLI, KICAD_CLI_MISSING, kicadCliVersion } from './engine.ts';
 
 /**
@@ -44,7 +51,10 @@ export async function runKicadCli(
   const { scratch, signal } = opts;
   if (signal.aborted) throw signal.reason;
   const home = path.join(scratch, 'home');
-  await fs.mkdir(home, { recursive: true });
+  // KiCad's temporary files (a job set plots into a folder of TMPDIR, copies to the output folder and leaves it):
+  // under home/, removed with it once the call's work is done.
+  const tmp = path.join(home, 'tmp');
+  await fs.mkdir(tmp, { recursive: true });
   const cmd = await engineCommand(KICAD_CLI(), args, {
     scratch,
     missing: KICAD_CLI_MISSING,
@@ -54,6 +64,7 @@ export async function runKicadCli(
       XDG_CACHE_HOME: path.join(home, '.cache'),
       XDG_DATA_HOME: path.join(home, '.local/share'),
       KICAD_CONFIG_HOME: path.join(home, '.config/kicad'),
+      TMPDIR: tmp,
     },
   });
   const started = performance.now();
@@ -63,7 +74,14 @@ export async function runKicadCli(
   if (run.aborted) throw signal.reason;
   const ms = Math.round(performance.now() - started);
   if (run.exitCode !== 0) {
-    const name = (l: string) => l.split(opts.board).join(opts.given).split(scratch).join('<call folder>');
+    // KiCad's paths named as the caller knows them, and its terminal colours dropped (a job set's summary has them).
+    const name = (l: string) =>
+      l
+        .split(opts.board)
+        .join(opts.given)
+        .split(scratch)
+        .join('<call folder>')
+        .replace(/\x1b\[[0-9;]*m/g, '');
     const log = `${run.stderr}\n${run.stdout}`
       .trim()
       .split('\n')
@@ -81,13 +99,50 @@ export async function runKicadCli(
   return { ms, stdout: run.stdout };
 }
 
+/** One job of a KiCad job set (`.kicad_jobset`, KiCad 9): its type (`pcb_export_gerbers`...) and its settings. */
+export interface KicadJob {
+  type: string;
+  settings: Record<string, unknown>;
+}
+
 /** A staged board in a fresh call folder: where it is, where outputs go, and a runner bound to it. */
 export interface StagedRun {
   scratch: string;
   board: string;
   outDir: string;
   version: string;
+  /** The rules staged with the board: its project file's, or KiCad's defaults (decision 0151). */
+  rules: BoardRules;
   cli(args: string[], what: string): Promise<CliRun>;
+  /**
+   * Runs `jobs` in one kicad-cli start (decision 0152): `kicad-cli jobset run --stop-on-error` on a job set written
+   * into the call folder, every output into `outDir`. KiCad loads the board once for all of them.
+   */
+  jobset(jobs: KicadJob[], what: string): Promise<CliRun>;
+}
+
+/**
+ * The job set file of `jobs`, all written to `outDir` (a `folder` output). Ids are fixed strings; paths are data
+ * KiCad reads, never code.
+ */
+export function jobsetJson(jobs: KicadJob[], outDir: string): string {
+  const set = {
+    meta: { version: 1 },
+    jobs: jobs.map((j, i) => ({ id: `job-${i + 1}`, type: j.type, description: '', settings: j.settings })),
+    outputs: [{ id: 'out', type: 'folder', description: '', only: [], settings: { output_path: outDir } }],
+  };
+  return `${JSON.stringify(set, null, 2)}\n`;
+}
+
+/**
+ * `kicad-cli jobset run` opens a project, not a board: a board staged without its `.kicad_pro` gets the smallest
+ * project KiCad reads (its name only), which holds no rule, so KiCad's defaults apply as they do to a board alone.
+ */
+async function projectOf(board: string, rules: BoardRules): Promise<string> {
+  const project = board.replace(/\.kicad_pcb$/, '.kicad_pro');
+  if (rules.project_file === null)
+    await fs.writeFile(project, JSON.stringify({ meta: { filename: path.basename(project), version: 1 } }));
+  return project;
 }
 
 /**
@@ -106,13 +161,19 @@ export async function withStagedBoard<T>(
   const version = await requireKicadCli();
   const scratch = await ws.scratch(tool);
   try {
-    const board = await stageBoard(ws, loaded, scratch);
+    const { board, rules } = await stageBoard(ws, loaded, scratch);
     if (schematic) await stageSchematic(ws, schematic, board, scratch);
     const outDir = path.join(scratch, 'out');
     await fs.mkdir(outDir, { recursive: true });
     const cli = (args: string[], what: string) =>
       runKicadCli(args, { scratch, signal, given: loaded.given, board, what });
-    const result = await work({ scratch, board, outDir, version, cli });
+    const jobset = async (jobs: KicadJob[], what: string) => {
+      const file = path.join(path.dirname(board), `${stagedStem(loaded.given)}.kicad_jobset`);
+      await fs.writeFile(file, jobsetJson(jobs, outDir));
+      const project = await projectOf(board, rules);
+      return cli(['jobset', 'run', '--stop-on-error', '--file', file, project], what);
+    };
+    const result = await work({ scratch, board, outDir, version, rules, cli, jobset });
     // The staged inputs and KiCad's private settings go; the outputs stay in out/.
     for (const d of ['board', 'home']) await fs.rm(path.join(scratch, d), { recursive: true, force: true });
     return result;
