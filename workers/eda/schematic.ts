@@ -210,6 +210,16 @@ export async function loadSchematic(rootFile: string, read: ReadText, budget = n
   const dir = path.posix.dirname(rootFile);
   const sheets: SheetContent[] = [];
   const libCache = new Map<SList, Map<string, LibSymbol>>();
+  // A symbol of a sheet used N times lists N instance paths: read them once, not once per instance (N^2).
+  const ownCache = new Map<SList, Map<string, { reference: string; unit: number }>>();
+  const ownInstances = (s: SList) => {
+    let own = ownCache.get(s);
+    if (!own) {
+      ownCache.set(s, (own = new Map()));
+      symbolInstances(s, rootUuid, own);
+    }
+    return own;
+  };
 
   const walk = async (inst: SheetInstance, ancestors: string[]) => {
     const list = await load(inst.file);
@@ -248,7 +258,7 @@ export async function loadSchematic(rootFile: string, read: ReadText, budget = n
         });
     const version = num(atom(list, 'version'), 0);
     for (const s of children(list, 'symbol')) {
-      const placed = placeSymbol(s, inst, prefix, libs, instances, version, rootUuid);
+      const placed = placeSymbol(s, inst, prefix, libs, instances, version, ownInstances);
       budget.pins(inst.file, placed.reference, placed.pins.length);
       content.symbols.push(placed);
     }
@@ -302,7 +312,7 @@ function placeSymbol(
   libs: Map<string, LibSymbol>,
   instances: Map<string, { reference: string; unit: number; value?: string; footprint?: string }>,
   version: number,
-  rootUuid: string,
+  ownInstances: (s: SList) => Map<string, { reference: string; unit: number }>,
 ): PlacedSymbol {
   const uuid = atom(s, 'uuid') ?? '';
   const libId = atom(s, 'lib_id') ?? '';
@@ -312,8 +322,7 @@ function placeSymbol(
   const angle = num(atList?.[3]);
   const mirror = atom(s, 'mirror');
   const fields = Object.fromEntries(properties(s));
-  const own = new Map<string, { reference: string; unit: number }>();
-  symbolInstances(s, rootUuid, own);
+  const own = ownInstances(s);
   const key = `${prefix}/${uuid}`;
   const known = instances.get(key) ?? own.get(key);
   const unit = known?.unit ?? num(atom(s, 'unit'), 1);
