@@ -5,6 +5,7 @@ import { InvalidArgumentsError, ToolError } from '../kit/tool.ts';
 import type { Workspace } from '../kit/workspace.ts';
 import type { Board } from '../../../workers/eda/board.ts';
 import { EdaReadError } from '../../../workers/eda/pool.ts';
+import { slimBoardText } from './board-slim.ts';
 import { edaPool, loadDesign } from './load.ts';
 
 /**
@@ -50,7 +51,8 @@ export async function loadWorkspaceBoard(ws: Workspace, given: string, argName =
   const bytes = await ws.read(given, argName);
   let board: Board;
   try {
-    board = await edaPool().board(given, bytes.toString('utf8'));
+    // Zone fills and embedded files left out: the check never reads them (board-slim.ts, decision 0150).
+    board = await edaPool().board(given, slimBoardText(bytes.toString('utf8')));
   } catch (err) {
     if (err instanceof EdaReadError)
       throw new ToolError(err.message, { [argName]: given, file: given, ...(err.line ? { line: err.line } : {}) });
