@@ -43,9 +43,13 @@ export type PhaseExecutor = (input: PhaseInput) => Promise<PhaseOutcome>;
 
 /**
  * The caller identity of a phase's tool calls (SPEC chat rule 9: approval mode `forward`); `epoch` is the run's
- * ownership epoch the execution was started under, so the twin refuses its writes once the run was taken over.
+ * ownership epoch the execution was started under, so the twin refuses its writes once the run was taken over, and
+ * the attempt is recorded on its drafts (only that attempt's gate commits them, decision 0142).
  */
-export function serviceCaller(input: Pick<PhaseInput, 'run_id' | 'project_id' | 'phase'>, epoch?: number): Caller {
+export function serviceCaller(
+  input: Pick<PhaseInput, 'run_id' | 'project_id' | 'phase'> & { attempt?: number },
+  epoch?: number,
+): Caller {
   return {
     kind: 'service',
     transport: 'internal',
@@ -53,6 +57,7 @@ export function serviceCaller(input: Pick<PhaseInput, 'run_id' | 'project_id' | 
     ...(epoch !== undefined ? { run_epoch: epoch } : {}),
     project_id: input.project_id ?? undefined,
     phase: input.phase.id,
+    ...(input.attempt !== undefined ? { run_attempt: input.attempt } : {}),
     client: 'design-flow',
   };
 }

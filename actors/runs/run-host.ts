@@ -1,6 +1,8 @@
 import { ActorError } from '../../brokers/errors.ts';
 import type { Logger } from '../../brokers/logger.ts';
 import { decide, resumeEffects, type Decided, type RunCommand, type RunEffect } from './run.machine.ts';
+import { closeScopeOf } from './draft-scope.ts';
+import { endedCloseEffects } from './run.resume.ts';
 import { apply, foldRun } from './run.events.ts';
 import { FencedError, type RunStore } from './run.store.ts';
 import type { RunLimits, RunState } from './run.types.ts';
@@ -35,7 +37,15 @@ export interface HostDeps {
   runEffect(runId: string, fx: RunEffect, state: RunState, lease: RunLease): Promise<unknown> | void;
   /** Test seam: throws at a step to prove what a failure there leaves (`after_commit`: drafts committed, event not stored). */
   faults?: (step: 'after_commit') => void;
+  /** Test seam (decision 0142): waits between the ownership check and the commit, as a paused owner would. */
+  pause?: (step: 'before_commit', runId: string) => Promise<void> | void;
 }
+
+/** Whether an error (also one rebuilt from the bus) is the twin's refusal of a write from a former owner. */
+export const isFenced = (err: unknown) =>
+  err instanceof ActorError &&
+  err.type === 'CONFLICT' &&
+  (err.data as { fenced?: unknown } | undefined)?.fenced === true;
 
 /** Thrown when this node may not act for a run right now (another owner holds a valid lease): the caller retries. */
 export const notOwner = (runId: string, why: string) =>
@@ -136,7 +146,7 @@ export class RunHost {
       lastUsed: Date.now(),
       abort: new AbortController(),
     };
-    queueMicrotask(() => this.runEffects(runId, h, resumeEffects(state)));
+    queueMicrotask(() => this.runEffects(runId, h, [...endedCloseEffects(state), ...resumeEffects(state)]));
     return h;
   }
 
@@ -181,6 +191,7 @@ export class RunHost {
     commit: (
       fx: Extract<RunEffect, { type: 'commitDrafts' }>,
       s: RunState,
+      epoch: number,
     ) => Promise<{ ok: boolean; message: string }>,
   ): Promise<Decided & { state: RunState }> {
     return this.withRun(runId, async (h) => {
@@ -192,7 +203,13 @@ export class RunHost {
         this.drop(runId, h.epoch);
         throw notOwner(runId, `epoch ${h.epoch} was taken over before the commit`);
       }
-      const out = await commit(fx, h.state).catch((err: unknown) => {
+      await this.deps.pause?.('before_commit', runId);
+      const out = await commit(fx, h.state, h.epoch).catch((err: unknown) => {
+        // Refused inside the commit's transaction: another node took the run over since the check above.
+        if (isFenced(err)) {
+          this.drop(runId, h.epoch);
+          throw notOwner(runId, `epoch ${h.epoch} was taken over during the commit; nothing was committed`);
+        }
         // The commit is idempotent per (run, gate): a caller retrying with the same key finishes it.
         throw err instanceof ActorError
           ? err
@@ -247,6 +264,7 @@ export class RunHost {
       this.drop(runId, h.epoch);
       throw notOwner(runId, `epoch ${h.epoch} was taken over; this copy's answer would be stale`);
     }
+    const prev = h.state;
     if (d.events.length) {
       const next = d.events.reduce(apply, h.state);
       try {
@@ -269,7 +287,15 @@ export class RunHost {
       }
       h.state = next;
     }
-    this.runEffects(runId, h, d.effects);
+    this.runEffects(
+      runId,
+      h,
+      d.effects.map((fx) => {
+        if (fx.type !== 'closeDrafts' || fx.drafts) return fx;
+        const drafts = closeScopeOf(prev, d.events);
+        return drafts ? { ...fx, drafts } : fx;
+      }),
+    );
     // An ended run needs nothing more from this node: no lease to renew, no memory to keep (reads use the projection).
     if (ENDED.includes(h.state.status))
       this.drop(runId, h.epoch, `run ${h.state.status}: ${h.state.ended?.message ?? h.state.status}`);

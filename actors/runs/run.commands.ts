@@ -1,5 +1,6 @@
 /** The run machine's inputs and outputs: the commands it decides on and the effects it asks for (types only). */
 import type { GateFinding } from '../../contracts/approvals.ts';
+import type { DraftScope } from '../../contracts/actions/twin.actions.ts';
 import type { FrozenFlow } from '../../contracts/flow-defs.ts';
 import type { RunEvent } from './run.events.ts';
 import type { Decision, DecisionIdentity, Deliverable, FailureKind, RunLimits } from './run.types.ts';
@@ -57,7 +58,13 @@ export type RunEffect =
       identity: DecisionIdentity;
       override_reason?: string;
     }
-  | { type: 'closeDrafts'; status: 'rejected' | 'abandoned'; reason: string }
+  | {
+      type: 'closeDrafts';
+      status: 'rejected' | 'abandoned';
+      reason: string;
+      /** Which drafts (decision 0142); absent: every draft of the run. The host fills it in (draft-scope.ts). */
+      drafts?: DraftScope[];
+    }
   | { type: 'gateOpened'; phase: string; gate_id: string; ready: boolean }
   | { type: 'ended'; status: string };
 

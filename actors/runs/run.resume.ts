@@ -1,3 +1,4 @@
+import { resumeCloseScope } from './draft-scope.ts';
 import type { RunEffect } from './run.commands.ts';
 import type { RunState } from './run.types.ts';
 
@@ -19,10 +20,12 @@ export function resumeEffects(s: RunState): RunEffect[] {
     (last.decision === 'retry' || last.decision === 'rework') &&
     !Object.values(s.phases).some((p) => p.finished_at && p.finished_at >= last.decided_at)
   ) {
+    const drafts = resumeCloseScope(s);
     fx.push({
       type: 'closeDrafts',
       status: 'abandoned',
       reason: `${last.decision} of ${last.phase} resumed on a new owner: ${last.reason}`,
+      ...(drafts ? { drafts } : {}),
     });
   }
   for (const [phase, ps] of Object.entries(s.phases))
@@ -31,4 +34,14 @@ export function resumeEffects(s: RunState): RunEffect[] {
   else if (s.gate_queue.length)
     fx.push({ type: 'evaluateGate', phase: s.gate_queue[0], attempt: s.phases[s.gate_queue[0]].attempt });
   return fx;
+}
+
+/**
+ * What a new owner of an ENDED run closes: every draft it left (idempotent). The former owner's close of them is fenced
+ * once another node claimed the run, and that node loaded it, so the close that ending asked for always happens.
+ */
+export function endedCloseEffects(s: RunState): RunEffect[] {
+  if (!ended(s)) return [];
+  const status = s.status === 'rejected' ? 'rejected' : 'abandoned';
+  return [{ type: 'closeDrafts', status, reason: `run ${s.status}: ${s.ended?.message ?? s.status}` }];
 }

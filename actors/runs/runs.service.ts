@@ -21,6 +21,7 @@ import { createRunStore, type RunStore } from './run.store.ts';
 import { DEFAULT_LIMITS, type RunLimits, type RunState } from './run.types.ts';
 import { runView, startedOf } from './run.view.ts';
 import { gateEvaluateParams } from './gate-evaluate.ts';
+import { closeRunDrafts, commitGateDrafts } from './draft-writes.ts';
 
 export interface RunsOptions {
   /** Deterministic phase handlers; phases without one run through the phase brain when routed (executors.ts). */
@@ -33,6 +34,11 @@ export interface RunsOptions {
   patches?: string[];
   /** Test seam of the run host (HostDeps.faults). */
   faults?: HostDeps['faults'];
+  /**
+   * Test seam (decision 0142): waits between the ownership check and the twin write it guards (`before_commit`,
+   * `before_close`), as a paused owner would. A factory option of tests only, never reachable from a request.
+   */
+  pause?: (step: 'before_commit' | 'before_close', runId: string) => Promise<void> | void;
 }
 
 /** Patch markers active for runs created now (STYLE R6): a behaviour change for runs in flight gets a new one. */
@@ -156,7 +162,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
             gate_id: p.gate_id,
             ...(p.override_reason !== undefined ? { override_reason: p.override_reason } : {}),
           },
-          (fx, s) => commitDrafts(ctx, p.run_id, fx, s),
+          (fx, s, epoch) => commitGateDrafts(ctx, p.run_id, fx, s, epoch),
         );
         if (out.refusal) throw refusalError(out.refusal);
         return runView(out.state, await requestOf(p.run_id), limits);
@@ -199,6 +205,7 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         now: infra.now,
         limits,
         faults: opts.faults,
+        pause: opts.pause,
         runEffect: (id, fx, s, lease) => runEffect(broker, id, fx, s, lease),
       });
       timers = [
@@ -259,34 +266,6 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
     } catch (err) {
       infra.log.warn({ err }, 'orphan reaper failed');
     }
-  }
-
-  /**
-   * Commits the run's drafts at the gate. A conflict is confirmed once more before it counts: a commit that waited on
-   * another commit of the same drafts (a former owner finishing this very approval after a stall) sees the old draft
-   * rows under READ COMMITTED and reports their base as stale; the second look finds them committed (idempotent).
-   */
-  async function commitDrafts(
-    ctx: Context,
-    runId: string,
-    fx: Extract<RunEffect, { type: 'commitDrafts' }>,
-    s: RunState,
-  ) {
-    const params = {
-      run_id: runId,
-      project_id: s.project_id,
-      gate_id: fx.gate_id,
-      gate_name: fx.gate_name,
-      approver: fx.approver,
-      reason: fx.reason,
-    };
-    let out = await call(ctx, TwinActions.commitChangeSet, params);
-    if (out.status === 'conflict') out = await call(ctx, TwinActions.commitChangeSet, params);
-    if (out.status === 'committed') return { ok: true, message: '' };
-    return {
-      ok: false,
-      message: `patch conflict: drafts were based on revisions that changed: ${out.conflicts.map((c) => `${c.key} (draft on @${c.base_revision}, head now @${c.head_revision})`).join(', ')}; nothing was committed, retry rebases`,
-    };
   }
 
   /**
@@ -382,7 +361,11 @@ export function createRunsService(infra: Infra, opts: RunsOptions = {}): Service
         )
         .catch(fail);
     } else if (fx.type === 'closeDrafts') {
-      return call(bus, TwinActions.closeDrafts, { run_id: runId, status: fx.status, reason: fx.reason }).catch(fail);
+      return closeRunDrafts(bus, runId, fx, lease.epoch, {
+        owns: () => store.owns(runId, lease.epoch),
+        pause: opts.pause,
+        log: infra.log,
+      }).catch(fail);
     } else if (fx.type === 'gateOpened' || fx.type === 'ended') {
       void bus.broadcast(`runs.${fx.type}`, { run_id: runId, ...fx });
     }

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
-import { ActorError } from '../../brokers/errors.ts';
-import { batchWriter, type Queryable } from '../../brokers/db/index.ts';
+import type { Queryable } from '../../brokers/db/index.ts';
 import { refOf } from './keys.ts';
+import { fenceRunWrite } from './run-fence.ts';
+
+export { draftCloser } from './draft-close.ts';
 
 export interface CommitRequest {
   run_id: string;
@@ -11,6 +13,11 @@ export interface CommitRequest {
   gate_name: string;
   approver: string;
   reason: string;
+  /** The epoch of the run's owner committing (decision 0142): checked first, in this transaction. */
+  run_epoch?: number;
+  /** The gate's phase and attempt: only their drafts are committed (and drafts naming no phase or attempt). */
+  phase?: string;
+  attempt?: number;
 }
 
 export interface Conflict {
@@ -41,9 +48,16 @@ interface DraftRow {
 export type FaultInjector = (step: 'after_heads' | 'after_baseline') => void;
 
 /**
- * Commits a run's drafts at a gate approval in ONE transaction (the caller's `q` must be a transaction):
- * every drafted item's head must still equal the draft's base, else nothing is committed and the conflict names the
- * items; otherwise drafts become `approved`, heads move, SUPERSEDES edges are added, the gate's baseline pins every
+ * Test seam (test builds only: a factory option, never reachable from a request): the commit waits on it right after
+ * its fence check, inside its transaction with the run row held, as a paused or hung owner would.
+ */
+export type CommitPause = (step: 'commit_fenced', runId: string) => Promise<void> | void;
+
+/**
+ * Commits a run's drafts at a gate approval in ONE transaction (the caller's `q` must be a transaction): the owner's
+ * epoch is checked first (a stale one is refused, nothing written); only the drafts of the gate's phase and attempt
+ * count; every drafted item's head must still equal the draft's base, else nothing is committed and the conflict names
+ * the items; otherwise drafts become `approved`, heads move, SUPERSEDES edges are added, the gate's baseline pins every
  * current item of the project, and dependants of replaced heads are marked stale.
  */
 export async function commitChangeSet(
@@ -51,12 +65,18 @@ export async function commitChangeSet(
   req: CommitRequest,
   now: Date,
   fault?: FaultInjector,
+  pause?: CommitPause,
 ): Promise<CommitOutcome> {
+  // A former owner (stalled past its lease) is refused here, before anything is read or written (decision 0142).
+  await fenceRunWrite(q, { run_id: req.run_id, run_epoch: req.run_epoch });
+  await pause?.('commit_fenced', req.run_id);
   const { rows: drafts } = await q.query<DraftRow>(
     `SELECT n.id, n.item_key, n.revision, n.base_revision, i.head_revision, i.head_node_id
      FROM twin_nodes n JOIN twin_items i ON i.key = n.item_key
-     WHERE n.run_id = $1 AND n.revision_status = 'draft' ORDER BY n.item_key FOR UPDATE OF i, n`,
-    [req.run_id],
+     WHERE n.run_id = $1 AND n.revision_status = 'draft'
+       AND ($2::text IS NULL OR n.phase IS NULL OR n.phase = $2) AND ($3::int IS NULL OR n.attempt IS NULL OR n.attempt = $3)
+     ORDER BY n.item_key FOR UPDATE OF i, n`,
+    [req.run_id, req.phase ?? null, req.attempt ?? null],
   );
   const conflicts = drafts
     .filter((d) => d.head_revision !== d.base_revision)
@@ -108,7 +128,12 @@ export async function commitChangeSet(
   fault?.('after_heads');
   const baseline_id = await recordGateBaseline(q, req, now);
   fault?.('after_baseline');
-  await q.query(`UPDATE twin_change_sets SET status = 'committed', closed_at = $2 WHERE id = $1`, [req.run_id, now]);
+  // The change set is committed once no draft of the run is left open (another phase's drafts wait for their gate).
+  await q.query(
+    `UPDATE twin_change_sets SET status = 'committed', closed_at = $2
+     WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM twin_nodes WHERE run_id = $1 AND revision_status = 'draft')`,
+    [req.run_id, now],
+  );
   return { status: 'committed', committed, baseline_id, stale_marked: stale };
 }
 
@@ -138,59 +163,4 @@ async function recordGateBaseline(q: Queryable, req: CommitRequest, now: Date): 
     [id, req.run_id],
   );
   return id;
-}
-
-/** One run's drafts to close. */
-interface Close {
-  run_id: string;
-  status: 'rejected' | 'abandoned';
-  reason: string;
-  now: Date;
-}
-
-/**
- * Closes the drafts of several runs in one statement (atomic without a transaction of its own): each run's drafts and
- * its change set close together, each with its own status and reason. Answers how many drafts each run closed.
- */
-async function closeMany(q: Queryable, cs: Close[]): Promise<Map<string, number>> {
-  const { rows } = await q.query<{ run_id: string; n: number }>(
-    `WITH v AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS v(run_id, status, reason, at)),
-          closed AS (
-            UPDATE twin_nodes t SET revision_status = v.status, status_reason = v.reason, updated_at = v.at
-            FROM v WHERE t.run_id = v.run_id AND t.revision_status = 'draft' RETURNING t.run_id),
-          change_set AS (
-            UPDATE twin_change_sets c SET status = v.status, closed_at = v.at FROM v WHERE c.id = v.run_id AND c.status = 'open')
-     SELECT v.run_id, (SELECT count(*) FROM closed WHERE closed.run_id = v.run_id)::int AS n FROM v`,
-    [cs.map((c) => c.run_id), cs.map((c) => c.status), cs.map((c) => c.reason), cs.map((c) => c.now.toISOString())],
-  );
-  return new Map(rows.map((r) => [r.run_id, r.n]));
-}
-
-/**
- * The closes asked for in one turn of the event loop (a burst of rejected gates ends many runs at once) in one
- * statement; when that statement fails, each run is closed alone so that each gets its own answer. A second close of
- * the same run in one turn finds nothing open (0), as it would after the first.
- */
-export function draftCloser(q: () => Queryable): (c: Close) => Promise<number> {
-  const alone = (c: Close) =>
-    closeMany(q(), [c]).then(
-      (n) => ({ n: n.get(c.run_id) ?? 0 }),
-      (err: unknown) => ({ err }),
-    );
-  const write = batchWriter<Close, { n?: number; err?: unknown }>({
-    group: () => 'close',
-    key: (c) => c.run_id,
-    async write(_g, cs) {
-      if (cs.length === 1) return new Map([[cs[0].run_id, await alone(cs[0])]]);
-      const many = await closeMany(q(), cs).catch(() => undefined);
-      if (many) return new Map(cs.map((c) => [c.run_id, { n: many.get(c.run_id) ?? 0 }]));
-      return new Map(await Promise.all(cs.map(async (c) => [c.run_id, await alone(c)] as const)));
-    },
-  });
-  return async (c) => {
-    if (!c.reason.trim()) throw new ActorError('VALIDATION_FAILED', 'closing drafts needs a reason');
-    const out = (await write(c)) ?? { n: 0 };
-    if (out.err !== undefined) throw out.err;
-    return out.n ?? 0;
-  };
 }

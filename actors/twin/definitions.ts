@@ -161,6 +161,7 @@ export async function writeDefinition(q: Queryable, w: DefinitionWrite, now: Dat
         base_revision: item.head_revision,
         run_id: w.writer.run_id,
         phase: w.writer.phase ?? null,
+        attempt: w.writer.attempt ?? null,
         draft_note: draftNote,
       },
       now,

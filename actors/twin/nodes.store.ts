@@ -79,6 +79,8 @@ export interface NewNode {
   base_revision?: number | null;
   run_id?: string | null;
   phase?: string | null;
+  /** The attempt of `phase` that wrote a run's node (decision 0142). */
+  attempt?: number | null;
   change_reason?: string | null;
   draft_note?: string | null;
   author?: string | null;
@@ -89,8 +91,8 @@ export interface NewNode {
 export async function insertNode(q: Queryable, n: NewNode, now: Date): Promise<NodeRow> {
   const { rows } = await q.query<NodeRow>(
     `INSERT INTO twin_nodes (id, project_id, node_type, name, properties, item_key, revision, revision_status, base_revision,
-       run_id, phase, change_reason, draft_note, author, object_key, content_hash, created_at, updated_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$17) RETURNING *`,
+       run_id, phase, change_reason, draft_note, author, object_key, content_hash, created_at, updated_at, attempt)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$17,$18) RETURNING *`,
     [
       n.id ?? crypto.randomUUID(),
       n.project_id,
@@ -109,6 +111,7 @@ export async function insertNode(q: Queryable, n: NewNode, now: Date): Promise<N
       n.object_key ?? null,
       n.content_hash ?? null,
       now,
+      n.attempt ?? null,
     ],
   );
   return rows[0];

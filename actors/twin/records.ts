@@ -64,6 +64,7 @@ export async function recordNode(
       properties: { ...p.properties, ...(pinned.length ? { depends_on: pinned.map((x) => x.ref) } : {}) },
       run_id: p.writer.run_id ?? null,
       phase: p.writer.phase ?? null,
+      attempt: p.writer.attempt ?? null,
       author: p.writer.author ?? null,
     },
     now,

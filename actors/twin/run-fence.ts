@@ -20,9 +20,6 @@ export async function fenceRunWrite(q: Queryable, w: Writer): Promise<void> {
   throw new ActorError(
     'CONFLICT',
     `run ${w.run_id} ${now}; this write came from its execution under epoch ${w.run_epoch}, which was taken over: nothing was written`,
-    {
-      run_id: w.run_id,
-      run_epoch: w.run_epoch,
-    },
+    { run_id: w.run_id, run_epoch: w.run_epoch, fenced: true },
   );
 }

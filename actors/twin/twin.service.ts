@@ -5,7 +5,8 @@ import type { Infra } from '../../brokers/infra.ts';
 import { TwinActions as T } from '../../contracts/actions/twin.actions.ts';
 import { healthAction } from '../adapters/kit/health.ts';
 import { diffBaselines, getBaseline, listBaselines } from './baselines.ts';
-import { commitChangeSet, draftCloser, type FaultInjector } from './changesets.ts';
+import { commitChangeSet, type CommitPause, type FaultInjector } from './changesets.ts';
+import { draftCloser } from './draft-close.ts';
 import { toItem, type ItemRow } from './items.store.ts';
 import { edgesOf, toNode } from './nodes.store.ts';
 import { itemHistory, resolveNode } from './reads.ts';
@@ -21,9 +22,13 @@ import { changeEventHooks } from './change-events.ts';
 
 /**
  * The `twin` actor: owns items, revisions, drafts, change sets, baselines, nodes and edges. Every write is one
- * transaction. `faults` is a test seam for proving the change-set commit all-or-nothing.
+ * transaction. `faults` is a test seam for proving the change-set commit all-or-nothing; `pause` one that holds a
+ * fenced commit open (a hung owner, decision 0142). Both are factory options of tests, never reachable from a request.
  */
-export function createTwinService(infra: Infra, opts: { faults?: FaultInjector } = {}): ServiceSchema {
+export function createTwinService(
+  infra: Infra,
+  opts: { faults?: FaultInjector; pause?: CommitPause } = {},
+): ServiceSchema {
   let db: Db;
   // The drafts closed in one turn of the event loop (a burst of rejected gates ends many runs), one statement.
   const closeDrafts = draftCloser(() => db);
@@ -54,9 +59,18 @@ export function createTwinService(infra: Infra, opts: { faults?: FaultInjector }
         return { ...toNode(node), edges: await edgesOf(db, node.id) };
       }),
       itemHistory: action(T.itemHistory, (p) => itemHistory(db, p)),
-      commitChangeSet: action(T.commitChangeSet, (p) => db.tx((q) => commitChangeSet(q, p, infra.now(), opts.faults))),
+      commitChangeSet: action(T.commitChangeSet, (p) =>
+        db.tx((q) => commitChangeSet(q, p, infra.now(), opts.faults, opts.pause)),
+      ),
       closeDrafts: action(T.closeDrafts, async (p) => ({
-        closed: await closeDrafts({ run_id: p.run_id, status: p.status, reason: p.reason, now: infra.now() }),
+        closed: await closeDrafts({
+          run_id: p.run_id,
+          status: p.status,
+          reason: p.reason,
+          now: infra.now(),
+          ...(p.run_epoch !== undefined ? { run_epoch: p.run_epoch } : {}),
+          ...(p.drafts ? { drafts: p.drafts } : {}),
+        }),
       })),
       listItems: action(T.listItems, async (p) => {
         const { rows } = await db.query<ItemRow>(

@@ -30,6 +30,7 @@ export const writerOf = (tc: ToolContext): Writer => ({
   ...(tc.caller.run_id ? { run_id: tc.caller.run_id } : {}),
   ...(tc.caller.run_id && tc.caller.run_epoch !== undefined ? { run_epoch: tc.caller.run_epoch } : {}),
   ...(tc.caller.phase ? { phase: tc.caller.phase } : {}),
+  ...(tc.caller.run_id && tc.caller.run_attempt !== undefined ? { attempt: tc.caller.run_attempt } : {}),
   author: callerAuthor(tc.caller),
 });
 
