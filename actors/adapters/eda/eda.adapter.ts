@@ -5,6 +5,7 @@ import { Workspace, workspaceRoot } from '../kit/workspace.ts';
 import { edaTools } from './tools.ts';
 import { kicadEngineStatus, setKicadCli, setKicadPython } from './engine.ts';
 import { closeEdaPool, setEdaWorkerMemory } from './load.ts';
+import { layoutActions } from './layout/layout.action.ts';
 
 const edaAdapter = createAdapterService({
   id: 'eda',
@@ -28,5 +29,7 @@ export const createEdaAdapter = (infra: Infra) => {
   setKicadCli(infra.config.SERVICE_EDA_KICAD_CLI);
   setEdaWorkerMemory(infra.config.SERVICE_EDA_WORKER_MEMORY_MB);
   const schema = edaAdapter(infra);
-  return { ...schema, stopped: () => closeEdaPool() };
+  // The board-from-schematic action the hardware_v1 flow calls over the bus (decision 0165; no MCP tool).
+  const layout = layoutActions(new Workspace(workspaceRoot(infra.config)));
+  return { ...schema, actions: { ...schema.actions, ...layout }, stopped: () => closeEdaPool() };
 };
