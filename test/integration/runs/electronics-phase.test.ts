@@ -43,13 +43,13 @@ const gate = (input: PhaseInput, since: string) =>
   });
 
 describe('the electronics phase on the reference request', () => {
-  it('records an ERC-clean schematic, its BOM and a closed budget; the gate names the missing layout', async () => {
+  it('records an ERC-clean schematic, its BOM, a closed budget and a board generated from the schematic', async () => {
     const { input, called } = inputFor(await project('env sensor'), REFERENCE);
     const since = new Date(Date.now() - 1000).toISOString();
     const out = await electronicsPhase(input);
     if (!out.ok) throw new Error(`${out.kind}: ${out.message}`);
-    expect(out.deliverables.map((d) => d.type)).toEqual(['schematic', 'bom', 'design_decision']);
-    expect(called).not.toContain('eda.run_drc');
+    expect(out.deliverables.map((d) => d.type)).toEqual(['schematic', 'bom', 'pcb_layout', 'design_decision']);
+    expect(called).toContain('eda.run_drc');
 
     const sch = await node(input, out.deliverables[0]!.node_id);
     const schPath = sch.properties.schematic_path as string;
@@ -75,23 +75,49 @@ describe('the electronics phase on the reference request', () => {
     expect(lines.find((l) => l.value === 'SHT31-DIS')?.mpn).toBe('SHT31-DIS-B2.5KS');
     expect(bom.properties.cost).toMatchObject({ total_eur: 10.05, within: true });
 
-    const decision = await node(input, out.deliverables[2]!.node_id);
+    const decision = await node(input, out.deliverables[3]!.node_id);
     const text = decision.properties.decision as string;
     expect(text).toContain('Worst-case rail load 11.49 mA (37.92 mW at 3.3 V)');
     expect(text).toContain('USB current vs one unit load 11.57 <= 80 mA');
     expect(text).toContain('Parts cost 10.05 EUR vs budget 25 EUR — within');
-    expect(text).toContain('no PCB layout in the project');
 
+    // No board in the project: one is generated from the schematic (issue 31, decision 0166), the run's pcb_layout,
+    // which KiCad's parity finds to be this schematic's exactly.
+    const pcb = await node(input, out.deliverables[2]!.node_id);
+    const board = pcb.properties.board_path as string;
+    expect(board).toMatch(new RegExp(`^electronics/${input.run_id}/board(\\.routed)?\\.kicad_pcb$`));
+    expect(pcb.properties).toMatchObject({
+      generated: true,
+      placed_board_path: `electronics/${input.run_id}/board.kicad_pcb`,
+      outline_mm: { width: 50, height: 40 },
+      schematic_parity: { checked: true, matches: true, missing_count: 0, extra_count: 0, net_conflict_count: 0 },
+    });
+    expect(text).toContain(`layout ${board} (generated) DRC`);
+    // The recorded DRC figures are KiCad's own on that board, called again here with the same arguments.
+    const drc = await okData(callTool(t.node.broker, 'eda.run_drc', { board_path: board, schematic_path: schPath }));
+    expect(pcb.properties.drc).toMatchObject({
+      error_count: drc.error_count,
+      unconnected_count: drc.unconnected_count,
+      passed: drc.error_count === 0 && drc.unconnected_count === 0,
+    });
+
+    // The phase says what is left: a board that does not pass its DRC (unconnected, errors) is a blocking finding
+    // with KiCad's counts; one that passes adds none. The gate no longer misses a pcb_layout.
+    const passed = (pcb.properties.drc as { passed: boolean }).passed;
+    const blocking = (out.findings ?? []).filter((f) => f.severity === 'error');
+    if (passed) expect(blocking).toEqual([]);
+    else
+      expect(blocking).toEqual([
+        expect.objectContaining({
+          kind: 'constraint_violation',
+          message: expect.stringContaining(
+            `layout ${board} (generated) DRC FAILED: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`,
+          ),
+        }),
+      ]);
     const g = await gate(input, since);
-    expect(g.ready).toBe(true);
-    expect(g.findings).toEqual([
-      expect.objectContaining({
-        kind: 'missing_deliverable',
-        severity: 'warning',
-        message: expect.stringMatching(/a schematic was recorded in phase electronics but no pcb_layout: attach/),
-      }),
-    ]);
-  });
+    expect(g.findings.filter((f) => f.kind === 'missing_deliverable')).toEqual([]);
+  }, 1_200_000);
 
   it("checks a layout the project holds against the run's schematic: a board of another design blocks the gate", async () => {
     const pid = await project('env sensor with board');

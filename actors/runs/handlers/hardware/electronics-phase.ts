@@ -8,6 +8,7 @@ import { schematicArgs } from './electronics-circuit.ts';
 import { type Parity, parityFinding, parityProperties } from './electronics-parity.ts';
 import { electronicsProperties } from './electronics-record.ts';
 import { selectParts } from './electronics-select.ts';
+import { boardOutline, generatedProperties, generateLayout } from './electronics-layout.ts';
 import { PRICE_SOURCE } from './parts.data.ts';
 
 interface NetlistNode {
@@ -35,9 +36,11 @@ async function projectLayout(input: PhaseInput): Promise<{ key: string; name: st
  * electronics (hardware_v1): parts chosen from the parts table for the functions the request names, a KiCad schematic
  * generated from them that must pass ERC, its netlist recorded as the `schematic` (with the rail, the worst-case power
  * budget and the placed parts as properties, which V&V and manufacturing read) and its BOM as the `bom`, the budget
- * and parts cost closed in the design decision, and the project's layout checked with DRC and against the generated
- * schematic (KiCad's parity: a board of another design is a blocking gate finding naming the differences) when it
- * holds one. Without a layout no pcb_layout is recorded (the gate names it missing); one is never claimed.
+ * and parts cost closed in the design decision, and the layout checked with DRC and against the generated schematic
+ * (KiCad's parity: a board of another design is a blocking gate finding naming the differences). The layout is the
+ * board the project holds when it holds one (it wins); otherwise a board generated from the schematic by the eda
+ * adapter (placed, and routed when the router is there; decision 0166), whose DRC failures (unconnected items,
+ * errors) are a blocking finding with KiCad's counts: a board is never claimed finished that KiCad does not pass.
  */
 export const electronicsPhase: PhaseExecutor = (input) =>
   phase(async () => {
@@ -98,46 +101,56 @@ export const electronicsPhase: PhaseExecutor = (input) =>
       { type: 'bom', node_id: bomDoc.node_id, ref: bomDoc.item_ref },
     ];
 
-    const layout = await projectLayout(input);
-    let layoutLine = `no PCB layout in the project: ${LAYOUT_HINT}`;
+    // The project's board wins (checked by parity); without one, a board is placed (and routed) from the schematic.
+    const attached = await projectLayout(input);
+    const outline = attached ? null : boardOutline(goal, intent.parameters.dimensions_mm ?? null);
+    const made = outline ? await generateLayout(input, gen.schematic_path, outline) : null;
+    const layout = attached ?? { name: `${title}: board`, board_path: made!.board_path };
     let drcFailed: string | null = null;
     const findings: GateFinding[] = [];
-    if (layout) {
-      // Checked against this run's schematic: KiCad's parity says whether the board is this design's (decision 0133).
-      const drc = await use(
-        input,
-        'eda.run_drc',
-        { board_path: layout.board_path, schematic_path: gen.schematic_path },
-        300,
-      );
-      const mismatch = parityFinding(layout.board_path, drc.schematic_parity as Parity | undefined);
-      // The DRC verdict on its own (run_drc's passed also asks the parity, recorded beside it).
-      const drcPassed = drc.error_count === 0 && drc.unconnected_count === 0;
-      const pcb = await use(input, 'twin.record_document', {
-        document_type: 'pcb_layout',
-        name: layout.name,
-        content: `DRC of ${layout.board_path}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`,
-        properties: {
-          board_path: layout.board_path,
-          drc_report: drc.report_file,
-          drc: {
-            passed: drcPassed,
-            error_count: drc.error_count,
-            warning_count: drc.warning_count,
-            unconnected_count: drc.unconnected_count,
-          },
-          schematic_parity: parityProperties(drc.schematic_parity as Parity | undefined),
+    // Checked against this run's schematic: KiCad's parity says whether the board is this design's (decision 0133).
+    const drc = await use(
+      input,
+      'eda.run_drc',
+      { board_path: layout.board_path, schematic_path: gen.schematic_path },
+      300,
+    );
+    const mismatch = parityFinding(layout.board_path, drc.schematic_parity as Parity | undefined);
+    // The DRC verdict on its own (run_drc's passed also asks the parity, recorded beside it).
+    const drcPassed = drc.error_count === 0 && drc.unconnected_count === 0;
+    const pcb = await use(input, 'twin.record_document', {
+      document_type: 'pcb_layout',
+      name: layout.name,
+      content: `DRC of ${layout.board_path}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected${made ? ` (generated from ${gen.schematic_path}; ${made.result.routing ? 'routed' : `not routed: ${made.result.routing_skipped}`})` : ''}`,
+      properties: {
+        board_path: layout.board_path,
+        drc_report: drc.report_file,
+        drc: {
+          passed: drcPassed,
+          error_count: drc.error_count,
+          warning_count: drc.warning_count,
+          unconnected_count: drc.unconnected_count,
         },
+        schematic_parity: parityProperties(drc.schematic_parity as Parity | undefined),
+        ...(made && outline ? generatedProperties(made.result, outline) : {}),
+      },
+    });
+    deliverables.push({ type: 'pcb_layout', node_id: pcb.node_id, ref: pcb.item_ref });
+    let layoutLine = `layout ${layout.board_path}${made ? ' (generated)' : ''} DRC ${drcPassed ? 'passed' : 'FAILED'}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`;
+    if (!drcPassed && !made) drcFailed = layoutLine;
+    // A generated board that does not pass (unrouted connections, DRC errors) is a blocking finding of the gate with
+    // KiCad's counts (decision 0166): the person sees what is left, never a board claimed finished.
+    if (!drcPassed && made)
+      findings.push({
+        kind: 'constraint_violation',
+        severity: 'error',
+        message: `${layoutLine}${made.result.routing ? '' : ` (placed, not routed: ${made.result.routing_skipped})`}`,
       });
-      deliverables.push({ type: 'pcb_layout', node_id: pcb.node_id, ref: pcb.item_ref });
-      layoutLine = `layout ${layout.board_path} DRC ${drcPassed ? 'passed' : 'FAILED'}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`;
-      if (!drcPassed) drcFailed = layoutLine;
-      if (mismatch) {
-        layoutLine = mismatch;
-        // A blocking finding of the gate (not a failed run): the person sees the differences and attaches the board
-        // of this design, then retries the phase.
-        findings.push({ kind: 'constraint_violation', severity: 'error', message: mismatch });
-      }
+    if (mismatch) {
+      layoutLine = mismatch;
+      // A blocking finding of the gate (not a failed run): the person sees the differences and attaches the board
+      // of this design, then retries the phase.
+      findings.push({ kind: 'constraint_violation', severity: 'error', message: mismatch });
     }
 
     const fmtLine = (l: { ref: string; mpn: string; current_ma: number }) => `${l.ref} ${l.mpn} ${l.current_ma} mA`;
