@@ -2,6 +2,7 @@ import type { PlacedGroup } from './connectivity.ts';
 import type { ErcItem } from './erc.types.ts';
 import type { Violations } from './erc-violations.ts';
 import type { Label, Schematic, SheetPin } from './schematic.types.ts';
+import { UnionFind } from './union-find.ts';
 
 const labelItem = (l: Label): ErcItem => ({ kind: 'label', text: l.text, position_mm: l.at });
 const sheetPinItem = (p: SheetPin): ErcItem => ({ kind: 'sheet_pin', text: p.name, position_mm: p.at });
@@ -105,29 +106,66 @@ export function labelChecks(sch: Schematic, groups: PlacedGroup[], v: Violations
 }
 
 /**
- * CONNECTION_GRAPH::ercCheckMultipleDrivers (ERCE_DRIVER_CONFLICT, a warning): a sheet group whose strongest drivers
- * (global labels, then power pins, local labels, hierarchical labels) carry two different names; KiCad keeps the first
- * (global over power over local over hierarchical, then the smallest name) for the net.
+ * CONNECTION_GRAPH::ercCheckMultipleDrivers (ERCE_DRIVER_CONFLICT, a warning): a sheet group with more than one
+ * driver of the strongest kind (global labels, then power pins, local labels, hierarchical labels), even of one name,
+ * and another driver of any kind with another name (tiny_tapeout's /RP2040/: two QSPI_SS labels and the hierarchical
+ * label BOOT_MODE on one wire); KiCad keeps the first (global over power over local over hierarchical, then the
+ * smallest name) for the net.
  */
 export function driverConflicts(groups: PlacedGroup[], v: Violations) {
-  for (const g of groups) {
-    const drivers: { prio: number; name: string; item: ErcItem }[] = [];
-    for (const l of g.labels)
-      drivers.push({ prio: l.kind === 'global' ? 6 : l.kind === 'local' ? 4 : 3, name: l.text, item: labelItem(l) });
-    for (const { symbol, pin } of g.pins) {
-      const s = g.sheet.symbols[symbol]!;
-      const p = s.pins[pin]!;
-      if (p.net !== undefined)
-        drivers.push({
-          prio: 5,
-          name: p.net,
-          item: { kind: 'pin', reference: s.reference, pin: p.number, position_mm: p.at },
-        });
+  // KiCad absorbs the subgraphs of one sheet instance that share a local label name into one subgraph.
+  const uf = new UnionFind(groups.length);
+  const firstWith = new Map<string, number>();
+  groups.forEach((g, i) => {
+    for (const l of g.labels) {
+      if (l.kind !== 'local') continue;
+      const k = `${g.sheet.instance.path}\u0000${l.text}`;
+      const j = firstWith.get(k);
+      if (j === undefined) firstWith.set(k, i);
+      else uf.union(i, j);
     }
+  });
+  const absorbed = new Map<number, PlacedGroup[]>();
+  groups.forEach((g, i) => {
+    const r = uf.find(i);
+    const list = absorbed.get(r);
+    if (list) list.push(g);
+    else absorbed.set(r, [g]);
+  });
+  for (const set of absorbed.values()) {
+    const g = set[0]!;
+    const drivers: { prio: number; name: string; item: ErcItem; label?: Label }[] = [];
+    for (const m of set)
+      for (const l of m.labels)
+        drivers.push({
+          prio: l.kind === 'global' ? 6 : l.kind === 'local' ? 4 : 3,
+          name: l.text,
+          item: labelItem(l),
+          label: l,
+        });
+    for (const m of set)
+      for (const { symbol, pin } of m.pins) {
+        const s = m.sheet.symbols[symbol]!;
+        const p = s.pins[pin]!;
+        if (p.net !== undefined)
+          drivers.push({
+            prio: 5,
+            name: p.net,
+            item: { kind: 'pin', reference: s.reference, pin: p.number, position_mm: p.at },
+          });
+      }
     if (drivers.length < 2) continue;
     const top = Math.max(...drivers.map((d) => d.prio));
-    const best = drivers.filter((d) => d.prio === top).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const second = best.find((d) => d.name !== best[0]!.name);
+    // Same name and kind: the label first in the sheet's file.
+    const order = (d: (typeof drivers)[number]) => (d.label ? g.sheet.labels.indexOf(d.label) : 0);
+    const best = drivers
+      .filter((d) => d.prio === top)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : order(a) - order(b)));
+    // KiCad's m_multiple_drivers: more than one candidate of the top priority (even of one name); then the first
+    // other driver of any priority with another name is the conflict.
+    if (best.length < 2) continue;
+    const others = drivers.filter((d) => d.name !== best[0]!.name).sort((a, b) => b.prio - a.prio);
+    const second = others[0];
     if (!second) continue;
     const first = best[0]!;
     v.add(

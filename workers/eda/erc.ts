@@ -206,7 +206,8 @@ const symbolItem = (s: PlacedSymbol): ErcItem => ({ kind: 'symbol', reference: s
 /**
  * Annotation (SCH_REFERENCE_LIST::CheckAnnotation over every sheet instance, power symbols excluded): a reference
  * ending in '?' is `unannotated`; one reference on two symbols is `duplicate_reference` unless they are different
- * units of one part (same library symbol), whose units must then share value and footprint.
+ * units: KiCad 9 takes them as units of one part whatever their library symbols (sonde xilinx's U1 units are
+ * 74LS125, 74LS125_1, _6 and _7, rescued copies), and their units must then share value and footprint.
  */
 function annotationChecks(sch: Schematic, v: Violations) {
   const byRef = new Map<string, { sym: PlacedSymbol; sheet: SheetContent }[]>();
@@ -230,7 +231,7 @@ function annotationChecks(sch: Schematic, v: Violations) {
   for (const [ref, list] of byRef) {
     for (let j = 1; j < list.length; j++) {
       const b = list[j]!;
-      const a = list.slice(0, j).find((x) => x.sym.unit === b.sym.unit || x.sym.libId !== b.sym.libId);
+      const a = list.slice(0, j).find((x) => x.sym.unit === b.sym.unit);
       const items = (x: typeof b) => [symbolItem(x.sym)];
       if (a) {
         v.add('duplicate_reference', `Duplicate reference ${ref} (unit ${b.sym.unit})`, b.sheet, b.sym.at, [

@@ -155,6 +155,9 @@ describe('runErc on hand-written schematics', () => {
     expect(r.by_type).toEqual({ duplicate_reference: 1, unannotated: 1 });
     const units = await check(...parked('DUAL', 'U7', 100, 'X', 1), ...parked('DUAL', 'U7', 110, 'X', 2));
     expect(units.violations).toEqual([]);
+    // Units under different library symbols (KiCad's rescued copies) are still units of one part, as in KiCad 9.
+    const rescued = await check(...parked('DUAL', 'U7', 100, 'X', 1), ...parked('IN', 'U7', 110, 'X', 2));
+    expect(rescued.by_type).toEqual({});
     const diff = await check(...parked('DUAL', 'U7', 100, 'X', 1), ...parked('DUAL', 'U7', 110, 'Y', 2));
     expect(diff.by_type).toEqual({ different_unit_value: 1 });
   });
@@ -225,6 +228,25 @@ describe('runErc on hand-written schematics', () => {
       severity: 'warning',
       message: 'Both X and Y are attached to the same items; X will be used in the netlist',
     });
+  });
+
+  it('driver_conflict over the subgraphs a local label name joins on a sheet (KiCad absorbs them)', async () => {
+    const r = await check(
+      sym('OUT', 'U10', 120, 50),
+      wire(120, 50, 130, 50),
+      label('label', 'S', 130, 50),
+      sym('IN', 'U11', 120, 70),
+      wire(120, 70, 130, 70),
+      label('label', 'S', 130, 70),
+      label('hierarchical_label', 'H', 120, 70),
+    );
+    expect(r.violations).toMatchObject([
+      {
+        rule: 'multiple_net_names',
+        message: 'Both S and H are attached to the same items; S will be used in the netlist',
+        position_mm: { x: 130, y: 50 },
+      },
+    ]);
   });
 
   it('wire_dangling: a wire run that reaches no pin, label or sheet pin', async () => {
