@@ -51,6 +51,12 @@ interface LibSymbol {
 }
 
 /**
+ * Lists no schematic tool reads: text effects, line strokes, fills, graphic shapes and images (the reader checks their
+ * syntax and keeps none of them).
+ */
+const UNREAD = new Set(['effects', 'stroke', 'fill', 'polyline', 'rectangle', 'arc', 'circle', 'bezier', 'image']);
+
+/**
  * Parses one schematic file's text, refusing what is not a KiCad 6+ schematic with the file and line; `budget` counts
  * its tokens (and refuses a design over the token limit).
  */
@@ -60,7 +66,7 @@ export function parseSchematicText(file: string, text: string, budget?: EdaBudge
   let root: SList;
   try {
     if (budget) budget.file = file;
-    root = parseSexpr(text, budget);
+    root = parseSexpr(text, budget, UNREAD);
   } catch (err) {
     if (err instanceof SexprError) throw new SchematicError(file, `not a readable KiCad schematic: ${err.message}`);
     throw err;

@@ -47,13 +47,40 @@ function unescape(raw: string): string {
   return s;
 }
 
-/** Reads one top-level list (a KiCad file holds exactly one); `budget.token()` is called per list and atom read. */
-export function parseSexpr(text: string, budget?: { token(): void }): SList {
+/**
+ * Reads one top-level list (a KiCad file holds exactly one); `budget.token()` is called per list and atom read. A list
+ * whose head is in `skip` is checked (its parentheses and strings must close) and left out of the tree: a reader that
+ * never looks at text effects or graphics keeps none of them (KiCad 9's vme-wren: 44% of the lists are `effects` and
+ * what they hold). Each list inside a skipped one still counts a token.
+ */
+export function parseSexpr(text: string, budget?: { token(): void }, skip?: ReadonlySet<string>): SList {
   let i = 0;
   let line = 1;
   const n = text.length;
   const stack: SExpr[][] = [];
   let root: SList | undefined;
+  /** Past the rest of a list whose head was just read: to its closing parenthesis, through nested lists and strings. */
+  const skipList = () => {
+    const startLine = line;
+    for (let depth = 1; depth > 0; i++) {
+      if (i >= n) throw new SexprError(`unexpected end of file: ${stack.length + 1} list(s) not closed`, startLine);
+      const d = text.charCodeAt(i);
+      if (d === NL) line++;
+      else if (d === OPEN) {
+        budget?.token();
+        depth++;
+      } else if (d === CLOSE) depth--;
+      else if (d === QUOTE) {
+        for (i++; ; i++) {
+          if (i >= n) throw new SexprError('unterminated string', line);
+          const e = text.charCodeAt(i);
+          if (e === QUOTE) break;
+          if (e === NL) line++;
+          else if (e === BACKSLASH) i++;
+        }
+      }
+    }
+  };
   const skipSpace = () => {
     while (i < n) {
       const c = text.charCodeAt(i);
@@ -113,7 +140,13 @@ export function parseSexpr(text: string, budget?: { token(): void }): SList {
       atom = text.slice(from, i);
     }
     budget?.token();
-    stack[stack.length - 1]!.push(atom);
+    const top = stack[stack.length - 1]!;
+    if (top.length === 0 && stack.length > 1 && skip?.has(atom)) {
+      stack.pop();
+      skipList();
+      continue;
+    }
+    top.push(atom);
   }
   if (stack.length > 0) throw new SexprError(`unexpected end of file: ${stack.length} list(s) not closed`, line);
   if (!root) throw new SexprError('empty file: no S-expression', line);
