@@ -10,6 +10,7 @@ import { useProjects } from '../api/projects.ts';
 import { ProjectPicker } from '../ui/project-picker.tsx';
 import { Empty, ErrorNote, Loading, Page, StatusBadge, UnscopedNote } from '../ui/common.tsx';
 import { ApprovalDetail } from './approvals-detail.tsx';
+import { Section } from '../ui/section.tsx';
 
 const SLICE = 200;
 const STATUSES: StatusFilter[] = ['pending', 'decided', 'all'];
@@ -73,8 +74,7 @@ export function Component() {
       {projectId && <UnscopedNote count={list.data?.unscoped_count} what="approval items" />}
       <ErrorNote error={list.error} prefix="The queue could not be read" />
       <div className="split">
-        <section aria-labelledby="queue-h">
-          <h2 id="queue-h">Queue</h2>
+        <Section id="queue-h" title="Queue">
           {list.isPending ? (
             <Loading what="the queue" />
           ) : !items.length ? (
@@ -115,7 +115,7 @@ export function Component() {
               )}
             </>
           )}
-        </section>
+        </Section>
         <div>{selected ? <ApprovalDetail id={selected} /> : <Empty>Choose an item to see it and decide.</Empty>}</div>
       </div>
     </Page>

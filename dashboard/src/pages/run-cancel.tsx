@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, describeError } from '../api/gateway.ts';
 import type { RunView } from '../api/runs.ts';
+import { Section } from '../ui/section.tsx';
 
 export function CancelRun(props: { run: RunView }) {
   const { run } = props;
@@ -35,8 +36,7 @@ export function CancelRun(props: { run: RunView }) {
   };
 
   return (
-    <section className="panel" aria-labelledby={`${ids}-h`} data-testid="run-cancel">
-      <h2 id={`${ids}-h`}>Cancel the run</h2>
+    <Section id={`${ids}-h`} testId="run-cancel" panel title="Cancel the run">
       <p className="muted">
         Stops the running phase (its engine calls are aborted) and closes the open gate. Everything the run recorded
         stays.
@@ -60,6 +60,6 @@ export function CancelRun(props: { run: RunView }) {
           The run was not cancelled: {describeError(cancel.error)}
         </div>
       )}
-    </section>
+    </Section>
   );
 }

@@ -9,14 +9,14 @@ import { DecisionForm } from '../ui/decision-form.tsx';
 import { ErrorNote, When } from '../ui/common.tsx';
 import { VerdictTable } from '../ui/verdict-table.tsx';
 import { Findings } from './approvals-detail.tsx';
+import { Section } from '../ui/section.tsx';
 
 export function GatePanel(props: { run: RunView; ended: boolean }) {
   const { run } = props;
   const gate = run.gate;
   const item = useApproval(props.ended && !gate ? undefined : `gate:${run.id}`, props.ended ? false : 1_000);
   return (
-    <section className="panel" aria-labelledby="gate-h" data-testid="gate-panel">
-      <h2 id="gate-h">Open gate</h2>
+    <Section id="gate-h" testId="gate-panel" panel title="Open gate">
       {gate ? (
         <>
           <p data-testid="gate-name">
@@ -53,6 +53,6 @@ export function GatePanel(props: { run: RunView; ended: boolean }) {
           </p>
         </>
       )}
-    </section>
+    </Section>
   );
 }

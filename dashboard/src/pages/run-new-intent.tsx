@@ -1,5 +1,6 @@
 /** The compiled intent of a request (`POST /v1/design-flows/intent`), shown before a run starts. */
 import type { CompiledIntent } from '../api/runs.ts';
+import { Section } from '../ui/section.tsx';
 
 const list = (xs: string[]) => (xs.length ? xs.join('; ') : <span className="muted">none</span>);
 
@@ -8,8 +9,7 @@ export function IntentPreview(props: { intent: CompiledIntent }) {
   const p = it.parameters;
   const blocking = it.unknowns.filter((u) => u.blocking);
   return (
-    <section className="panel" aria-labelledby="intent-h" data-testid="intent-preview">
-      <h2 id="intent-h">Compiled intent</h2>
+    <Section id="intent-h" testId="intent-preview" panel title="Compiled intent">
       {blocking.length > 0 ? (
         <div className="note warn" data-testid="blocking-unknowns">
           {blocking.length} blocking unknown{blocking.length === 1 ? '' : 's'}:{' '}
@@ -96,6 +96,6 @@ export function IntentPreview(props: { intent: CompiledIntent }) {
           .map(([k, v]) => `${k} = ${String(v)}`)
           .join(', ') || 'none'}
       </p>
-    </section>
+    </Section>
   );
 }

@@ -13,6 +13,7 @@ import { ErrorNote, Page } from '../ui/common.tsx';
 import { IntentPreview } from './run-new-intent.tsx';
 import { ReviseField, RevisePlan } from './run-revise.tsx';
 import { parseReviseKeys } from './run-revise-keys.ts';
+import { Section } from '../ui/section.tsx';
 
 interface Preview {
   request: string;
@@ -67,8 +68,7 @@ export function Component() {
 
   return (
     <Page title="New run">
-      <section className="panel" aria-labelledby="project-h">
-        <h2 id="project-h">Project</h2>
+      <Section id="project-h" panel title="Project">
         <form className="toolbar" onSubmit={onCreate} aria-label="Create a project">
           <label>
             Run in project
@@ -92,7 +92,7 @@ export function Component() {
         </form>
         <ErrorNote error={projects.error} prefix="Projects could not be read" />
         <ErrorNote error={create.error} prefix="The project was not created" />
-      </section>
+      </Section>
 
       <form id="run-form" className="panel" onSubmit={onPreview} aria-labelledby="request-h" style={{ marginTop: 8 }}>
         <h2 id="request-h">Request</h2>

@@ -7,6 +7,7 @@ import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, describeError } from '../api/gateway.ts';
 import type { ItemHistoryResult } from '../../../contracts/twin.ts';
+import { Section } from '../ui/section.tsx';
 
 /** Each key's owning run as the twin answers it: the run id, null (no run owns it), or undefined while unknown. */
 function useOwners(keys: readonly string[]) {
@@ -80,8 +81,7 @@ export function ReviseField(props: { value: string; onChange: (v: string) => voi
 /** The confirmation before start: what the run will revise, with each item's owner, or that it revises nothing. */
 export function RevisePlan(props: { keys: readonly string[] }) {
   return (
-    <section className="panel" aria-labelledby="revise-h" data-testid="revise-plan" style={{ marginTop: 8 }}>
-      <h2 id="revise-h">Items of earlier runs</h2>
+    <Section id="revise-h" testId="revise-plan" panel style={{ marginTop: 8 }} title="Items of earlier runs">
       {props.keys.length ? (
         <>
           <p>Starting records this choice on the run; its design phases draft the next revision of each item.</p>
@@ -90,6 +90,6 @@ export function RevisePlan(props: { keys: readonly string[] }) {
       ) : (
         <p className="muted">This run revises no other run's items: it makes its own.</p>
       )}
-    </section>
+    </Section>
   );
 }

@@ -8,13 +8,13 @@ import type { FlowState, LifecycleView, RunChanges, RunView } from '../api/runs.
 import { Empty, StatusBadge, When } from '../ui/common.tsx';
 import { DataTable, limitColumn, valueColumn, type Column } from '../ui/data-table.tsx';
 import { FlowBadge, VerdictBadge } from '../ui/flow-badges.tsx';
+import { Section } from '../ui/section.tsx';
 
 export function PhaseTimeline(props: { run: RunView; flow?: FlowState; lifecycle?: LifecycleView }) {
   const flowOf = new Map(props.flow?.phases.map((p) => [p.id, p]));
   const viewOf = new Map(props.lifecycle?.phases.map((p) => [p.id, p]));
   return (
-    <section aria-labelledby="phases-h">
-      <h2 id="phases-h">Phases</h2>
+    <Section id="phases-h" title="Phases">
       <ol className="timeline" data-testid="phase-timeline">
         {props.run.phases.map((p) => {
           const f = flowOf.get(p.id);
@@ -56,7 +56,7 @@ export function PhaseTimeline(props: { run: RunView; flow?: FlowState; lifecycle
           );
         })}
       </ol>
-    </section>
+    </Section>
   );
 }
 
@@ -106,14 +106,13 @@ const DECISION_COLUMNS: Column<RunView['decisions'][number]>[] = [
 
 export function Decisions(props: { decisions: RunView['decisions'] }) {
   return (
-    <section aria-labelledby="decisions-h">
-      <h2 id="decisions-h">Decisions</h2>
+    <Section id="decisions-h" title="Decisions">
       {!props.decisions.length ? (
         <Empty>No gate decided yet.</Empty>
       ) : (
         <DataTable testId="decisions" columns={DECISION_COLUMNS} rows={props.decisions} rowKey={(_, i) => String(i)} />
       )}
-    </section>
+    </Section>
   );
 }
 
@@ -136,8 +135,7 @@ const REQUIREMENT_COLUMNS: Column<LifecycleView['requirements'][number]>[] = [
 export function Lifecycle(props: { lifecycle: LifecycleView }) {
   const l = props.lifecycle;
   return (
-    <section aria-labelledby="lifecycle-h">
-      <h2 id="lifecycle-h">Lifecycle verdict</h2>
+    <Section id="lifecycle-h" title="Lifecycle verdict">
       <p>
         <VerdictBadge verdict={l.verdict} testId="run-verdict" /> {l.nextStep}
       </p>
@@ -167,7 +165,7 @@ export function Lifecycle(props: { lifecycle: LifecycleView }) {
           {g.blocking ? ' (blocking)' : ''}
         </div>
       ))}
-    </section>
+    </Section>
   );
 }
 
@@ -198,14 +196,13 @@ const REVISION_COLUMNS: Column<RunChanges['revisions'][number]>[] = [
 export function Revisions(props: { changes: RunChanges }) {
   const revs = props.changes.revisions;
   return (
-    <section aria-labelledby="revisions-h">
-      <h2 id="revisions-h">Drafts and revisions</h2>
+    <Section id="revisions-h" title="Drafts and revisions">
       {!revs.length ? (
         <Empty>The run has written no items yet.</Empty>
       ) : (
         <DataTable testId="revisions" columns={REVISION_COLUMNS} rows={revs} rowKey={(r) => r.node_id} />
       )}
-    </section>
+    </Section>
   );
 }
 
@@ -219,13 +216,12 @@ const BASELINE_COLUMNS: Column<BaselineSummary>[] = [
 
 export function Baselines(props: { baselines: BaselineSummary[] }) {
   return (
-    <section aria-labelledby="baselines-h">
-      <h2 id="baselines-h">Baselines</h2>
+    <Section id="baselines-h" title="Baselines">
       {!props.baselines.length ? (
         <Empty>No gate of this run has recorded a baseline yet.</Empty>
       ) : (
         <DataTable testId="baselines" columns={BASELINE_COLUMNS} rows={props.baselines} rowKey={(b) => b.id} />
       )}
-    </section>
+    </Section>
   );
 }

@@ -10,6 +10,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/gateway.ts';
 import { Empty, ErrorNote, Loading, When } from '../ui/common.tsx';
 import { isRouteMissing, NotServed } from '../ui/not-served.tsx';
+import { Section } from '../ui/section.tsx';
 
 export const ADMIN_HEADER = 'X-Service-Admin-Token';
 
@@ -39,8 +40,7 @@ export function HarnessSettings() {
   const missing = isRouteMissing(providers.error);
 
   return (
-    <section className="panel" aria-labelledby="harness-h" style={{ marginTop: 12 }} data-testid="harness-settings">
-      <h2 id="harness-h">Model harness</h2>
+    <Section id="harness-h" testId="harness-settings" panel style={{ marginTop: 12 }} title="Model harness">
       {providers.isLoading && <Loading what="providers" />}
       {missing ? (
         <NotServed path="/v1/harness/providers" what="harness credentials or model selection" />
@@ -99,7 +99,7 @@ export function HarnessSettings() {
           <SelectionForm providers={list} headers={headers} onDone={refresh} />
         </>
       )}
-    </section>
+    </Section>
   );
 }
 

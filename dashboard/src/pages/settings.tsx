@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { gatewayAddress, setGatewayAddress } from '../api/gateway.ts';
 import { Page } from '../ui/common.tsx';
 import { HarnessSettings } from './settings-harness.tsx';
+import { Section } from '../ui/section.tsx';
 
 export function Component() {
   const queryClient = useQueryClient();
@@ -22,8 +23,7 @@ export function Component() {
 
   return (
     <Page title="Settings">
-      <section className="panel" aria-labelledby="gw-h">
-        <h2 id="gw-h">Gateway</h2>
+      <Section id="gw-h" panel title="Gateway">
         <form className="toolbar" onSubmit={save}>
           <label>
             Gateway address
@@ -46,7 +46,7 @@ export function Component() {
             Saved: {saved}.
           </p>
         )}
-      </section>
+      </Section>
       <HarnessSettings />
     </Page>
   );

@@ -2,14 +2,32 @@
  * A titled section of a page and the states of the list it shows: loading, a failed read, the items the API left out
  * because they record no project, and the empty list. Sections of the project page, the run page and the twin use it.
  */
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { Empty, ErrorNote, Loading, UnscopedNote } from './common.tsx';
 
-export function Section(props: { id: string; title: ReactNode; more?: ReactNode; children: ReactNode }) {
+/**
+ * `id` is the heading's id (the section is labelled by it); `testId` defaults to it. `panel`: the boxed look of a
+ * form or a detail beside a list.
+ */
+export function Section(props: {
+  id: string;
+  title: ReactNode;
+  more?: ReactNode;
+  testId?: string;
+  panel?: boolean;
+  style?: CSSProperties;
+  children: ReactNode;
+}) {
   return (
-    <section aria-labelledby={props.id} data-testid={props.id}>
+    <section
+      className={props.panel ? 'panel' : undefined}
+      aria-labelledby={props.id}
+      data-testid={props.testId ?? props.id}
+      style={props.style}
+    >
       <h2 id={props.id}>
-        {props.title} {props.more && <span style={{ fontWeight: 400, fontSize: 12 }}>· {props.more}</span>}
+        {props.title}
+        {props.more && <span style={{ fontWeight: 400, fontSize: 12 }}> · {props.more}</span>}
       </h2>
       {props.children}
     </section>
