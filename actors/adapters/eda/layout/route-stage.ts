@@ -74,7 +74,8 @@ export async function routeStage(
   const results: { scale: number; file: string }[] = [];
   let openBefore = -1;
   for (const [i, scale] of env.scales.entries()) {
-    const opt = { clearance_scale: scale, trim_tracks: true, ...opts };
+    // Existing tracks trimmed and pad corners jittered by 1 um: both keep route-rnd off its degenerate cases.
+    const opt = { clearance_scale: scale, trim_tracks: true, jitter_nm: 1000, ...opts };
     await fs.writeFile(f(`export${i}.json`), JSON.stringify(opt));
     const exp = await pcbnewScript(env, 'route_export.py', [
       input,
@@ -94,22 +95,27 @@ export async function routeStage(
     if (env.signal.aborted) throw env.signal.reason ?? new ToolError('the router was cancelled');
     const ms = Math.round(performance.now() - started);
     runs.push({ scale, exit: route.exitCode, ms });
-    // A crash (an assertion) or a timeout leaves a result cut anywhere: that run is dropped, and said.
-    if (route.aborted || route.signal) {
-      warnings.push(
-        `${name}: ${ROUTER_PROGRAM} ${env.method} at clearance x${scale} ${route.aborted ? `did not finish within ${env.routerTimeoutMs / 1000} s` : `crashed (${route.signal}): ${env.say(route.stderr)}`}`,
-      );
+    // A crash (an assertion; under bwrap the exit code is 128 + the signal) or a timeout leaves a result cut
+    // anywhere: that run is dropped, and said. So is a run that wrote nothing.
+    const at = `${name}: ${ROUTER_PROGRAM} ${env.method} at clearance x${scale}`;
+    const why = engineMessage(env.say(route.stderr));
+    if (route.aborted) {
+      warnings.push(`${at} did not finish within ${env.routerTimeoutMs / 1000} s`);
+      continue;
+    }
+    if (route.signal || (route.exitCode ?? 0) >= 128) {
+      warnings.push(`${at} crashed (${route.signal ?? `exit ${route.exitCode}`}): ${why}`);
       continue;
     }
     const wrote = await fs.stat(f(`res${i}.tdx`)).then(
       (s) => s.size > 0,
       () => false,
     );
-    if (!wrote) continue;
-    if (route.exitCode !== 0)
-      warnings.push(
-        `${name}: ${ROUTER_PROGRAM} exited ${route.exitCode} at clearance x${scale}: ${engineMessage(env.say(route.stderr))}`,
-      );
+    if (!wrote) {
+      warnings.push(`${at} wrote no result (exit ${route.exitCode}): ${why}`);
+      continue;
+    }
+    if (route.exitCode !== 0) warnings.push(`${at} exited ${route.exitCode}, its partial result kept: ${why}`);
     results.push({ scale, file: f(`res${i}.tdx`) });
   }
   if (!results.length)

@@ -5,7 +5,7 @@ Usage: pour_fill.py BOARD OUT_BOARD DRC_REPORT SUMMARY_OUT OPTIONS_JSON
 
 OPTIONS_JSON (a file) holds {"net": the pour's net name, "pitch_mm": the stitching grid's pitch}; with "refill": true
 the board's zones are only filled again (after tracks were added), nothing is added. The pour covers the
-board outline (Edge.Cuts; KiCad keeps the board-edge clearance), removes islands, connects pads by thermal reliefs
+board outline (Edge.Cuts; KiCad keeps the board-edge clearance), removes islands, connects through-hole pads by thermal reliefs and SMD pads solidly (a small SMD pad's spokes are often blocked: KiCad's starved_thermal)
 and takes the clearance of the board's rules for its net. A stitching via (the size of the net's class) is placed at
 a grid point only where it lies wholly inside the filled copper of both layers, with the via's copper clearance and
 hole-to-hole spacing of the rules kept to every other hole; after placing them the pour is filled again and KiCad's
@@ -83,7 +83,7 @@ def main(argv):
             outline.Append(x, y)
         zone.SetLocalClearance(clearance)
         zone.SetMinThickness(max(ds.m_TrackMinWidth, pcbnew.FromMM(0.25)))
-        zone.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
+        zone.SetPadConnection(pcbnew.ZONE_CONNECTION_THT_THERMAL)  # SMD pads solid: no starved thermal
         zone.SetThermalReliefSpokeWidth(max(nc.GetTrackWidth(), pcbnew.FromMM(0.3)))
         zone.SetThermalReliefGap(clearance)
         zone.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)

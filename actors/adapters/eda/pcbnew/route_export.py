@@ -5,7 +5,8 @@ Usage: route_export.py BOARD REQUEST_OUT SUMMARY_OUT [OPTIONS_JSON]
 BOARD is read with KiCad's own reader (pcbnew.LoadBoard); the board is data, nothing in it is evaluated. OPTIONS_JSON
 (a file) may hold {"nets": [net names to route], "netclass": a net class whose track width, clearance and via
 size the router takes instead of the Default class's, "clearance_scale": a factor (1 to 4) on the clearance given to
-the router (the board's own rules stay as they are; DRC checks against them)}. Only nets with a missing connection (KiCad's DRC) are routed; the
+the router (the board's own rules stay as they are; DRC checks against them), "trim_tracks": true (existing tracks
+sent 2 um shorter at each end), "jitter_nm": up to 5000 (pad corners moved that much, see jitter())}. Only nets with a missing connection (KiCad's DRC) are routed; the
 items of the other nets are obstacles. Nets are written as
 "n<netcode>" (no escaping needed), copper layers as "<layer id>.<name>". SUMMARY_OUT receives JSON: the unconnected
 count before routing, the routing rules passed to the router, counts of what was exported. Obstacles: every pad (the
@@ -19,6 +20,7 @@ import math
 import os
 import re
 import sys
+import zlib
 
 import pcbnew
 
@@ -78,6 +80,19 @@ def trimmed(track, by=2000):
     return (s.x + dx, s.y + dy), (e.x - dx, e.y - dy)
 
 
+JITTER = [0]  # nm; set from the options: 0 keeps the coordinates exact
+
+
+def jitter(x, y, key):
+    """(x, y) moved by up to JITTER nm, the same for the same key: pads placed on a grid have exactly collinear corners
+    across footprints, and route-rnd's triangulation aborts on them (cdt.c "!ORIENT_COLLINEAR"); a few micrometres
+    break the tie and stay far inside any rule."""
+    if not JITTER[0]:
+        return x, y
+    h = zlib.crc32(key.encode("utf-8"))
+    return x + (h % 2001 - 1000) * JITTER[0] // 1000, y + ((h >> 11) % 2001 - 1000) * JITTER[0] // 1000
+
+
 def open_nets(board, report_path):
     """Names of the nets with a missing connection, from KiCad's own DRC (its unconnected items name their nets):
     only those are routed, so a partly routed board keeps its routed nets as they are."""
@@ -132,6 +147,7 @@ def main(argv):
             fail(3, "no net class %s on the board" % options["netclass"])
         nc = ds.m_NetSettings.GetNetClassByName(options["netclass"])
     scale = min(4.0, max(1.0, float(options.get("clearance_scale", 1.0))))
+    JITTER[0] = int(min(5000, max(0, int(options.get("jitter_nm", 0)))))
     clearance = int(max(nc.GetClearance(), ds.GetBiggestClearanceValue()) * scale)
     rules = {
         "wire_thick": pcbnew.ToMM(nc.GetTrackWidth()),
@@ -169,11 +185,13 @@ def main(argv):
             seg = pad_segment(pad)
             if seg:
                 (ax, ay), (bx, by), width = seg
+                (ax, ay), (bx, by) = jitter(ax, ay, uid), jitter(bx, by, uid)
                 geo = "line %s %s %s %s %s %s %s %s %s" % (uid, net, flags, mm(ax), mm(ay), mm(bx), mm(by), mm(width), clr)
             else:
                 name = "poly_" + uid
                 polylines.append("begin polyline v1 %s\n%s\nend polyline\n" % (
-                    name, "\n".join(" v %s %s" % (mm(x), mm(y)) for x, y in pad_outline(pad))))
+                    name, "\n".join(" v %s %s" % (mm(x), mm(y)) for x, y in (
+                        jitter(px, py, "%s.%d" % (uid, k)) for k, (px, py) in enumerate(pad_outline(pad))))))
                 geo = "poly %s %s %s %s 0 0" % (uid, net, flags, name)
             for layer in layers:
                 if pad.IsOnLayer(layer):
