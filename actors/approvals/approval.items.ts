@@ -6,6 +6,7 @@ import { isSpecLoop, loopSummary } from '../../contracts/design-loops.ts';
 import type { SourceItem } from './approval.machine.ts';
 import { asDecision, gateHistory, strOrNull, surfaceOf } from './decision-records.ts';
 import { gateReason, parseFindings } from './findings.ts';
+import type { AppliedDecision } from './source-item.ts';
 
 export { asDecision, gateHistory } from './decision-records.ts';
 
@@ -66,6 +67,21 @@ export function gateItem(g: GateInput): SourceItem | null {
   });
   const summaryOf = (phase: string) => v.phases.find((p) => p.id === phase)?.summary ?? '';
   const idems = v.decisions.map((d) => String(d.idem ?? ''));
+  const decided: AppliedDecision[] = v.decisions.map((d) => ({
+    instance: String(d.gate_id ?? ''),
+    phase: String(d.phase ?? ''),
+    attempt:
+      Number(
+        String(d.gate_id ?? '')
+          .split(':')
+          .at(-1),
+      ) || 0,
+    decision: d.decision as ApprovalDecision,
+    reason: String(d.reason ?? ''),
+    to_phase: String(d.to_phase ?? ''),
+    approver: String(d.approver ?? ''),
+    decided_at: String(d.decided_at ?? ''),
+  }));
   if (v.gate) {
     const x = v.gate;
     const waiting = g.delivering?.gate_id === x.gate_id ? g.delivering.decision : null;
@@ -92,7 +108,7 @@ export function gateItem(g: GateInput): SourceItem | null {
       blocked: waiting
         ? `a ${waiting.decision} decision by ${waiting.approver} was recorded while the runs actor was unreachable; it is delivered to the run when the runs actor is back`
         : null,
-      source: { type: 'gate', run_id: v.id, gate_id: x.gate_id, gone: false, idems },
+      source: { type: 'gate', run_id: v.id, gate_id: x.gate_id, gone: false, idems, decided },
     };
   }
   const u = g.undecided;
@@ -114,7 +130,7 @@ export function gateItem(g: GateInput): SourceItem | null {
       detail: { ...detailOf(u.phase, u.gate_id, u.attempt), ready: u.ready, workflow: 'gone', ended: v.ended },
       decision: saved,
       blocked: null,
-      source: { type: 'gate', run_id: v.id, gate_id: u.gate_id, gone: true, idems },
+      source: { type: 'gate', run_id: v.id, gate_id: u.gate_id, gone: true, idems, decided },
     };
   }
   const last = v.decisions.at(-1);
@@ -143,7 +159,7 @@ export function gateItem(g: GateInput): SourceItem | null {
     },
     decision,
     blocked: null,
-    source: { type: 'gate', run_id: v.id, gate_id: String(last.gate_id), gone: false, idems },
+    source: { type: 'gate', run_id: v.id, gate_id: String(last.gate_id), gone: false, idems, decided },
   };
 }
 

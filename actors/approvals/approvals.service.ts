@@ -12,6 +12,7 @@ import { listItems, loadItem, type QueueSources } from './approvals.read.ts';
 import { createDeliverer, type Deliverer } from './deliverer.ts';
 import { createLoopRunner } from './design-loop.ts';
 import { createOutbox } from './outbox.ts';
+import { appliedItem, appliedRepeat, targetRefusal } from './target.ts';
 import { createGateSource } from './sources/gates.source.ts';
 import { attachVerdicts } from './verdicts.ts';
 
@@ -19,6 +20,12 @@ import { attachVerdicts } from './verdicts.ts';
 const TICK_MS = 1000;
 /** Ticks between looks for design loops left iterating by a stopped node. */
 const LOOP_TICKS = 60;
+
+/** Test seams of the actor (never set in production). */
+export interface ApprovalsOptions {
+  /** Runs just before the item is read again after its decision was applied; a throw stands for that read failing. */
+  readAfterWrite?: (approvalId: string) => void | Promise<void>;
+}
 
 /** Prefix of the idempotency keys the gateway makes up when a request sends none (not remembered). */
 export const AUTO_KEY = 'auto:';
@@ -29,7 +36,7 @@ export const AUTO_KEY = 'auto:';
  * is the one body of decision code behind every approval route: parse → load the item → the pure rules → deliver to
  * the owner (runs, holds, twin) → answer the item as it now stands.
  */
-export function createApprovalsService(infra: Infra): ServiceSchema {
+export function createApprovalsService(infra: Infra, opts: ApprovalsOptions = {}): ServiceSchema {
   const env: ApprovalEnv = { allowAgentHumanAuthority: infra.config.SERVICE_ALLOW_AGENT_HUMAN_AUTHORITY };
   let src: QueueSources;
   let store: ApprovalStore;
@@ -59,6 +66,7 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
       }),
 
       decide: action(A.decide, async (p, ctx) => {
+        const receivedAt = infra.now();
         const item = await loadItem(ctx, src, p.id, true);
         // The same Idempotency-Key again: applied once already, answer the item as it stands.
         const clientKey = !p.idem.startsWith(AUTO_KEY);
@@ -67,6 +75,11 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
             ? item.source.idems.includes(p.idem)
             : clientKey && (await store.seen(p.idem, item.id))
         )
+          return forViewer(item, p.decider, env);
+        // The same decision again, naming the state it was applied to (a reply that was lost): answered as applied.
+        if (targetRefusal(item, p.target) && appliedRepeat(item, { ...p, approver: p.decider.approver }, receivedAt))
+          // Without the verdict table (one evaluation per repeat, and a burst of repeats would each run one): the
+          // item itself is the answer; a read of it carries the table.
           return forViewer(item, p.decider, env);
         const cmd = {
           decision: p.decision,
@@ -106,7 +119,17 @@ export function createApprovalsService(infra: Infra): ServiceSchema {
           },
           'approval decided',
         );
-        const [answer] = await attachVerdicts(ctx, [after ?? (await loadItem(ctx, src, p.id))], infra.log);
+        // Applied: a read that fails from here on does not turn the answer into an error (decision 0148).
+        const answer = await (async () => {
+          await opts.readAfterWrite?.(p.id);
+          return (await attachVerdicts(ctx, [after ?? (await loadItem(ctx, src, p.id))], infra.log))[0];
+        })().catch((err: unknown) => {
+          infra.log.warn(
+            { err, approval_id: item.id },
+            'decision applied; the item could not be read again: answered from the write',
+          );
+          return after ?? appliedItem(item, cmd, infra.now());
+        });
         return forViewer(answer, p.decider, env);
       }),
 

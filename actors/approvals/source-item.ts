@@ -3,9 +3,29 @@ import type { ApprovalDecision, ApprovalItem, GateFinding, LedgerKind } from '..
 
 /** Where an item comes from and where its decision goes (never served). */
 export type ItemSource =
-  | { type: 'gate'; run_id: string; gate_id: string; gone: boolean; idems: string[] }
+  | {
+      type: 'gate';
+      run_id: string;
+      gate_id: string;
+      gone: boolean;
+      idems: string[];
+      /** Every decision the run applied, oldest first (a repeat of one is answered as applied, decision 0148). */
+      decided?: AppliedDecision[];
+    }
   | { type: 'ledger'; ledger_id: string; kind: LedgerKind }
   | { type: 'node'; node_id: string; kind: NodeApprovalKind };
+
+/** A decision applied to an item: the instance it decided (a gate's `gate_id`, a record's id) and what it said. */
+export interface AppliedDecision {
+  instance: string;
+  phase?: string;
+  attempt?: number;
+  decision: ApprovalDecision;
+  reason: string;
+  to_phase: string;
+  approver: string;
+  decided_at: string;
+}
 
 /** An item as its source gives it: every served field except the viewer's (decidable, not_decidable_reason). */
 export type SourceItem = Omit<
