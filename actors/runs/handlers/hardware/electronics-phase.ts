@@ -40,7 +40,8 @@ async function projectLayout(input: PhaseInput): Promise<{ key: string; name: st
  * (KiCad's parity: a board of another design is a blocking gate finding naming the differences). The layout is the
  * board the project holds when it holds one (it wins); otherwise a board generated from the schematic by the eda
  * adapter (placed, and routed when the router is there; decision 0166), whose DRC failures (unconnected items,
- * errors) are a blocking finding with KiCad's counts: a board is never claimed finished that KiCad does not pass.
+ * errors) are a gate warning with KiCad's counts and fail V&V's DRC row and manufacturing: a board KiCad does not
+ * pass is never claimed finished.
  */
 export const electronicsPhase: PhaseExecutor = (input) =>
   phase(async () => {
@@ -138,12 +139,13 @@ export const electronicsPhase: PhaseExecutor = (input) =>
     deliverables.push({ type: 'pcb_layout', node_id: pcb.node_id, ref: pcb.item_ref });
     let layoutLine = `layout ${layout.board_path}${made ? ' (generated)' : ''} DRC ${drcPassed ? 'passed' : 'FAILED'}: ${drc.error_count} errors, ${drc.unconnected_count} unconnected`;
     if (!drcPassed && !made) drcFailed = layoutLine;
-    // A generated board that does not pass (unrouted connections, DRC errors) is a blocking finding of the gate with
-    // KiCad's counts (decision 0166): the person sees what is left, never a board claimed finished.
+    // A generated board that does not pass (unrouted connections, DRC errors) is reported at the gate with KiCad's
+    // counts (decision 0166): a warning, as a missing board was, since V&V judges its DRC as failed and manufacturing
+    // refuses to plot it, so the run cannot complete on it; the later phases still run on the schematic.
     if (!drcPassed && made)
       findings.push({
         kind: 'constraint_violation',
-        severity: 'error',
+        severity: 'warning',
         message: `${layoutLine}${made.result.routing ? '' : ` (placed, not routed: ${made.result.routing_skipped})`}`,
       });
     if (mismatch) {
