@@ -113,13 +113,18 @@ export function labelChecks(sch: Schematic, groups: PlacedGroup[], v: Violations
  * smallest name) for the net.
  */
 export function driverConflicts(groups: PlacedGroup[], v: Violations) {
-  // KiCad absorbs the subgraphs of one sheet instance that share a local label name into one subgraph.
+  // KiCad absorbs the subgraphs of one sheet instance that share a driver's name (a local or global label, a power
+  // pin) into one subgraph.
   const uf = new UnionFind(groups.length);
   const firstWith = new Map<string, number>();
   groups.forEach((g, i) => {
-    for (const l of g.labels) {
-      if (l.kind !== 'local') continue;
-      const k = `${g.sheet.instance.path}\u0000${l.text}`;
+    const names = g.labels.filter((l) => l.kind !== 'hierarchical').map((l) => l.text);
+    for (const { symbol, pin } of g.pins) {
+      const net = g.sheet.symbols[symbol]!.pins[pin]!.net;
+      if (net !== undefined) names.push(net);
+    }
+    for (const name of names) {
+      const k = `${g.sheet.instance.path}\u0000${name}`;
       const j = firstWith.get(k);
       if (j === undefined) firstWith.set(k, i);
       else uf.union(i, j);
@@ -156,11 +161,12 @@ export function driverConflicts(groups: PlacedGroup[], v: Violations) {
       }
     if (drivers.length < 2) continue;
     const top = Math.max(...drivers.map((d) => d.prio));
-    // Same name and kind: the label first in the sheet's file.
-    const order = (d: (typeof drivers)[number]) => (d.label ? g.sheet.labels.indexOf(d.label) : 0);
+    // Same name and kind: the label first in the sheet's file (power pins keep the groups' order).
+    const order = (a: (typeof drivers)[number], b: (typeof drivers)[number]) =>
+      a.label && b.label ? g.sheet.labels.indexOf(a.label) - g.sheet.labels.indexOf(b.label) : 0;
     const best = drivers
       .filter((d) => d.prio === top)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : order(a) - order(b)));
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : order(a, b)));
     // KiCad's m_multiple_drivers: more than one candidate of the top priority (even of one name); then the first
     // other driver of any priority with another name is the conflict.
     if (best.length < 2) continue;

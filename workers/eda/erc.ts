@@ -5,6 +5,7 @@ import { floatingWires } from './erc-wires.ts';
 import { Violations } from './erc-violations.ts';
 import { ercRules, type ErcSettings } from './erc-settings.ts';
 import type { ErcItem, ErcReport } from './erc.types.ts';
+import { strNumCmp } from './str-num-cmp.ts';
 import type { PinType, PlacedPin, PlacedSymbol, Point, Schematic, SheetContent } from './schematic.types.ts';
 
 export type { ErcItem, ErcReport, ErcType, ErcViolation } from './erc.types.ts';
@@ -70,26 +71,6 @@ export function runErc(sch: Schematic, conn: Connectivity, settings?: ErcSetting
     sheets: sch.sheets.map((s) => s.instance.names),
     elapsed_ms: Math.round((performance.now() - started) * 100) / 100,
   };
-}
-
-/**
- * KiCad's StrNumCmp: runs of digits compare as numbers, the rest character by character (R2 < R10, #PWR0101 <
- * #PWR0103).
- */
-export function strNumCmp(a: string, b: string): number {
-  const ra = a.match(/\d+|\D+/g) ?? [];
-  const rb = b.match(/\d+|\D+/g) ?? [];
-  for (let i = 0; i < Math.min(ra.length, rb.length); i++) {
-    const x = ra[i]!;
-    const y = rb[i]!;
-    const nx = /^\d/.test(x);
-    const ny = /^\d/.test(y);
-    if (nx && ny) {
-      const d = Number(x) - Number(y);
-      if (d) return d;
-    } else if (x !== y) return x < y ? -1 : 1;
-  }
-  return ra.length - rb.length;
 }
 
 /** The order KiCad 9 walks a net's pins in (ERC_TESTER::TestPinToPin sorts them): by reference, then pin number. */

@@ -20,7 +20,7 @@ import { BOARD_PROJECTS, DEMOS } from './demo-workspace.ts';
  * - no_connect_*: each flag sits on exactly one pin.
  * - annotation: every part is annotated; the multi-unit parts (listed) use distinct units with one value and footprint.
  * - wire_dangling: every run of wires reaches a pin, a label or a sheet pin.
- * - driver_conflict: only where two power symbols or two labels of different names share a wire (listed).
+ * - driver_conflict: only where a sheet's items joined by one name carry another (listed).
  * - hierarchy: each sheet pin has its hierarchical label in the child and back (video's /graphic/ has RD- and WR- twice,
  *   still one sheet pin each); electric's 33 hierarchical labels are on its root sheet, which no sheet pin reaches.
  */
@@ -136,16 +136,26 @@ describe.skipIf(!hasDemos)('eda.run_erc on the KiCad demos', () => {
   it('names the items of the driver conflicts', async () => {
     const r = await run('video/video.kicad_sch');
     expect(r.sheets).toHaveLength(8);
-    expect(r.violations.map((v) => [v.severity, v.sheet, v.items.map((i) => i.reference)])).toEqual([
-      ['warning', '/buspci.sch/', ['#+0129', '#PWR081']],
-      ['warning', '/buspci.sch/', ['#GND083', '#PWR080']],
+    // KiCad 9 names the same two conflicts: GND with VSS (marker on #GND086, as ours) and +5V with VCC (its marker on
+    // #+0129, another +5V symbol of the sheet than ours).
+    expect(r.violations.map((v) => [v.severity, v.sheet, v.message])).toEqual([
+      ['warning', '/buspci.sch/', 'Both GND and VSS are attached to the same items; GND will be used in the netlist'],
+      ['warning', '/buspci.sch/', 'Both +5V and VCC are attached to the same items; +5V will be used in the netlist'],
     ]);
-    // kit-dev-coldfire's project ignores multiple_net_names; KiCad 9's default rules report them.
+    expect(r.violations[0]!.items[0]!.reference).toBe('#GND086');
+    // kit-dev-coldfire's project ignores multiple_net_names; KiCad 9's default rules report them: 13, as kicad-cli
+    // does on this project with the rule set to warning (measured 2026-11-28; 12 of the 13 markers on the same item).
     const k = await run('kit-dev-coldfire-xilinx_5213/kit-dev-coldfire-xilinx_5213.kicad_sch', false);
     expect(k.project_file).toBeNull();
-    expect(k.violations.map((v) => v.message)).toEqual([
-      'Both +3.3V and VCC are attached to the same items; +3.3V will be used in the netlist',
+    expect(k.by_type).toEqual({ driver_conflict: 13 });
+    expect(k.violations.map((v) => v.message)).toContain(
       'Both VCCA and VRH are attached to the same items; VCCA will be used in the netlist',
-    ]);
+    );
+    expect(k.violations.map((v) => v.message)).toContain(
+      'Both XIL_CCLK and QSPI_CS2 are attached to the same items; XIL_CCLK will be used in the netlist',
+    );
+    const withProject = await run('kit-dev-coldfire-xilinx_5213/kit-dev-coldfire-xilinx_5213.kicad_sch');
+    expect(withProject.project_file).toBe('kit-dev-coldfire-xilinx_5213/kit-dev-coldfire-xilinx_5213.kicad_pro');
+    expect(withProject.violations).toEqual([]);
   });
 });
