@@ -127,17 +127,17 @@ const Row = memo(function Row(props: { item: ApprovalItem; to: string; project: 
   const it = props.item;
   return (
     <tr className={props.selected ? 'selected' : undefined}>
-      <td>
+      <td data-label="Item">
         <Link to={props.to} aria-current={props.selected ? 'true' : undefined}>
           {it.title}
         </Link>
       </td>
-      <td>{it.kind}</td>
-      <td>
+      <td data-label="Kind">{it.kind}</td>
+      <td data-label="Status">
         <StatusBadge status={it.status} />
       </td>
-      <td>{props.project || <span className="muted">none</span>}</td>
-      <td>
+      <td data-label="Project">{props.project || <span className="muted">none</span>}</td>
+      <td data-label="Created">
         <time dateTime={it.created_at ?? undefined}>
           {it.created_at ? it.created_at.slice(0, 19).replace('T', ' ') : '—'}
         </time>

@@ -57,8 +57,13 @@ export function DataTable<T>(props: {
               const extra = c.cellProps?.(r);
               const className = [c.num ? 'num' : '', extra?.className ?? ''].filter(Boolean).join(' ') || undefined;
               return (
-                <td key={i} {...extra} className={className}>
-                  {c.cell(r)}
+                <td
+                  key={i}
+                  data-label={typeof c.header === 'string' ? c.header : undefined}
+                  {...extra}
+                  className={className}
+                >
+                  <span className="cell">{c.cell(r)}</span>
                 </td>
               );
             })}

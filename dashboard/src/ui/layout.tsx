@@ -3,7 +3,7 @@
  * navigation by the spec's routes, the page.
  */
 import { useEffect, useState } from 'react';
-import { Link, NavLink, Outlet } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { SignInStatus } from '../auth/sign-in-status.tsx';
 import { HealthChip } from './health-chip.tsx';
 
@@ -53,14 +53,38 @@ function useTheme(): [Theme, (t: Theme) => void] {
   return [theme, setTheme];
 }
 
+/** The side navigation's state under 900 px (a drawer behind the Menu button); closed again by every navigation. */
+function useNavDrawer(): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+  return [open, setOpen];
+}
+
 export function Layout() {
   const [theme, setTheme] = useTheme();
+  const [navOpen, setNavOpen] = useNavDrawer();
   return (
     <div className="shell">
       <a className="skip" href="#main">
         Skip to content
       </a>
       <header className="topbar">
+        <button
+          type="button"
+          className="nav-toggle"
+          aria-controls="main-nav"
+          aria-expanded={navOpen}
+          onClick={() => setNavOpen(!navOpen)}
+        >
+          Menu
+        </button>
         <Link to="/projects" className="brand">
           Engineering design service
         </Link>
@@ -76,7 +100,7 @@ export function Layout() {
           </select>
         </label>
       </header>
-      <nav className="sidenav" aria-label="Main">
+      <nav id="main-nav" className={navOpen ? 'sidenav open' : 'sidenav'} aria-label="Main">
         {NAV.map((g) => (
           <div key={g.group}>
             <div className="group">{g.group}</div>
