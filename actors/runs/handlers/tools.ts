@@ -1,5 +1,6 @@
 import type { GateFinding } from '../../../contracts/approvals.ts';
 import type { ToolCallError, ToolFailed } from '../../../contracts/tool-result.ts';
+import { TOOL_CATALOGUE } from '../../../contracts/tool-catalogue.ts';
 import type { PhaseInput, PhaseOutcome } from '../executor.ts';
 import type { Deliverable, FailureKind } from '../run.types.ts';
 
@@ -12,11 +13,16 @@ export class PhaseStop extends Error {
   }
 }
 
-function failureKind(e: ToolCallError): FailureKind {
+/**
+ * The failure kind of a tool call that did not succeed. A timeout is transient (the phase is re-run as is) only for a
+ * tool the catalogue declares idempotent: re-running the phase sends the call again, and a call that is not idempotent
+ * is never sent twice without a person (decision 0147); its timeout is a tool failure the gate shows.
+ */
+function failureKind(e: ToolCallError, tool: string): FailureKind {
   if (e.type === 'TOOL_UNAVAILABLE') return 'capability';
   if (e.type === 'INVALID_ARGUMENTS' || e.type === 'TOOL_NOT_FOUND') return 'data';
   if (e.type === 'APPROVAL_REQUIRED' || e.type === 'REFUSED') return 'authorization';
-  return e.type === 'TOOL_TIMEOUT' ? 'transient' : 'tool';
+  return e.type === 'TOOL_TIMEOUT' && TOOL_CATALOGUE.get(tool)?.idempotent === true ? 'transient' : 'tool';
 }
 
 function describe(r: ToolFailed): string {
@@ -34,7 +40,7 @@ export async function use<T = Record<string, any>>(
   timeoutSeconds?: number,
 ): Promise<T> {
   const o = await input.callTool(tool, args, timeoutSeconds);
-  if (o.status === 'error') throw new PhaseStop(failureKind(o.error), `${tool}: ${describe(o)}`);
+  if (o.status === 'error') throw new PhaseStop(failureKind(o.error, o.tool_id || tool), `${tool}: ${describe(o)}`);
   return o.data as T;
 }
 
