@@ -135,5 +135,5 @@ describe('the firmware phase', () => {
       enforce_constraints: input.phase.gate.enforce_constraints,
     });
     expect(g.ready).toBe(true);
-  });
+  }, 1_200_000); // the electronics phase places and routes a board of its own (decision 0166)
 });
