@@ -9,14 +9,12 @@ import { cliErc, copyDemoSchematics, hasKicadCli } from './kicad-cli-oracle.ts';
 
 /**
  * `eda.run_erc` judged against `kicad-cli sch erc --format json --severity-all` on every KiCad 9 and KiCad 6 demo
- * project, through the registry: the violations of every check both run, by type, sheet and location (mm), equal.
- * Left out and named:
+ * project, through the registry: the violations of every check both run, by KiCad rule name, severity, sheet and
+ * location (mm), equal; both apply the project's .kicad_pro (rule severities, pin map, exclusions). Left out and named:
  * - KiCad's library-environment checks (no library tables are configured here): lib_symbol_issues,
  *   lib_symbol_mismatch, footprint_link_issues, footprint_filter;
  * - KiCad checks the native ERC does not run (NOT_RUN);
- * - the checks a project's .kicad_pro sets to `ignore` (run_erc applies KiCad's default severities, kicad-cli the
- *   project's: royalblue54L_feather ignores pin_to_pin, video and kit-dev-coldfire multiple_net_names);
- * - markers the project excludes (severity `exclusion`).
+ * - markers the project excludes (kicad-cli's `excluded`; run_erc leaves them out and counts them).
  * Where the rest differs, ERC_DIFFERENCES says why, per project.
  */
 const ENVIRONMENT = ['lib_symbol_issues', 'lib_symbol_mismatch', 'footprint_link_issues', 'footprint_filter'];
@@ -44,12 +42,6 @@ const NOT_RUN = [
   'generic-warning',
   'generic-error',
 ];
-/** Our type names where KiCad's differ. */
-const KICAD_NAME: Record<string, string> = {
-  global_label_single: 'single_global_label',
-  driver_conflict: 'multiple_net_names',
-};
-
 const PICKS_ANOTHER_PIN =
   'the same power nets are flagged (equal counts), but KiCad puts the marker on another power input pin of the net ' +
   'than ours (it takes the first pin of its own item order; ours prefers a visible pin)';
@@ -58,99 +50,40 @@ const ERC_DIFFERENCES: Record<
   { only_ours: Record<string, number>; only_theirs: Record<string, number>; why: string }
 > = {
   'k9/multichannel/multichannel_mixer.kicad_sch': {
-    only_ours: { power_pin_not_driven: 2 },
-    only_theirs: { power_pin_not_driven: 2 },
-    why: PICKS_ANOTHER_PIN,
+    only_ours: { 'power_pin_not_driven:error': 1 },
+    only_theirs: { 'power_pin_not_driven:error': 1 },
+    why: 'the same undriven power nets; on one KiCad marks a pin of the root sheet, ours (first by reference and number over the whole net) one on /CH4/',
   },
   'k9/royalblue54L_feather/RoyalBlue54L-Feather.kicad_sch': {
-    only_ours: { label_dangling: 2, power_pin_not_driven: 2 },
-    only_theirs: { label_dangling: 2, power_pin_not_driven: 2 },
-    why: `both leave the SWD_TRG.~{RESET} labels apart from the bus member SWD_TRG.RESET (decision 0161) and flag the same labels dangling, but kicad-cli reports two of them (/Debugger/'s SWD_TRG.~{RESET} at 85.09,123.19 and /Connectors/' ~{RESET} port at 72.39,88.9) on the root sheet, ours on their own sheets; ${PICKS_ANOTHER_PIN}`,
-  },
-  'k9/simulation/analog-multiplier/a-multi.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { power_pin_not_driven: 1 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/class-d/Class-D.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { label_dangling: 1, power_pin_not_driven: 1 },
-    why: `KiCad flags one label dangling that ours finds on a wire with a pin (cause not found yet); ${PICKS_ANOTHER_PIN}`,
-  },
-  'k9/simulation/gain_control/mult_vca810.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { label_dangling: 1, power_pin_not_driven: 1 },
-    why: `KiCad flags one label dangling that ours finds attached (cause not found yet); ${PICKS_ANOTHER_PIN}`,
-  },
-  'k9/simulation/generic_models/generic_opamp_bip.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { power_pin_not_driven: 1 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/ibis/ibis.kicad_sch': {
-    only_ours: { power_pin_not_driven: 2 },
-    only_theirs: { power_pin_not_driven: 2 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/power_supplies/LM317_power_supply/power_supply.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { power_pin_not_driven: 1 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/power_supplies/buck_conv/buck_conv.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { power_pin_not_driven: 1 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/power_supplies/hv_converter/hv_converter.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { power_pin_not_driven: 1 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/power_supplies/royer/royer1.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { power_pin_not_driven: 1 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/q17/Q17ng.kicad_sch': {
-    only_ours: { power_pin_not_driven: 2 },
-    only_theirs: { power_pin_not_driven: 2 },
-    why: PICKS_ANOTHER_PIN,
-  },
-  'k9/simulation/up-down-counter/up-down-c.kicad_sch': {
-    only_ours: { power_pin_not_driven: 1 },
-    only_theirs: { label_dangling: 3, power_pin_not_driven: 1 },
-    why: `KiCad flags 3 labels dangling that ours finds attached (cause not found yet); ${PICKS_ANOTHER_PIN}`,
-  },
-  'k9/sonde xilinx/sonde xilinx.kicad_sch': {
-    only_ours: { duplicate_reference: 6 },
-    only_theirs: {},
-    why: 'ours flags 6 duplicate references among the units of U1/U2 in the KiCad 9 file that KiCad accepts (the KiCad 6 file of the same project is clean on both sides; cause not found yet)',
-  },
-  'k9/tiny_tapeout/tinytapeout-demo.kicad_sch': {
-    only_ours: { pin_to_pin: 2 },
-    only_theirs: { pin_to_pin: 2, multiple_net_names: 1 },
-    why: 'the same 2 pin conflicts, marked on the other pin of each pair; KiCad also names one net twice where ours sees one driver (cause not found yet)',
+    only_ours: { 'label_dangling:error': 2 },
+    only_theirs: { 'label_dangling:error': 2 },
+    why: 'KiCad leaves the SWD_TRG.~{RESET} labels of the bus group unjoined (see the netlist table): the dangling labels it flags are other labels of that net than ours',
   },
   'k9/vme-wren/vme-wren.kicad_sch': {
     only_ours: {
-      power_pin_not_driven: 5,
-      pin_to_pin: 66,
-      pin_not_driven: 2,
-      no_connect_connected: 26,
+      'no_connect_connected:warning': 26,
+      'pin_not_driven:error': 2,
+      'pin_to_pin:error': 55,
+      'pin_to_pin:warning': 13,
+      'power_pin_not_driven:error': 3,
     },
-    only_theirs: { power_pin_not_driven: 2, no_connect_connected: 4, pin_to_pin: 7, multiple_net_names: 4 },
-    why: "cause not found yet: the nets are KiCad's since decision 0160 (netlist pin groups equal kicad-cli's), so these are differences of the checks themselves, not of connectivity",
+    only_theirs: {
+      'multiple_net_names:warning': 4,
+      'no_connect_connected:warning': 4,
+      'pin_to_pin:error': 2,
+      'pin_to_pin:warning': 7,
+    },
+    why: "the sub-range vector buses ours does not join as KiCad does (see the netlist table) change the nets the checks see: 96 connector pins apart from their drivers' nets",
   },
   'k6/electric/electric.kicad_sch': {
     only_ours: {},
-    only_theirs: { label_dangling: 33, pin_not_connected: 33 },
-    why: "electric's 33 hierarchical labels sit on its root sheet, which no sheet pin reaches: KiCad 9 flags each label dangling and its pin unconnected, ours (as KiCad 6 did) takes a root-sheet hierarchical label as the design's port",
+    only_theirs: { 'pin_not_connected:error': 33 },
+    why: "electric's 33 hierarchical labels sit on its root sheet, which no sheet pin reaches: both flag each label dangling (its net has one pin); KiCad 9 also flags each pin unconnected, ours takes a label on the pin as its connection",
   },
   'k6/video/video.kicad_sch': {
-    only_ours: { multiple_net_names: 1 },
-    only_theirs: { multiple_net_names: 1 },
-    why: 'the same two nets with two names on /buspci.sch/: KiCad 9 puts one of the two markers on the other label of the pair',
+    only_ours: { 'multiple_net_names:warning': 1 },
+    only_theirs: { 'multiple_net_names:warning': 1 },
+    why: 'the same two conflicts on /buspci.sch/ (GND with VSS, +5V with VCC): KiCad marks +5V on #+0129, ours on another +5V symbol of the sheet',
   },
 };
 
@@ -172,13 +105,6 @@ afterAll(async () => {
   fs.rmSync(ws, { recursive: true, force: true });
 });
 
-/** The checks a project file sets to `ignore`. */
-function ignored(root: string): Set<string> {
-  const pro = JSON.parse(fs.readFileSync(path.join(ws, root.replace(/\.kicad_sch$/, '.kicad_pro')), 'utf8'));
-  const sev: Record<string, string> = pro?.erc?.rule_severities ?? {};
-  return new Set(Object.keys(sev).filter((k) => sev[k] === 'ignore'));
-}
-
 const byType = (keys: string[]) => {
   const out: Record<string, number> = {};
   for (const k of keys) out[k.slice(0, k.indexOf('@'))] = (out[k.slice(0, k.indexOf('@'))] ?? 0) + 1;
@@ -186,7 +112,11 @@ const byType = (keys: string[]) => {
 };
 const counts: string[] = [];
 
-type Erc = { violations: { type: string; sheet: string; position_mm: { x: number; y: number } }[]; truncated: boolean };
+type Erc = {
+  violations: { rule: string; severity: string; sheet: string; position_mm: { x: number; y: number } }[];
+  truncated: boolean;
+  project_file: string | null;
+};
 
 describe.skipIf(!hasKicadCli || !roots.length)('eda.run_erc against kicad-cli sch erc', () => {
   it.each(roots)(
@@ -194,20 +124,17 @@ describe.skipIf(!hasKicadCli || !roots.length)('eda.run_erc against kicad-cli sc
     async (root) => {
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-erc-'));
       try {
-        const skip = ignored(root);
         const ours = await okData<Erc>(
           callTool(t.node.broker, 'eda.run_erc', { schematic_path: root, max_violations: 100_000 }),
         );
         expect(ours.truncated).toBe(false);
-        const mine = ours.violations
-          .map((v) => ({ ...v, type: KICAD_NAME[v.type] ?? v.type }))
-          .filter((v) => !skip.has(v.type))
-          .map((v) => `${v.type}@${v.sheet}(${v.position_mm.x},${v.position_mm.y})`);
+        expect(ours.project_file).toBe(root.replace(/\.kicad_sch$/, '.kicad_pro'));
+        const mine = ours.violations.map(
+          (v) => `${v.rule}:${v.severity}@${v.sheet}(${v.position_mm.x},${v.position_mm.y})`,
+        );
         const all = await cliErc(path.join(ws, root), scratch);
         const left = all.filter((v) => !NOT_RUN.includes(v.type) && !ENVIRONMENT.includes(v.type));
-        const theirs = left
-          .filter((v) => v.severity !== 'exclusion' && !skip.has(v.type))
-          .map((v) => `${v.type}@${v.sheet}(${v.x},${v.y})`);
+        const theirs = left.filter((v) => !v.excluded).map((v) => `${v.type}:${v.severity}@${v.sheet}(${v.x},${v.y})`);
         const rest = [...theirs];
         const onlyOurs: string[] = [];
         for (const k of mine) {

@@ -100,6 +100,8 @@ export interface CliErcViolation {
   y: number;
   description: string;
   items: string[];
+  /** The project's erc_exclusions name this marker (kicad-cli keeps its severity and sets `excluded`). */
+  excluded: boolean;
 }
 
 /** The ERC report (`sch erc --format json --severity-all`), with the project's own rule severities. */
@@ -113,6 +115,7 @@ export async function cliErc(schematic: string, scratch: string): Promise<CliErc
         type: string;
         severity: string;
         description: string;
+        excluded?: boolean;
         items: { description: string; pos: { x: number; y: number } }[];
       }[];
     }[];
@@ -126,6 +129,7 @@ export async function cliErc(schematic: string, scratch: string): Promise<CliErc
       y: Math.round(v.items[0]!.pos.y * 100 * 1000) / 1000,
       description: v.description,
       items: v.items.map((i) => i.description),
+      excluded: v.excluded === true,
     })),
   );
 }
