@@ -75,7 +75,7 @@ async function overflow(page: Page): Promise<{ over: number; culprits: string[] 
   await page.waitForLoadState('networkidle');
   return page.evaluate(() => {
     const over = document.documentElement.scrollWidth - window.innerWidth;
-    const past = [...document.querySelectorAll('main *')].filter(
+    const past = Array.from(document.querySelectorAll('main *')).filter(
       (e) => e.getBoundingClientRect().right > window.innerWidth + 0.5,
     );
     const innermost = past.filter((e) => !past.some((o) => o !== e && e.contains(o)));

@@ -61,6 +61,16 @@ function stage(major: number, dir: string, rel: string): string {
   return `kicad${major}/${rel}`;
 }
 
+/**
+ * KiCad's DRC of a board past 20 MB (vme-wren, 69.6 MB: 5 min 18 s and 310 s of CPU for `kicad-cli pcb drc` alone on
+ * this 2-core machine with nothing else running) would hold one of CI's two test workers for minutes: CI exports its
+ * fabrication set through the registry and reads it natively, and its DRC through the registry runs with
+ * EDA_LARGE_BOARDS=1 (measured 1,953 s at load 22-35, issue 30 note).
+ */
+const LARGE_BOARD_BYTES = 20 * 1024 * 1024;
+const drcOf = (dir: string, rel: string) =>
+  process.env.EDA_LARGE_BOARDS === '1' || fs.statSync(path.join(dir, rel)).size <= LARGE_BOARD_BYTES;
+
 describe('every KiCad 6 and 9 demo board through the registry', () => {
   it.each(['eda.run_drc', 'eda.export_gerber'])(
     '%s: a board one byte over the limit is refused as invalid arguments naming its size',
@@ -84,12 +94,16 @@ describe('every KiCad 6 and 9 demo board through the registry', () => {
     'KiCad $major $rel: run_drc and export_gerber',
     async ({ major, dir, rel }) => {
       const board_path = stage(major, dir, rel);
-      const drc = await okData(tool('eda.run_drc', { board_path, max_items: 0 }));
-      const report = JSON.parse(fs.readFileSync(path.join(workspace, drc.report_file), 'utf8'));
-      const excluded = Object.values(drc.environment_excluded as Record<string, number>).reduce((a, b) => a + b, 0);
-      expect(drc.violation_count + excluded).toBe(report.violations.length);
-      expect(drc.unconnected_count).toBe(report.unconnected_items.length);
-      expect(drc.kicad_version).toMatch(/^9\./);
+      let drc: Record<string, any> | undefined;
+      if (drcOf(dir, rel)) {
+        const d = await okData(tool('eda.run_drc', { board_path, max_items: 0 }));
+        drc = d;
+        const report = JSON.parse(fs.readFileSync(path.join(workspace, d.report_file), 'utf8'));
+        const excluded = Object.values(d.environment_excluded as Record<string, number>).reduce((a, b) => a + b, 0);
+        expect(d.violation_count + excluded).toBe(report.violations.length);
+        expect(d.unconnected_count).toBe(report.unconnected_items.length);
+        expect(d.kicad_version).toMatch(/^9\./);
+      }
 
       const fab = await okData(tool('eda.export_gerber', { board_path }));
       const kinds = (k: string) => (fab.files as { kind: string; layer: string }[]).filter((f) => f.kind === k);
@@ -100,7 +114,7 @@ describe('every KiCad 6 and 9 demo board through the registry', () => {
       expect(rows).toBe(fab.placed_count);
       if (process.env.BOARD_FIGURES)
         process.stdout.write(
-          `board ${major} ${rel}: violations ${drc.violation_count} (errors ${drc.error_count}), unconnected ${drc.unconnected_count}, files ${fab.files.length + 1}, placed ${fab.placed_count}, drc ${drc.elapsed_ms} ms, fab ${fab.elapsed_ms} ms\n`,
+          `board ${major} ${rel}: violations ${drc?.violation_count} (errors ${drc?.error_count}), unconnected ${drc?.unconnected_count}, files ${fab.files.length + 1}, placed ${fab.placed_count}, drc ${drc?.elapsed_ms} ms, fab ${fab.elapsed_ms} ms\n`,
         );
     },
     7_200_000,
