@@ -85,6 +85,8 @@ export function parseProjectErc(text: string, file: string): ProjectErc {
  * through the workspace's confinement; none there is KiCad 9's defaults. Over MAX_PROJECT_BYTES is refused.
  */
 export async function readProjectErc(ws: Workspace, schematicPath: string): Promise<ProjectErc> {
+  // Not a .kicad_sch: no project to look for; the schematic reader refuses the path (a KiCad 5 .sch named as such).
+  if (!schematicPath.endsWith('.kicad_sch')) return { file: null, notes: [] };
   const file = schematicPath.replace(/\.kicad_sch$/, '.kicad_pro');
   const abs = await ws.resolveForRead(file, 'project file');
   const st = await fs.stat(abs).catch(() => undefined);
