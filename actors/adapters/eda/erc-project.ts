@@ -87,6 +87,8 @@ export function parseProjectErc(text: string, file: string): ProjectErc {
 export async function readProjectErc(ws: Workspace, schematicPath: string): Promise<ProjectErc> {
   // Not a .kicad_sch: no project to look for; the schematic reader refuses the path (a KiCad 5 .sch named as such).
   if (!schematicPath.endsWith('.kicad_sch')) return { file: null, notes: [] };
+  // The schematic's own path is confined first, so a path leaving the workspace is refused naming schematic_path.
+  await ws.resolveForRead(schematicPath, 'schematic_path');
   const file = schematicPath.replace(/\.kicad_sch$/, '.kicad_pro');
   const abs = await ws.resolveForRead(file, 'project file');
   const st = await fs.stat(abs).catch(() => undefined);
