@@ -80,7 +80,9 @@ describe('circuit.run_simulation on ngspice', () => {
     expect(e.details).toMatchObject({
       converged: false,
       exit_code: 1,
-      log: expect.arrayContaining(['Transient solution failed -']),
+      // ngspice 39 (bookworm) ends its log "Transient solution failed -"; ngspice 46 (bookworm-backports, which KiCad 9's
+      // libngspice0 brings) stops after the failed stepping: the simulator's own warnings either way.
+      log: expect.arrayContaining([expect.stringMatching(/stepping failed|Transient solution failed/)]),
     });
   });
 
