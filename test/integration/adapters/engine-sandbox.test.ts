@@ -13,8 +13,17 @@ import { runNgspice } from '../../../actors/adapters/circuit/ngspice.ts';
  * lines ran at all.
  */
 
-const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-ws-')));
-const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-outside-')));
+/**
+ * ngspice 46 (bookworm-backports, which KiCad 9's libngspice0 brings) lower-cases a `shell` line before it runs it: every
+ * path and word the lines use is lower case (folders named by a UUID, not mkdtemp's mixed-case suffix).
+ */
+const lowerDir = (prefix: string) => {
+  const dir = path.join(fs.realpathSync(os.tmpdir()), `${prefix}${crypto.randomUUID()}`);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+};
+const root = lowerDir('sandbox-ws-');
+const outside = lowerDir('sandbox-outside-');
 const scratch = path.join(root, 'calls', 'circuit.run_simulation', crypto.randomUUID());
 let server: net.Server;
 let port = 0;
@@ -57,7 +66,7 @@ async function ngScript(lines: string[]): Promise<string> {
   return run.stdout;
 }
 
-const between = (text: string, tag: string) => text.split(`BEGIN-${tag}`)[1]?.split(`END-${tag}`)[0] ?? '';
+const between = (text: string, tag: string) => text.split(`begin-${tag}`)[1]?.split(`end-${tag}`)[0] ?? '';
 
 describe('an engine subprocess in the sandbox', () => {
   it('writes its scratch folder but nothing outside it: not the workspace, not another folder, not /tmp', async () => {
@@ -82,20 +91,20 @@ describe('an engine subprocess in the sandbox', () => {
 
   it('has no network: only a loopback interface, and the host loopback is unreachable', async () => {
     const out = await ngScript([
-      'echo BEGIN-NET',
+      'echo begin-net',
       'cat /proc/net/dev',
-      'echo END-NET',
+      'echo end-net',
       `${path.join(scratch, 'node')} probe.cjs`,
     ]);
-    const interfaces = [...between(out, 'NET').matchAll(/^\s*([^\s:|]+):/gm)].map((m) => m[1]);
+    const interfaces = [...between(out, 'net').matchAll(/^\s*([^\s:|]+):/gm)].map((m) => m[1]);
     expect(interfaces).toEqual(['lo']);
     expect(out).toMatch(/NET:\w+/);
     expect(out).not.toContain('NET:connected');
   });
 
   it('sees no other process: /proc lists only its own PID namespace', async () => {
-    const out = await ngScript(['echo BEGIN-PROC', 'ls /proc', 'echo END-PROC']);
-    const pids = between(out, 'PROC')
+    const out = await ngScript(['echo begin-proc', 'ls /proc', 'echo end-proc']);
+    const pids = between(out, 'proc')
       .split(/\s+/)
       .filter((x) => /^\d+$/.test(x))
       .map(Number);
