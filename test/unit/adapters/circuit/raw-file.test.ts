@@ -16,7 +16,7 @@ describe('ASCII raw file parser on the rc_lowpass fixture', () => {
       ['AC Analysis', 41, 4, true],
       ['DC transfer characteristic', 11, 4, false],
       ['Operating Point', 1, 3, false],
-      ['Transient Analysis', 218, 4, false],
+      ['Transient Analysis', 219, 4, false],
     ]);
     expect(plots[0].variables.map((v) => v.name)).toEqual(['frequency', 'v(in)', 'v(out)', 'i(v1)']);
     expect(plots.every((p) => p.points === p.declaredPoints)).toBe(true);
@@ -52,7 +52,7 @@ describe('ASCII raw file parser on the rc_lowpass fixture', () => {
     expect(Object.keys(t.vectors)).toEqual(['v(out)', 'i(v1)']);
     expect(t.vectors['v(out)']).toMatchObject({ final: expect.closeTo(0.9981, 3) });
     expect((t.vectors['i(v1)'] as { min: number }).min).toBeCloseTo(-0.997e-3, 5);
-    expect(t.waveform).toMatchObject({ scale: 'time', points: 50, source_points: 218, decimated: true });
+    expect(t.waveform).toMatchObject({ scale: 'time', points: 50, source_points: 219, decimated: true });
     expect(t.waveform!.x[0]).toBe(0);
     expect(t.waveform!.x.at(-1)).toBeCloseTo(1e-3, 9);
     const full = summarise(tran, selectVectors(tran, ['out']).picked, 1000).waveform!;
